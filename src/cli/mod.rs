@@ -1,0 +1,61 @@
+//! The command line (clap). With no subcommand, `damka` speaks the Hub protocol on
+//! stdin/stdout. Each subcommand has its own file with its arguments and its `run`.
+
+pub mod analyse;
+pub mod bench;
+pub mod hub;
+pub mod perft;
+pub mod play;
+
+use clap::{Parser, Subcommand};
+
+/// damka: a Russian and Turkish draughts engine.
+#[derive(Parser, Debug)]
+#[command(name = "damka", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do; the Hub protocol when omitted.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Speak the Hub protocol on stdin/stdout (the default).
+    Hub(hub::HubArgs),
+    /// Count the leaves of the move tree (move generator check and speed).
+    Perft(perft::PerftArgs),
+    /// Search a fixed set of positions to a fixed depth (regression and speed check).
+    Bench(bench::BenchArgs),
+    /// Analyse one position and print each iteration.
+    #[command(alias = "analyze")]
+    Analyse(analyse::AnalyseArgs),
+    /// Play a game in the terminal.
+    Play(play::PlayArgs),
+}
+
+/// Parses the command line, runs it, and returns the process exit status (0 ok, 1 a check
+/// failed, 2 bad usage or input).
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match cli.command {
+        None => hub::run(hub::HubArgs::default()),
+        Some(Command::Hub(a)) => hub::run(a),
+        Some(Command::Perft(a)) => perft::run(a),
+        Some(Command::Bench(a)) => bench::run(a),
+        Some(Command::Analyse(a)) => analyse::run(a),
+        Some(Command::Play(a)) => play::run(a),
+    }
+}
+
+/// Parses a variant name for clap.
+pub fn parse_variant(s: &str) -> Result<crate::core::Variant, String> {
+    s.parse().map_err(|e: crate::core::UnknownVariant| e.to_string())
+}

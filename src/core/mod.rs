@@ -1,0 +1,107 @@
+//! Core types shared by every layer: colours, squares, square sets, scores, the fixed-size move
+//! list and the game choice. Nothing here knows the rules of a game.
+
+pub mod movelist;
+pub mod score;
+pub mod square;
+
+pub use movelist::MoveList;
+pub use score::*;
+pub use square::{Bits, Square};
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A side. White moves first in both games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Color {
+    /// The side that starts on ranks 1-3.
+    White,
+    /// The side that starts on ranks 6-8.
+    Black,
+}
+
+impl Color {
+    /// The other side.
+    #[inline]
+    pub const fn opposite(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+
+    /// 0 for White, 1 for Black (for indexing tables).
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// `W` or `B`, as in FEN and the Hub position string.
+    pub const fn letter(self) -> char {
+        match self {
+            Color::White => 'W',
+            Color::Black => 'B',
+        }
+    }
+}
+
+impl std::ops::Not for Color {
+    type Output = Color;
+    #[inline]
+    fn not(self) -> Color {
+        self.opposite()
+    }
+}
+
+/// The game being played. Chosen once, at the boundary (command line, protocol); everything
+/// below it is generic over [`crate::variant::Position`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Russian draughts (shashki), 32 squares, diagonal moves, flying kings.
+    Russian,
+    /// Turkish draughts (dama), 64 squares, orthogonal moves, majority capture.
+    Turkish,
+}
+
+impl Variant {
+    /// Every variant, in the order they are listed to users.
+    pub const ALL: [Variant; 2] = [Variant::Russian, Variant::Turkish];
+
+    /// The lower-case name used on the command line and in the Hub protocol.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::Russian => "russian",
+            Variant::Turkish => "turkish",
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Error for a variant name that is not known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownVariant(pub String);
+
+impl fmt::Display for UnknownVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown variant {:?} (expected russian or turkish)", self.0)
+    }
+}
+
+impl std::error::Error for UnknownVariant {}
+
+impl FromStr for Variant {
+    type Err = UnknownVariant;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "russian" => Ok(Variant::Russian),
+            "turkish" => Ok(Variant::Turkish),
+            _ => Err(UnknownVariant(s.to_string())),
+        }
+    }
+}

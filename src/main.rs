@@ -1,0 +1,5 @@
+//! The `damka` binary: a thin wrapper over [`damka::cli`].
+
+fn main() {
+    std::process::exit(damka::cli::main());
+}

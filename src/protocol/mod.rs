@@ -1,0 +1,2 @@
+//! The Hub protocol (`../shared/protocol/hub.md`), generic over reader and writer.
+//! PLACEHOLDER: written by the Hub issue.
