@@ -144,7 +144,10 @@ fn reference_moves(pos: &TurkishPosition) -> BTreeSet<Key> {
         }
     }
     if let Some(best) = caps.iter().map(|k| k.2.count_ones()).max() {
-        return caps.into_iter().filter(|k| k.2.count_ones() == best).collect();
+        return caps
+            .into_iter()
+            .filter(|k| k.2.count_ones() == best)
+            .collect();
     }
     let mut quiet = BTreeSet::new();
     for s in 0..64 {
@@ -296,10 +299,7 @@ fn rules_start_position_has_eight_moves() {
         .map(|m| pos.move_to_algebraic(m))
         .collect();
     moves.sort();
-    let want: Vec<String> = "abcdefgh"
-        .chars()
-        .map(|f| format!("{f}3-{f}4"))
-        .collect();
+    let want: Vec<String> = "abcdefgh".chars().map(|f| format!("{f}3-{f}4")).collect();
     assert_eq!(moves, want);
 }
 
@@ -372,4 +372,3 @@ fn king_may_not_turn_back_but_may_recross_taken_squares() {
     }
     check(&pos);
 }
-

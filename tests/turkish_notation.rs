@@ -29,10 +29,7 @@ fn start_position_texts() {
     assert_eq!(TurkishPosition::from_fen(&start.to_fen()).unwrap(), start);
     assert_eq!(TurkishPosition::parse_any(START_HUB).unwrap(), start);
     // Numeric squares and ranges in a FEN (Hub numbers: 9 = a2 ... 24 = h3).
-    assert_eq!(
-        TurkishPosition::from_fen("W:W9-24:B41-56").unwrap(),
-        start
-    );
+    assert_eq!(TurkishPosition::from_fen("W:W9-24:B41-56").unwrap(), start);
     assert_eq!(start.side_to_move(), Color::White);
     assert_eq!(start.key(), start.compute_key());
 }
@@ -57,8 +54,14 @@ fn hub_move_numbers() {
     let m = start.parse_move("b3-b4").unwrap();
     assert_eq!(start.move_to_hub(&m), "18-26");
     assert_eq!(start.parse_move("18-26"), Ok(m));
-    assert_eq!(TurkishPosition::hub_number(Square::parse("a1").unwrap()), Some(1));
-    assert_eq!(TurkishPosition::hub_number(Square::parse("h8").unwrap()), Some(64));
+    assert_eq!(
+        TurkishPosition::hub_number(Square::parse("a1").unwrap()),
+        Some(1)
+    );
+    assert_eq!(
+        TurkishPosition::hub_number(Square::parse("h8").unwrap()),
+        Some(64)
+    );
     assert_eq!(TurkishPosition::hub_square(64), Square::parse("h8"));
     assert_eq!(TurkishPosition::hub_square(65), None);
     // A capture lists every captured square: d3xd5xf5 taking d4 and e5.
@@ -73,14 +76,14 @@ fn hub_move_numbers() {
 #[test]
 fn bad_positions_are_errors() {
     let cases = [
-        "W:Wa8:Bb7",           // white man on its crowning rank
-        "B:Wa2:Bh1",           // black man on its crowning rank
-        "W:Wa2,a2:Bb7",        // square given twice
-        "W:Wa2:Ba2",           // both colours on one square
-        "X:Wa2:Bb7",           // bad side
-        "W:Wz9:Bb7",           // bad square
-        "W:W65:Bb7",           // number out of range
-        "W:Wa2:Bb7:Wc2",       // colour twice
+        "W:Wa8:Bb7",     // white man on its crowning rank
+        "B:Wa2:Bh1",     // black man on its crowning rank
+        "W:Wa2,a2:Bb7",  // square given twice
+        "W:Wa2:Ba2",     // both colours on one square
+        "X:Wa2:Bb7",     // bad side
+        "W:Wz9:Bb7",     // bad square
+        "W:W65:Bb7",     // number out of range
+        "W:Wa2:Bb7:Wc2", // colour twice
     ];
     for c in cases {
         assert!(TurkishPosition::from_fen(c).is_err(), "{c}");
@@ -105,12 +108,27 @@ fn bad_moves_are_typed_errors() {
     let start = TurkishPosition::start();
     assert!(matches!(start.parse_move(""), Err(MoveError::Syntax(_))));
     assert!(matches!(start.parse_move("a3"), Err(MoveError::Syntax(_))));
-    assert!(matches!(start.parse_move("a3-z4"), Err(MoveError::Syntax(_))));
+    assert!(matches!(
+        start.parse_move("a3-z4"),
+        Err(MoveError::Syntax(_))
+    ));
     assert!(matches!(start.parse_move("0-5"), Err(MoveError::Syntax(_))));
-    assert!(matches!(start.parse_move("17-99"), Err(MoveError::Syntax(_))));
-    assert!(matches!(start.parse_move("a3-a5"), Err(MoveError::Illegal(_))));
-    assert!(matches!(start.parse_move("a2-a3"), Err(MoveError::Illegal(_))));
-    assert!(matches!(start.parse_move("17-33"), Err(MoveError::Illegal(_))));
+    assert!(matches!(
+        start.parse_move("17-99"),
+        Err(MoveError::Syntax(_))
+    ));
+    assert!(matches!(
+        start.parse_move("a3-a5"),
+        Err(MoveError::Illegal(_))
+    ));
+    assert!(matches!(
+        start.parse_move("a2-a3"),
+        Err(MoveError::Illegal(_))
+    ));
+    assert!(matches!(
+        start.parse_move("17-33"),
+        Err(MoveError::Illegal(_))
+    ));
 }
 
 #[test]
@@ -125,8 +143,14 @@ fn capture_given_by_its_ends_only_may_be_ambiguous() {
         .collect();
     assert_eq!(both.len(), 2, "{:?}", pos.legal_moves());
     assert_ne!(both[0].captured(), both[1].captured());
-    assert!(matches!(pos.parse_move("h6xa6"), Err(MoveError::Ambiguous(_))));
-    assert!(matches!(pos.parse_move("48x41"), Err(MoveError::Ambiguous(_))));
+    assert!(matches!(
+        pos.parse_move("h6xa6"),
+        Err(MoveError::Ambiguous(_))
+    ));
+    assert!(matches!(
+        pos.parse_move("48x41"),
+        Err(MoveError::Ambiguous(_))
+    ));
     for m in both {
         assert_eq!(pos.parse_move(&pos.move_to_hub(&m)), Ok(m));
         assert_eq!(pos.parse_move(&pos.move_to_algebraic(&m)), Ok(m));

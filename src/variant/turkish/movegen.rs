@@ -344,17 +344,17 @@ fn follow(
     // (victim, landing, direction) of every next jump that takes a piece of the move.
     let mut jumps: Vec<(u32, u32, usize)> = Vec::new();
     if king {
-        for d in 0..4 {
+        for (d, rays) in RAYS.iter().enumerate() {
             if d == opposite(last) {
                 continue;
             }
-            let ray = rook_attacks(s, occ) & RAYS[d][s as usize];
+            let ray = rook_attacks(s, occ) & rays[s as usize];
             let victim = ray & occ & enemy & mv.captured;
             if victim == 0 {
                 continue;
             }
             let v = victim.trailing_zeros();
-            let land = rook_attacks(v, occ) & RAYS[d][v as usize] & !occ;
+            let land = rook_attacks(v, occ) & rays[v as usize] & !occ;
             for l in crate::core::Bits(land) {
                 jumps.push((v, l.0 as u32, d));
             }

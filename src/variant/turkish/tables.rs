@@ -246,10 +246,10 @@ mod tests {
         assert_eq!(RAYS[NORTH][0], FILE_A & !1);
         assert_eq!(RAYS[WEST][0], 0);
         assert_eq!(RAYS[EAST][0], 0xfe);
-        for d in 0..4 {
+        for (d, rays) in RAYS.iter().enumerate() {
             assert_eq!(opposite(opposite(d)), d);
-            for sq in 0..64 {
-                assert_eq!(RAYS[d][sq] & (1 << sq), 0);
+            for (sq, ray) in rays.iter().enumerate() {
+                assert_eq!(ray & (1 << sq), 0);
             }
         }
     }
