@@ -30,7 +30,11 @@ fn run(args: &[&str]) -> Out {
 
 /// The fields of the last line, which must be exactly `elo=.. error=.. games=.. score=..`.
 fn last_line(out: &Out) -> HashMap<String, String> {
-    assert_eq!(out.code, 0, "stdout:\n{}\nstderr:\n{}", out.stdout, out.stderr);
+    assert_eq!(
+        out.code, 0,
+        "stdout:\n{}\nstderr:\n{}",
+        out.stdout, out.stderr
+    );
     let last = out.stdout.lines().last().expect("output");
     let fields: Vec<(String, String)> = last
         .split(' ')
@@ -189,7 +193,12 @@ fn failing_match(bad: &str, limit: &[&str], games: &str) -> (HashMap<String, Str
 fn illegal_move_loses_with_last_lines() {
     let (f, out) = failing_match("--illegal-at 5", &["--depth", "1"], "2");
     assert_eq!(f["score"], "2", "{}", out.stdout);
-    assert_eq!(out.stdout.matches("b illegal move:").count(), 2, "{}", out.stdout);
+    assert_eq!(
+        out.stdout.matches("b illegal move:").count(),
+        2,
+        "{}",
+        out.stdout
+    );
     assert!(out.stdout.contains("last lines of b:"));
     assert!(out.stdout.contains("    done move="), "{}", out.stdout);
 }
@@ -204,13 +213,14 @@ fn crash_loses_and_the_engine_is_restarted() {
 
 #[test]
 fn hung_engine_times_out() {
-    let (f, out) = failing_match(
-        "--hang-at 2",
-        &["--depth", "1", "--timeout", "0.5"],
-        "2",
-    );
+    let (f, out) = failing_match("--hang-at 2", &["--depth", "1", "--timeout", "0.5"], "2");
     assert_eq!(f["score"], "2", "{}", out.stdout);
-    assert_eq!(out.stdout.matches("b timeout:").count(), 2, "{}", out.stdout);
+    assert_eq!(
+        out.stdout.matches("b timeout:").count(),
+        2,
+        "{}",
+        out.stdout
+    );
 }
 
 #[test]
@@ -265,7 +275,12 @@ fn resign_adjudication_needs_both_scores() {
     ]);
     let f = last_line(&out);
     assert_eq!(f["score"], "2", "{}", out.stdout);
-    assert_eq!(out.stdout.matches("(adjudicated:").count(), 2, "{}", out.stdout);
+    assert_eq!(
+        out.stdout.matches("(adjudicated:").count(),
+        2,
+        "{}",
+        out.stdout
+    );
     // Both engines claim to be winning: no agreement, no adjudication.
     let out = run(&[
         "--engine",
@@ -287,7 +302,12 @@ fn resign_adjudication_needs_both_scores() {
 fn sprt_stops_the_match() {
     let (f, out) = failing_match(
         "--illegal-at 0",
-        &["--depth", "1", "--sprt", "elo0=0,elo1=10,alpha=0.05,beta=0.05"],
+        &[
+            "--depth",
+            "1",
+            "--sprt",
+            "elo0=0,elo1=10,alpha=0.05,beta=0.05",
+        ],
         "200",
     );
     let games: usize = f["games"].parse().unwrap();
@@ -327,9 +347,7 @@ fn openings_are_played_with_both_colours() {
     assert_eq!(f["games"], "8", "{}", out.stdout);
     for o in 1..=4 {
         assert_eq!(
-            out.stdout
-                .matches(&format!(", opening {o}:"))
-                .count(),
+            out.stdout.matches(&format!(", opening {o}:")).count(),
             2,
             "{}",
             out.stdout
@@ -337,7 +355,11 @@ fn openings_are_played_with_both_colours() {
     }
     let text = std::fs::read_to_string(&pdn).unwrap();
     assert_eq!(check_pdn::<RussianPosition>(&text), 8);
-    assert_eq!(text.matches("[FEN \"W:Wa1,c1,e1,g1,b2:").count(), 2, "{text}");
+    assert_eq!(
+        text.matches("[FEN \"W:Wa1,c1,e1,g1,b2:").count(),
+        2,
+        "{text}"
+    );
     assert!(text.contains("1. c3-d4 f6-g5 {end of opening}"), "{text}");
     // Deterministic engines: both games of an opening pair mirror colours, so the first
     // engine scores exactly 1 per pair.
