@@ -216,3 +216,73 @@ pub fn end(pos: &RussianPosition, state: &RuleCounters) -> Option<GameEnd> {
         rule,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(fen: &str) -> RussianPosition {
+        RussianPosition::from_fen(fen).unwrap()
+    }
+
+    #[test]
+    fn counters_start_where_the_condition_holds() {
+        let s = initial(&pos("W:WKc1,h2:BKf8"));
+        assert_eq!(s.small(), Some(0));
+        assert_eq!(s.balance(), None);
+        assert_eq!(s.three_kings(), None);
+        let s = initial(&pos("W:WKc1,Ke1,Kg1,a3:BKh4"));
+        assert_eq!(
+            (s.three_kings(), s.balance(), s.small()),
+            (Some(0), Some(0), None)
+        );
+        let s = initial(&pos("W:WKc1,Ke1,h2:BKh8"));
+        assert_eq!(s.long_diagonal(), Some(0));
+        assert_eq!(initial(&RussianPosition::start()), RuleCounters::default());
+    }
+
+    #[test]
+    fn a_limit_is_no_draw_when_the_side_to_move_is_blocked() {
+        let at_limit = RuleCounters {
+            small: SHORT_PLIES as u8 + 1,
+            ..RuleCounters::default()
+        };
+        // Black's lone king on a1 cannot move: the last move won.
+        assert_eq!(end(&pos("B:Wb2,Kc3:BKa1"), &at_limit), None);
+        assert_eq!(
+            end(&pos("B:Wh2,Kc1:BKf8"), &at_limit),
+            Some(GameEnd {
+                outcome: Outcome::Draw,
+                rule: EndRule::SmallEnding
+            })
+        );
+        let below = RuleCounters {
+            small: SHORT_PLIES as u8,
+            ..RuleCounters::default()
+        };
+        assert_eq!(end(&pos("B:Wh2,Kc1:BKf8"), &below), None);
+    }
+
+    #[test]
+    fn a_capture_restarts_the_balance_count() {
+        // Seven pieces with kings on both sides; White's king takes b2 (no further capture from
+        // any landing square), leaving six: the count starts again from zero.
+        let p = pos("W:WKa1,e1,g1:BKh6,b2,h4,a7");
+        let s = RuleCounters {
+            balance: 50,
+            king_moves: 20,
+            ..initial(&p)
+        };
+        let mv = p.parse_move("a1:c3").unwrap();
+        let next = p.play(&mv);
+        let s2 = after(&p, s, &mv, &next);
+        assert_eq!(s2.balance(), Some(0));
+        assert_eq!(s2.king_moves(), 0);
+        // A quiet king move goes on counting.
+        let p = pos("W:WKa1,e1,g1:BKh6,c5,h4,a7");
+        let mv = p.parse_move("a1-b2").unwrap();
+        let s2 = after(&p, s, &mv, &p.play(&mv));
+        assert_eq!(s2.balance(), Some(50));
+        assert_eq!(s2.king_moves(), 21);
+    }
+}
