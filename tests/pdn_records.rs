@@ -129,7 +129,7 @@ fn reads_what_other_tools_write() {
 
 [Event "second"]
 [FEN "W:Wc3:Bd4"]
-1. 10x18 2-0
+1. 10x19 2-0
 "#;
     let recs = read_all::<RussianPosition>(text).unwrap();
     assert_eq!(recs.len(), 2);

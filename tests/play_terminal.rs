@@ -35,7 +35,7 @@ fn temp_file(name: &str) -> std::path::PathBuf {
 fn a_short_human_game_with_mistakes_undo_and_save() {
     let file = temp_file("short.pdn");
     let input = format!(
-        "hello\nc3-c4\nz9-a1\nmoves\nc3-d4\nundo\nundo\nc3-d4\nflip\nf6-e5\nd4-c5\nd4:f6\nf6-e7\nsave {}\nquit\n",
+        "hello\nc3-b2\nz9-a1\nmoves\nc3-d4\nundo\nundo\nc3-d4\nflip\nf6-e5\nd4-c5\nd4:f6\nf6-e7\nsave {}\nquit\n",
         file.display()
     );
     let (code, out) = run(
@@ -53,13 +53,19 @@ fn a_short_human_game_with_mistakes_undo_and_save() {
     assert_eq!(code, 0, "{out}");
     // Bad input gets a message and a new prompt.
     assert!(out.contains("\"hello\""), "{out}");
-    assert!(out.contains("illegal move c3-c4"), "{out}");
+    assert!(out.contains("illegal move c3-b2"), "{out}");
     assert!(out.contains("bad move syntax"), "{out}");
-    assert!(out.contains("legal moves (3): c3-b4 c3-d4 g3-h4"), "{out}");
+    assert!(
+        out.contains("legal moves (4): c3-b4 c3-d4 g3-f4 g3-h4"),
+        "{out}"
+    );
     assert!(out.contains("took back c3-d4"), "{out}");
     assert!(out.contains("nothing to undo"), "{out}");
     // A capture is compulsory: d4-c5 is refused, d4:f6 ends the game.
-    assert!(out.contains("illegal move d4-c5"), "{out}");
+    assert!(
+        out.contains("illegal move d4-c5: a capture is compulsory (d4:f6)"),
+        "{out}"
+    );
     assert!(out.contains("White plays d4:f6"), "{out}");
     assert!(
         out.contains("Game over: White wins (no legal move)."),
@@ -107,7 +113,7 @@ fn a_turkish_game_in_unicode() {
 fn end_of_input_exits_cleanly() {
     let (code, out) = run(&["--black", "human"], "");
     assert_eq!(code, 0);
-    assert!(out.contains("White to move"), "{out}");
+    assert!(out.contains("White to move (1)> "), "{out}");
     let (code, _) = run(&["--black", "human"], "c3-d4\nf6-g5\n");
     assert_eq!(code, 0);
 }

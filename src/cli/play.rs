@@ -8,7 +8,7 @@
 use crate::core::{Color, Score, Variant, WIN_THRESHOLD};
 use crate::engine::{Engine, GoMode, Limits};
 use crate::game::{Game, Record};
-use crate::variant::{Position, RussianPosition, TurkishPosition};
+use crate::variant::{MoveError, Position, RussianPosition, TurkishPosition};
 use clap::{Args, ValueEnum};
 use std::io::{self, BufRead, Write};
 
@@ -287,10 +287,25 @@ impl<'a, P: Position, R: BufRead, W: Write> Session<'a, P, R, W> {
                 )?;
                 self.show()
             }
-            Err(e) => writeln!(
-                self.out,
-                "{e}: not a legal move or a command; type 'moves' for the legal moves, 'help' for commands"
-            ),
+            Err(e) => {
+                let msg = match &e {
+                    MoveError::Syntax(_) => {
+                        format!("{e}: neither a move nor a command (type 'help')")
+                    }
+                    MoveError::Illegal(_) if pos.has_capture() => {
+                        let mut caps: Vec<String> = pos
+                            .legal_moves()
+                            .iter()
+                            .map(|m| pos.move_to_algebraic(m))
+                            .collect();
+                        caps.sort();
+                        format!("{e}: a capture is compulsory ({})", caps.join(" "))
+                    }
+                    MoveError::Illegal(_) => format!("{e} (type 'moves' for the legal moves)"),
+                    MoveError::Ambiguous(_) => format!("{e}: give the squares in between"),
+                };
+                writeln!(self.out, "{msg}")
+            }
         }
     }
 
@@ -397,15 +412,6 @@ impl<'a, P: Position, R: BufRead, W: Write> Session<'a, P, R, W> {
         write!(self.out, "{board}")?;
         if let Some((p, m)) = self.game.last_move() {
             writeln!(self.out, "Last move: {}", p.move_to_algebraic(m))?;
-        }
-        if self.game.result().is_none() {
-            let side = self.game.position().side_to_move();
-            writeln!(
-                self.out,
-                "{} to move ({})",
-                color_name(side),
-                name(self.player(side))
-            )?;
         }
         Ok(())
     }

@@ -238,6 +238,7 @@ fn read_one<P: Position>(lex: &mut Lexer) -> Result<Option<Record<P>>, PdnError>
         if game.as_ref().is_some_and(|g| g.ply() > 0) && lex.at_tag() {
             break;
         }
+        lex.skip()?;
         let line = lex.line;
         let Some(tok) = lex.next_token()? else { break };
         seen_anything = true;

@@ -239,6 +239,12 @@ mod tests {
         let s = initial(&pos("W:WKc1,Ke1,h2:BKh8"));
         assert_eq!(s.long_diagonal(), Some(0));
         assert_eq!(initial(&RussianPosition::start()), RuleCounters::default());
+        // 7.2.6 needs kings on both sides; 7.2.8 a king on the strong side.
+        assert_eq!(
+            initial(&pos("W:WKc1,a3,h2:Ba7,h6")),
+            RuleCounters::default()
+        );
+        assert_eq!(initial(&pos("W:Wa3,c3:BKh8")), RuleCounters::default());
     }
 
     #[test]
