@@ -151,7 +151,10 @@ pub fn play_game<P: Position>(
     let start_hub = opening.start.to_hub();
     let mut game = opening_game(opening);
     let mut hub_moves: Vec<String> = game.move_texts_hub();
-    let mut clocks = [Clock::new(set.tc, set.margin), Clock::new(set.tc, set.margin)];
+    let mut clocks = [
+        Clock::new(set.tc, set.margin),
+        Clock::new(set.tc, set.margin),
+    ];
     let mut adj = AdjState::default();
     let finish = |game: Game<P>, outcome: Outcome, reason: String, failure| Finished {
         record: GameRecord {

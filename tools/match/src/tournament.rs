@@ -2,13 +2,13 @@
 //! processes, so a process plays one game at a time), collecting results, statistics, the
 //! SPRT stop, PDN output and the final report.
 
-use crate::game::{opening_game, play_game, Finished, FailureReport, GameRecord, GameSettings};
+use crate::game::{opening_game, play_game, FailureReport, Finished, GameRecord, GameSettings};
 use crate::hub::{Engine, EngineSpec};
 use crate::openings::{parse_openings, Opening};
 use crate::pdn::{write_game, PdnInfo};
-use damka::game::pdn::result_text;
 use crate::stats::{elo_pentanomial, elo_trinomial, los, Pentanomial, Sprt, SprtDecision, Wdl};
 use damka::core::{Color, Variant};
+use damka::game::pdn::result_text;
 use damka::variant::{Outcome, Position, RussianPosition, TurkishPosition};
 use std::collections::HashMap;
 use std::fs::OpenOptions;
@@ -252,8 +252,7 @@ fn run_generic<P: Position>(cfg: &MatchConfig) -> i32 {
                                 Ok(e) => pool[idx] = Some(e),
                                 Err(f) => {
                                     let other = if white { b } else { w };
-                                    start_fail =
-                                        Some(start_failure(opening, idx, other, white, f));
+                                    start_fail = Some(start_failure(opening, idx, other, white, f));
                                     break;
                                 }
                             }
