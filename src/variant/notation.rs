@@ -184,8 +184,7 @@ pub fn parse_move<P: Position>(pos: &P, text: &str) -> Result<P::Move, MoveError
             let n: u32 = p
                 .parse()
                 .map_err(|_| MoveError::Syntax(format!("{t:?}: bad square {p:?}")))?;
-            P::hub_square(n)
-                .ok_or_else(|| MoveError::Syntax(format!("{t:?}: no square {n}")))?
+            P::hub_square(n).ok_or_else(|| MoveError::Syntax(format!("{t:?}: no square {n}")))?
         } else {
             let sq = Square::parse(p)
                 .ok_or_else(|| MoveError::Syntax(format!("{t:?}: bad square {p:?}")))?;
