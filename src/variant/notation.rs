@@ -231,6 +231,18 @@ pub fn parse_move<P: Position>(pos: &P, text: &str) -> Result<P::Move, MoveError
             found.push(mv);
         }
     }
+    if found.len() > 1 && !numeric {
+        // `c1:h6` names the one-capture move exactly even when a longer capture also runs
+        // from c1 to h6: prefer the moves whose full path is the text.
+        let exact: Vec<P::Move> = found
+            .iter()
+            .copied()
+            .filter(|m| pos.path(m) == squares[1..])
+            .collect();
+        if exact.len() == 1 {
+            found = exact;
+        }
+    }
     match found.len() {
         0 => Err(MoveError::Illegal(t.to_string())),
         1 => Ok(found[0]),
