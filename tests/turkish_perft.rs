@@ -1,65 +1,18 @@
-//! Turkish perft against `../shared/perft/turkish.epd`, through the fast counting path and the
-//! full generate-and-play path, with the incremental key checked against a fresh one.
+//! Turkish perft against `../shared/perft/turkish.epd` through the generic driver: bulk
+//! counting, the checked path (incremental key, `count_moves`, `has_capture`, duplicates at
+//! every node), threads, divide, and the command line.
 
-use damka::core::MoveList;
-use damka::variant::{GameMove, Position, TurkishPosition};
+use damka::perft::{check_epd, divide, parse_epd, perft, perft_checked, perft_parallel, EpdEntry};
+use damka::variant::{Position, TurkishPosition};
+use std::process::Command;
 
 const EPD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/perft/turkish.epd");
 
-/// Leaf count with bulk counting at depth 1 (the fast path).
-fn perft(pos: &TurkishPosition, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    if depth == 1 {
-        return pos.count_moves() as u64;
-    }
-    let mut list = MoveList::new();
-    pos.generate(&mut list);
-    list.iter().map(|m| perft(&pos.play(m), depth - 1)).sum()
-}
-
-/// Leaf count that generates and plays every move, checking the key and the counting paths.
-fn perft_checked(pos: &TurkishPosition, depth: u32) -> u64 {
-    assert_eq!(pos.key(), pos.compute_key(), "{pos}");
-    if depth == 0 {
-        return 1;
-    }
-    let mut list = MoveList::new();
-    pos.generate(&mut list);
-    assert_eq!(list.len(), pos.count_moves(), "{pos}");
-    assert_eq!(
-        list.first().is_some_and(|m| m.is_capture()),
-        pos.has_capture(),
-        "{pos}"
-    );
-    list.iter()
-        .map(|m| perft_checked(&pos.play(m), depth - 1))
-        .sum()
-}
-
-/// The positions of the EPD file with their (depth, count) pairs.
-fn epd() -> Vec<(TurkishPosition, Vec<(u32, u64)>)> {
+fn epd() -> Vec<EpdEntry<TurkishPosition>> {
     let text = std::fs::read_to_string(EPD).expect("read turkish.epd");
-    let mut out = Vec::new();
-    for line in text.lines() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let mut fields = line.split(';');
-        let fen = fields.next().unwrap().trim();
-        let pos = TurkishPosition::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-        let counts = fields
-            .map(|f| {
-                let f = f.trim();
-                let (d, n) = f[1..].split_once(' ').unwrap();
-                (d.parse().unwrap(), n.trim().parse().unwrap())
-            })
-            .collect();
-        out.push((pos, counts));
-    }
-    out
+    let all = parse_epd::<TurkishPosition>(&text).expect("parse turkish.epd");
+    assert!(all.len() > 100);
+    all
 }
 
 #[test]
@@ -69,44 +22,78 @@ fn epd_positions_to_a_node_cap() {
     } else {
         20_000_000
     };
-    let all = epd();
-    assert!(all.len() > 100);
-    let mut checked = 0;
-    for (pos, counts) in &all {
-        for &(d, n) in counts {
-            if n > cap {
-                continue;
-            }
-            assert_eq!(perft(pos, d), n, "{pos} depth {d}");
-            checked += 1;
-        }
+    let checks = check_epd(&epd(), cap, 1, |_| {});
+    assert!(checks.len() > 300);
+    for c in &checks {
+        assert!(c.ok(), "{c:?}");
     }
-    assert!(checked > 300);
 }
 
 #[test]
-fn epd_positions_full_path_with_keys() {
-    for (pos, counts) in epd() {
-        for (d, n) in counts {
-            if d <= 3 && n <= 10_000 {
-                assert_eq!(perft_checked(&pos, d), n, "{pos} depth {d}");
+fn epd_positions_checked_path() {
+    for e in epd() {
+        for &(d, n) in &e.counts {
+            if n <= 10_000 {
+                assert_eq!(perft_checked(&e.position, d), Ok(n), "{} depth {d}", e.fen);
             }
         }
     }
 }
 
 #[test]
-fn start_position_shallow() {
+fn start_position_shallow_checked() {
     let start = TurkishPosition::start();
     let expected = [8, 64, 708, 7538, 85090];
     for (d, &n) in expected.iter().enumerate() {
-        assert_eq!(perft_checked(&start, d as u32 + 1), n);
+        assert_eq!(perft_checked(&start, d as u32 + 1), Ok(n));
     }
+    assert_eq!(perft_parallel(&start, 5, 2), 85090);
+    let div = divide(&start, 3);
+    assert_eq!(div.len(), 8);
+    assert_eq!(div.iter().map(|(_, n)| n).sum::<u64>(), 708);
 }
 
 #[test]
 #[cfg_attr(debug_assertions, ignore)]
 fn start_position_depth_9() {
-    let start = TurkishPosition::start();
-    assert_eq!(perft(&start, 9), 1_454_012_156);
+    assert_eq!(perft(&TurkishPosition::start(), 9), 1_454_012_156);
+}
+
+#[test]
+fn command_line_epd_and_divide() {
+    let out = Command::new(env!("CARGO_BIN_EXE_damka"))
+        .args([
+            "perft",
+            "--variant",
+            "turkish",
+            "--epd",
+            EPD,
+            "--max-nodes",
+            "20000",
+        ])
+        .output()
+        .expect("run damka");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("failed=0"), "{text}");
+    let out = Command::new(env!("CARGO_BIN_EXE_damka"))
+        .args([
+            "perft",
+            "--variant",
+            "turkish",
+            "--fen",
+            "W:Wa2,b2,c2,d2,e2,f2,g2,h2,b3,c3,d3,e3,f3,g3,h3,Ka5:\
+             Bb5,e5,c6,d6,f6,g6,h6,b7,c7,d7,e7,f7,g7,h7",
+            "--depth",
+            "1",
+            "--divide",
+        ])
+        .output()
+        .expect("run damka");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    for mv in ["a5xc5xf5", "a5xc5xg5", "a5xc5xh5"] {
+        assert!(text.contains(mv), "{mv} missing in {text}");
+    }
+    assert!(text.contains("nodes=3 "), "{text}");
 }
