@@ -358,6 +358,8 @@ impl Engine {
         for _ in 0..20 {
             if let Ok(Some(s)) = self.child.try_wait() {
                 status = Some(s);
+                // Let the stderr reader take the last words for the report.
+                thread::sleep(Duration::from_millis(30));
                 break;
             }
             thread::sleep(Duration::from_millis(10));

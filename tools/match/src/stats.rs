@@ -221,10 +221,22 @@ impl Sprt {
     /// The log-likelihood ratio by the normal approximation of the GSPRT: with sample mean
     /// `m`, sample variance `v` and `n` samples, LLR = n (s1 - s0) (2m - s0 - s1) / (2v),
     /// where s0, s1 are the expected sample means under H0 and H1.
+    ///
+    /// Every count is raised to at least 0.001 first (as fishtest does), so a one-sided match
+    /// with no variance at all still decides instead of running forever.
     fn llr(&self, values: &[f64], counts: &[u64]) -> f64 {
-        let Some((m, v, n)) = mean_var(values, counts) else {
+        if counts.iter().sum::<u64>() == 0 {
             return 0.0;
-        };
+        }
+        let c: Vec<f64> = counts.iter().map(|&c| (c as f64).max(1e-3)).collect();
+        let n: f64 = c.iter().sum();
+        let m = values.iter().zip(&c).map(|(x, k)| x * k).sum::<f64>() / n;
+        let v = values
+            .iter()
+            .zip(&c)
+            .map(|(x, k)| k * (x - m).powi(2))
+            .sum::<f64>()
+            / n;
         if v <= 0.0 {
             return 0.0;
         }
@@ -374,11 +386,18 @@ mod tests {
             losses: 4000,
         };
         assert_eq!(s.decide(s.llr_trinomial(&bad)), Some(SprtDecision::H0));
-        // All draws: no information.
+        // Seven drawn pairs: a precise 0 Elo, so H0 (fishtest's regularisation gives -8.12).
+        let llr = s.llr_pentanomial(&Pentanomial([0, 0, 7, 0, 0]));
+        assert!(close(llr, -8.1233, 1e-3), "{llr}");
+        // A one-sided match has no variance but must still decide.
         assert_eq!(
-            s.llr_pentanomial(&Pentanomial([0, 0, 7, 0, 0])),
-            0.0,
-            "degenerate variance"
+            s.decide(s.llr_pentanomial(&Pentanomial([0, 0, 0, 0, 8]))),
+            Some(SprtDecision::H1)
         );
+        assert_eq!(
+            s.decide(s.llr_pentanomial(&Pentanomial([8, 0, 0, 0, 0]))),
+            Some(SprtDecision::H0)
+        );
+        assert_eq!(s.llr_pentanomial(&Pentanomial::default()), 0.0);
     }
 }
