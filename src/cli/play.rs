@@ -336,7 +336,8 @@ impl<'a, P: Position, R: BufRead, W: Write> Session<'a, P, R, W> {
             writeln!(self.out, "nothing to undo")?;
         } else {
             self.announced = None;
-            writeln!(self.out, "took back {}", taken.join(", "))?;
+            taken.reverse();
+            writeln!(self.out, "took back {}", taken.join(" "))?;
             self.show()?;
         }
         Ok(())
