@@ -56,7 +56,7 @@ impl Square {
     /// Whether the square is dark (a1 is dark): the squares Russian draughts plays on.
     #[inline]
     pub const fn is_dark(self) -> bool {
-        (self.file() + self.rank()) % 2 == 0
+        (self.file() + self.rank()).is_multiple_of(2)
     }
 
     /// Parses an algebraic name such as `c3` (case-insensitive).

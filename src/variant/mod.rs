@@ -108,6 +108,23 @@ pub struct GameEnd {
     pub rule: EndRule,
 }
 
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Win(Color::White) => f.write_str("White wins"),
+            Outcome::Win(Color::Black) => f.write_str("Black wins"),
+            Outcome::Draw => f.write_str("draw"),
+        }
+    }
+}
+
+impl fmt::Display for GameEnd {
+    /// `White wins (no legal move)`, `draw (threefold repetition)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.outcome, self.rule)
+    }
+}
+
 /// The pieces of one side, as square sets in the common 64-bit layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Pieces {

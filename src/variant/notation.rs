@@ -184,8 +184,7 @@ pub fn parse_move<P: Position>(pos: &P, text: &str) -> Result<P::Move, MoveError
             let n: u32 = p
                 .parse()
                 .map_err(|_| MoveError::Syntax(format!("{t:?}: bad square {p:?}")))?;
-            P::hub_square(n)
-                .ok_or_else(|| MoveError::Syntax(format!("{t:?}: no square {n}")))?
+            P::hub_square(n).ok_or_else(|| MoveError::Syntax(format!("{t:?}: no square {n}")))?
         } else {
             let sq = Square::parse(p)
                 .ok_or_else(|| MoveError::Syntax(format!("{t:?}: bad square {p:?}")))?;
@@ -230,6 +229,18 @@ pub fn parse_move<P: Position>(pos: &P, text: &str) -> Result<P::Move, MoveError
         };
         if ok && !found.contains(&mv) {
             found.push(mv);
+        }
+    }
+    if found.len() > 1 && !numeric {
+        // `c1:h6` names the one-capture move exactly even when a longer capture also runs
+        // from c1 to h6: prefer the moves whose full path is the text.
+        let exact: Vec<P::Move> = found
+            .iter()
+            .copied()
+            .filter(|m| pos.path(m) == squares[1..])
+            .collect();
+        if exact.len() == 1 {
+            found = exact;
         }
     }
     match found.len() {
