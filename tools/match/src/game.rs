@@ -4,9 +4,9 @@
 
 use crate::hub::{quote, Engine, Failure, FailureKind};
 use crate::openings::Opening;
-use crate::rules::Tracker;
 use crate::tc::{Clock, Spent, TimeControl};
 use damka::core::Color;
+use damka::game::Game;
 use damka::variant::{Outcome, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -95,27 +95,38 @@ pub struct FailureReport {
     pub last_lines: Vec<String>,
 }
 
-/// A finished game.
+/// A finished game, as the match needs it.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
     /// White's engine index.
     pub white: usize,
     /// Black's engine index.
     pub black: usize,
-    /// The initial position as FEN.
-    pub start_fen: String,
-    /// Whether the initial position is the standard one.
-    pub standard_start: bool,
-    /// Every move (opening moves first) in algebraic notation.
-    pub moves: Vec<String>,
-    /// How many of `moves` came from the opening.
-    pub opening_plies: usize,
     /// The result.
     pub outcome: Outcome,
     /// Why the game ended, in words.
     pub reason: String,
     /// The failure, if one decided the game.
     pub failure: Option<FailureReport>,
+    /// The game as PDN (filled in by the caller that knows the round and the names).
+    pub pdn: String,
+}
+
+/// A finished game with its moves.
+pub struct Finished<P: Position> {
+    /// Result and reasons.
+    pub record: GameRecord,
+    /// The game from its initial position (the opening's), opening moves included.
+    pub game: Game<P>,
+}
+
+/// The game of an opening before the engines move.
+pub fn opening_game<P: Position>(opening: &Opening<P>) -> Game<P> {
+    let mut g = Game::new(opening.start);
+    for m in &opening.moves {
+        g.play_unchecked(*m);
+    }
+    g
 }
 
 /// Scores seen for adjudication: consecutive moves per side meeting each condition.
@@ -134,63 +145,47 @@ pub fn play_game<P: Position>(
     indices: [usize; 2],
     set: &GameSettings,
     stop: &AtomicBool,
-) -> Option<GameRecord> {
+) -> Option<Finished<P>> {
     let [white, black] = engines;
     let mut engines = [white, black];
     let start_hub = opening.start.to_hub();
-    let mut tracker = Tracker::new(&opening.start);
-    let mut pos = opening.start;
-    let mut hub_moves: Vec<String> = Vec::new();
-    let mut alg_moves: Vec<String> = Vec::new();
-    for mv in &opening.moves {
-        hub_moves.push(pos.move_to_hub(mv));
-        alg_moves.push(pos.move_to_algebraic(mv));
-        let next = pos.play(mv);
-        tracker.push(&pos, mv, &next);
-        pos = next;
-    }
+    let mut game = opening_game(opening);
+    let mut hub_moves: Vec<String> = game.move_texts_hub();
     let mut clocks = [
         Clock::new(set.tc, set.margin),
         Clock::new(set.tc, set.margin),
     ];
     let mut adj = AdjState::default();
-    let record = |outcome: Outcome,
-                  reason: String,
-                  failure: Option<FailureReport>,
-                  moves: Vec<String>| GameRecord {
-        white: indices[0],
-        black: indices[1],
-        start_fen: opening.start.to_fen(),
-        standard_start: opening.start == P::start(),
-        moves,
-        opening_plies: opening.moves.len(),
-        outcome,
-        reason,
-        failure,
+    let finish = |game: Game<P>, outcome: Outcome, reason: String, failure| Finished {
+        record: GameRecord {
+            white: indices[0],
+            black: indices[1],
+            outcome,
+            reason,
+            failure,
+            pdn: String::new(),
+        },
+        game,
     };
     for (i, e) in engines.iter_mut().enumerate() {
         if let Err(f) = e.new_game(set.timeout) {
             let side = if i == 0 { Color::White } else { Color::Black };
-            return Some(fail(side, names, f, e, set, |o, r, fr| {
-                record(o, r, fr, alg_moves.clone())
-            }));
+            let (o, r, fr) = fail(side, names, f, e, set);
+            return Some(finish(game, o, r, Some(fr)));
         }
     }
     loop {
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        if let Some(end) = tracker.end(&pos) {
-            return Some(record(end.outcome, end.rule.to_string(), None, alg_moves));
+        if let Some(end) = game.result() {
+            return Some(finish(game, end.outcome, end.rule.to_string(), None));
         }
-        if set.max_plies > 0 && alg_moves.len() >= set.max_plies {
-            return Some(record(
-                Outcome::Draw,
-                format!("adjudicated: {} plies", set.max_plies),
-                None,
-                alg_moves,
-            ));
+        if set.max_plies > 0 && game.ply() >= set.max_plies {
+            let reason = format!("adjudicated: {} plies", set.max_plies);
+            return Some(finish(game, Outcome::Draw, reason, None));
         }
+        let pos = *game.position();
         let side = pos.side_to_move();
         let si = side.index();
         let pos_line = if hub_moves.is_empty() {
@@ -214,12 +209,11 @@ pub fn play_game<P: Position>(
                         f.detail = format!("no move within {:.1}s", deadline.as_secs_f64());
                     }
                 }
-                let e = &mut *engines[si];
-                return Some(fail(side, names, f, e, set, |o, r, fr| {
-                    record(o, r, fr, alg_moves.clone())
-                }));
+                let (o, r, fr) = fail(side, names, f, engines[si], set);
+                return Some(finish(game, o, r, Some(fr)));
             }
         };
+        // The referee: the reply must name exactly one legal move of this position.
         let mv = match pos.parse_move(&reply.mv) {
             Ok(m) => m,
             Err(err) => {
@@ -227,10 +221,8 @@ pub fn play_game<P: Position>(
                     FailureKind::Illegal,
                     format!("{:?} in {}: {err}", reply.mv, pos.to_fen()),
                 );
-                let e = &mut *engines[si];
-                return Some(fail(side, names, f, e, set, |o, r, fr| {
-                    record(o, r, fr, alg_moves.clone())
-                }));
+                let (o, r, fr) = fail(side, names, f, engines[si], set);
+                return Some(finish(game, o, r, Some(fr)));
             }
         };
         if let Spent::Over(x) = clocks[si].spend(reply.elapsed) {
@@ -241,24 +233,18 @@ pub fn play_game<P: Position>(
                     reply.elapsed.as_secs_f64()
                 ),
             );
-            let e = &mut *engines[si];
-            return Some(fail(side, names, f, e, set, |o, r, fr| {
-                record(o, r, fr, alg_moves.clone())
-            }));
+            let (o, r, fr) = fail(side, names, f, engines[si], set);
+            return Some(finish(game, o, r, Some(fr)));
         }
         hub_moves.push(pos.move_to_hub(&mv));
-        alg_moves.push(pos.move_to_algebraic(&mv));
-        let next = pos.play(&mv);
-        tracker.push(&pos, &mv, &next);
-        pos = next;
-        if let Some((outcome, reason)) = adjudicate(
-            &mut adj,
-            &set.adjudication,
-            si,
-            reply.score,
-            alg_moves.len(),
-        ) {
-            return Some(record(outcome, reason, None, alg_moves));
+        game.play_unchecked(mv);
+        if let Some((outcome, reason)) =
+            adjudicate(&mut adj, &set.adjudication, si, reply.score, game.ply())
+        {
+            // A game the rules have already ended is not adjudicated.
+            if game.result().is_none() {
+                return Some(finish(game, outcome, reason, None));
+            }
         }
     }
 }
@@ -297,16 +283,16 @@ fn adjudicate(
     None
 }
 
-/// Ends the game as a loss for `side`'s engine, which failed; a failed engine that may still
-/// be thinking is stopped or killed, so it is fresh for the next game.
+/// The result when `side`'s engine failed: a loss, its reason, and the report with its last
+/// lines. A failed engine that may still be thinking is stopped or killed, so it is fresh for
+/// the next game.
 fn fail(
     side: Color,
     names: [&str; 2],
     f: Failure,
     e: &mut Engine,
     set: &GameSettings,
-    make: impl FnOnce(Outcome, String, Option<FailureReport>) -> GameRecord,
-) -> GameRecord {
+) -> (Outcome, String, FailureReport) {
     let last_lines = e.last_lines(10);
     match f.kind {
         FailureKind::Timeout | FailureKind::TimeLoss if !e.is_dead() => {
@@ -317,14 +303,14 @@ fn fail(
         _ => {}
     }
     let reason = format!("{} {}", names[side.index()], f.kind);
-    make(
+    (
         Outcome::Win(side.opposite()),
         reason,
-        Some(FailureReport {
+        FailureReport {
             side,
             failure: f,
             last_lines,
-        }),
+        },
     )
 }
 

@@ -3,9 +3,9 @@
 //! close to equal are written out, one per line, with the command that made the file.
 
 use crate::hub::{quote, split_command, Engine, EngineSpec};
-use crate::rules::Tracker;
 use clap::Args;
 use damka::core::Variant;
+use damka::game::Game;
 use damka::variant::{Position, RussianPosition, TurkishPosition};
 use std::collections::HashSet;
 use std::io::Write;
@@ -107,27 +107,23 @@ pub fn run(a: GenArgs) -> i32 {
 /// Every distinct position `plies` plies from the start that is not over, with the first
 /// move sequence found to reach it.
 pub fn enumerate<P: Position>(plies: usize) -> Vec<Vec<P::Move>> {
-    let mut frontier: Vec<(P, Vec<P::Move>, Tracker<P>)> =
-        vec![(P::start(), Vec::new(), Tracker::new(&P::start()))];
+    let mut frontier: Vec<Game<P>> = vec![Game::new(P::start())];
     for _ in 0..plies {
         let mut seen = HashSet::new();
         let mut next = Vec::new();
-        for (p, line, t) in &frontier {
-            for m in p.legal_moves() {
-                let q = p.play(&m);
-                let mut t2 = t.clone();
-                t2.push(p, &m, &q);
-                if t2.end(&q).is_some() || !seen.insert(q.key()) {
+        for g in &frontier {
+            for m in g.legal_moves() {
+                let mut g2 = g.clone();
+                g2.play_unchecked(m);
+                if g2.is_over() || !seen.insert(g2.position().key()) {
                     continue;
                 }
-                let mut l = line.clone();
-                l.push(m);
-                next.push((q, l, t2));
+                next.push(g2);
             }
         }
         frontier = next;
     }
-    frontier.into_iter().map(|(_, l, _)| l).collect()
+    frontier.into_iter().map(|g| g.moves().to_vec()).collect()
 }
 
 fn generate<P: Position>(a: &GenArgs, e: &mut Engine, timeout: Duration) -> Result<String, String> {

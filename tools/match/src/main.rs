@@ -7,7 +7,6 @@ mod gen;
 mod hub;
 mod openings;
 mod pdn;
-mod rules;
 mod stats;
 mod tc;
 mod tournament;

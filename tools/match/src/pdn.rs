@@ -1,18 +1,12 @@
-//! PDN records of finished games.
+//! PDN records of finished games, written by the library's `damka::game::Record`, with the
+//! match's own tags.
 
 use crate::game::GameRecord;
-use crate::rules::result_token;
 use damka::core::Variant;
+use damka::game::{Game, Record};
+use damka::variant::Position;
 
-/// PDN `GameType` numbers (PDN 3.0 standard).
-fn game_type(v: Variant) -> u32 {
-    match v {
-        Variant::Russian => 25,
-        Variant::Turkish => 30,
-    }
-}
-
-/// The tags a match writes beyond the seven of the standard roster.
+/// What a match adds to a game's record.
 pub struct PdnInfo<'a> {
     /// Event name.
     pub event: &'a str,
@@ -26,86 +20,55 @@ pub struct PdnInfo<'a> {
     pub variant: Variant,
     /// The time control as text.
     pub time_control: &'a str,
+    /// The opening as given in the opening file.
+    pub opening: &'a str,
 }
 
-/// Writes one game as PDN text (tags, blank line, moves wrapped at 80 columns, blank line).
-pub fn write_game(info: &PdnInfo, g: &GameRecord) -> String {
-    let mut out = String::new();
-    let tag = |out: &mut String, k: &str, v: &str| {
-        out.push_str(&format!("[{k} \"{}\"]\n", v.replace('"', "'")));
+/// The game as PDN text (followed by a blank line, so records can be appended).
+pub fn write_game<P: Position>(info: &PdnInfo, game: &Game<P>, g: &GameRecord) -> String {
+    let mut r = Record::new(game.clone());
+    // Adjudications and failures decide results the rules alone do not.
+    r.result = Some(g.outcome);
+    r.set_tag("Event", info.event);
+    r.set_tag("Site", "damka-match");
+    r.set_tag("Date", info.date);
+    r.set_tag("Round", &info.round.to_string());
+    r.set_tag("White", info.names[0]);
+    r.set_tag("Black", info.names[1]);
+    r.set_tag("Variant", info.variant.name());
+    r.set_tag("Opening", info.opening);
+    r.set_tag("TimeControl", info.time_control);
+    let termination = match &g.failure {
+        Some(f) => format!("{}: {}", g.reason, f.failure.detail),
+        None => g.reason.clone(),
     };
-    tag(&mut out, "Event", info.event);
-    tag(&mut out, "Site", "damka-match");
-    tag(&mut out, "Date", info.date);
-    tag(&mut out, "Round", &info.round.to_string());
-    tag(&mut out, "White", info.names[0]);
-    tag(&mut out, "Black", info.names[1]);
-    let result = result_token(g.outcome);
-    tag(&mut out, "Result", result);
-    tag(&mut out, "GameType", &game_type(info.variant).to_string());
-    tag(&mut out, "Variant", info.variant.name());
-    if !g.standard_start {
-        tag(&mut out, "FEN", &g.start_fen);
-    }
-    tag(&mut out, "TimeControl", info.time_control);
-    tag(&mut out, "Termination", &g.reason);
-    tag(&mut out, "PlyCount", &g.moves.len().to_string());
-    out.push('\n');
-    let black_first = g.start_fen.starts_with('B');
-    let mut toks: Vec<String> = Vec::new();
-    for (i, m) in g.moves.iter().enumerate() {
-        let ply = i + usize::from(black_first);
-        let opening_ends = i == g.opening_plies && i > 0;
-        if opening_ends {
-            toks.push("{end of opening}".into());
-        }
-        if ply % 2 == 0 {
-            toks.push(format!("{}.", ply / 2 + 1));
-        } else if i == 0 || opening_ends {
-            toks.push(format!("{}...", ply / 2 + 1));
-        }
-        toks.push(m.clone());
-    }
-    if let Some(f) = &g.failure {
-        toks.push(format!(
-            "{{{}}}",
-            f.failure.to_string().replace(['{', '}'], "")
-        ));
-    }
-    toks.push(result.to_string());
-    let mut col = 0;
-    for t in toks {
-        if col > 0 && col + 1 + t.len() > 80 {
-            out.push('\n');
-            col = 0;
-        } else if col > 0 {
-            out.push(' ');
-            col += 1;
-        }
-        out.push_str(&t);
-        col += t.len();
-    }
-    out.push_str("\n\n");
-    out
+    r.set_tag("Termination", &termination);
+    r.set_tag("PlyCount", &game.ply().to_string());
+    let mut s = r.to_pdn();
+    s.push('\n');
+    s
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use damka::variant::Outcome;
+    use damka::core::Color;
+    use damka::game::pdn::read_all;
+    use damka::variant::{Outcome, RussianPosition};
 
     #[test]
-    fn writes_tags_and_moves() {
+    fn writes_tags_and_reads_back() {
+        let mut game = Game::new(RussianPosition::from_fen("B:Wa1:Bh8").unwrap());
+        for m in ["h8-g7", "a1-b2", "g7-f6"] {
+            game.play_text(m).unwrap();
+        }
         let g = GameRecord {
             white: 0,
             black: 1,
-            start_fen: "B:Wa1:Bh8".into(),
-            standard_start: false,
-            moves: vec!["h8-g7".into(), "a1-b2".into(), "g7-f6".into()],
-            opening_plies: 1,
-            outcome: Outcome::Draw,
-            reason: "threefold repetition".into(),
+            outcome: Outcome::Win(Color::Black),
+            reason: "a illegal move".into(),
             failure: None,
+            pdn: String::new(),
         };
         let info = PdnInfo {
             event: "test",
@@ -114,14 +77,18 @@ mod tests {
             names: ["a", "b"],
             variant: Variant::Russian,
             time_control: "depth 2",
+            opening: "B:Wa1:Bh8 h8-g7",
         };
-        let s = write_game(&info, &g);
+        let s = write_game(&info, &game, &g);
         assert!(s.contains("[FEN \"B:Wa1:Bh8\"]\n"), "{s}");
-        assert!(s.contains("[Result \"1-1\"]\n"));
+        assert!(s.contains("[Result \"0-2\"]\n"));
         assert!(s.contains("[GameType \"25\"]\n"));
-        assert!(
-            s.contains("\n1... h8-g7 {end of opening} 2. a1-b2 g7-f6 1-1\n"),
-            "{s}"
-        );
+        assert!(s.contains("[Termination \"a illegal move\"]\n"));
+        assert!(s.contains("1... h8-g7 2. a1-b2 g7-f6 0-2\n"), "{s}");
+        let back = read_all::<RussianPosition>(&(s.clone() + &s)).unwrap();
+        assert_eq!(back.len(), 2);
+        assert_eq!(back[0].game, game);
+        assert_eq!(back[0].result, Some(Outcome::Win(Color::Black)));
+        assert_eq!(back[1].tag("Round"), Some("3"));
     }
 }

@@ -2,13 +2,13 @@
 //! processes, so a process plays one game at a time), collecting results, statistics, the
 //! SPRT stop, PDN output and the final report.
 
-use crate::game::{play_game, FailureReport, GameRecord, GameSettings};
+use crate::game::{opening_game, play_game, FailureReport, Finished, GameRecord, GameSettings};
 use crate::hub::{Engine, EngineSpec};
 use crate::openings::{parse_openings, Opening};
 use crate::pdn::{write_game, PdnInfo};
-use crate::rules::{result_token, Tracker};
 use crate::stats::{elo_pentanomial, elo_trinomial, los, Pentanomial, Sprt, SprtDecision, Wdl};
 use damka::core::{Color, Variant};
+use damka::game::pdn::result_text;
 use damka::variant::{Outcome, Position, RussianPosition, TurkishPosition};
 use std::collections::HashMap;
 use std::fs::OpenOptions;
@@ -94,38 +94,38 @@ fn fmt_elo(x: f64) -> String {
     }
 }
 
-fn start_failure_record(
-    side_engine: usize,
+/// The record of a game lost by an engine that could not be (re)started.
+fn start_failure<P: Position>(
+    opening: &Opening<P>,
+    failed: usize,
     other: usize,
-    white_is_failed: bool,
+    failed_is_white: bool,
     f: crate::hub::Failure,
-    start_fen: String,
-    standard: bool,
-) -> GameRecord {
-    let side = if white_is_failed {
+) -> Finished<P> {
+    let side = if failed_is_white {
         Color::White
     } else {
         Color::Black
     };
-    let (white, black) = if white_is_failed {
-        (side_engine, other)
+    let (white, black) = if failed_is_white {
+        (failed, other)
     } else {
-        (other, side_engine)
+        (other, failed)
     };
-    GameRecord {
-        white,
-        black,
-        start_fen,
-        standard_start: standard,
-        moves: Vec::new(),
-        opening_plies: 0,
-        outcome: Outcome::Win(side.opposite()),
-        reason: format!("{}", f.kind),
-        failure: Some(FailureReport {
-            side,
-            failure: f,
-            last_lines: Vec::new(),
-        }),
+    Finished {
+        record: GameRecord {
+            white,
+            black,
+            outcome: Outcome::Win(side.opposite()),
+            reason: f.kind.to_string(),
+            failure: Some(FailureReport {
+                side,
+                failure: f,
+                last_lines: Vec::new(),
+            }),
+            pdn: String::new(),
+        },
+        game: opening_game(opening),
     }
 }
 
@@ -150,14 +150,7 @@ fn run_generic<P: Position>(cfg: &MatchConfig) -> i32 {
         },
     };
     for (i, o) in openings.iter().enumerate() {
-        let mut t = Tracker::new(&o.start);
-        let mut p = o.start;
-        for m in &o.moves {
-            let next = p.play(m);
-            t.push(&p, m, &next);
-            p = next;
-        }
-        if let Some(end) = t.end(&p) {
+        if let Some(end) = opening_game(o).result() {
             eprintln!(
                 "damka-match: opening {} ({}) is already over: {}",
                 i + 1,
@@ -233,6 +226,7 @@ fn run_generic<P: Position>(cfg: &MatchConfig) -> i32 {
         for pool in pools.drain(..) {
             let tx = tx.clone();
             let (next, stop, openings, names) = (&next, &stop, &openings, &names);
+            let (date, tc_text) = (date.as_str(), tc_text.as_str());
             s.spawn(move || {
                 let mut pool = pool;
                 loop {
@@ -257,20 +251,14 @@ fn run_generic<P: Position>(cfg: &MatchConfig) -> i32 {
                             ) {
                                 Ok(e) => pool[idx] = Some(e),
                                 Err(f) => {
-                                    start_fail = Some(start_failure_record(
-                                        idx,
-                                        if white { b } else { w },
-                                        white,
-                                        f,
-                                        opening.start.to_fen(),
-                                        opening.start == P::start(),
-                                    ));
+                                    let other = if white { b } else { w };
+                                    start_fail = Some(start_failure(opening, idx, other, white, f));
                                     break;
                                 }
                             }
                         }
                     }
-                    let rec = match start_fail {
+                    let finished = match start_fail {
                         Some(r) => Some(r),
                         None => {
                             let (ew, eb) = two_mut(&mut pool, w, b);
@@ -284,6 +272,20 @@ fn run_generic<P: Position>(cfg: &MatchConfig) -> i32 {
                             )
                         }
                     };
+                    // The PDN is written here, where the game's type is known.
+                    let rec = finished.map(|Finished { mut record, game }| {
+                        let info = PdnInfo {
+                            event: &cfg.event,
+                            round: g + 1,
+                            date,
+                            names: [&names[record.white], &names[record.black]],
+                            variant: cfg.variant,
+                            time_control: tc_text,
+                            opening: &opening.text,
+                        };
+                        record.pdn = write_game(&info, &game, &record);
+                        record
+                    });
                     if tx.send((g, rec)).is_err() {
                         break;
                     }
@@ -334,7 +336,7 @@ fn run_generic<P: Position>(cfg: &MatchConfig) -> i32 {
                 names[rec.white],
                 names[rec.black],
                 oi + 1,
-                result_token(rec.outcome),
+                result_text(Some(rec.outcome)),
                 rec.reason,
                 names[0],
                 total_wdl.wins,
@@ -359,15 +361,7 @@ fn run_generic<P: Position>(cfg: &MatchConfig) -> i32 {
                 }
             }
             if let Some(file) = pdn_file.as_mut() {
-                let info = PdnInfo {
-                    event: &cfg.event,
-                    round: g + 1,
-                    date: &date,
-                    names: [&names[rec.white], &names[rec.black]],
-                    variant: cfg.variant,
-                    time_control: &tc_text,
-                };
-                if let Err(e) = file.write_all(write_game(&info, &rec).as_bytes()) {
+                if let Err(e) = file.write_all(rec.pdn.as_bytes()) {
                     eprintln!("damka-match: cannot write the PDN: {e}");
                 }
             }

@@ -2,6 +2,8 @@
 //! processes and pipes: legal games to the end, every failure an engine can commit, openings,
 //! adjudication, SPRT stop, gauntlets and bad input.
 
+use damka::game::pdn::read_all;
+use damka::game::Record;
 use damka::variant::{Position, RussianPosition, TurkishPosition};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -57,51 +59,17 @@ fn tmp(name: &str) -> PathBuf {
     p
 }
 
-/// Replays every game of a PDN file with the library: each move must be legal, and a game
-/// ended by "no legal move" must end in such a position with the loser to move.
-fn check_pdn<P: Position>(text: &str) -> usize {
-    let mut games = 0;
-    for game in text.split("[Event ").skip(1) {
-        games += 1;
-        let tag = |k: &str| {
-            game.lines()
-                .find_map(|l| l.strip_prefix(&format!("[{k} \"")))
-                .map(|v| v.trim_end_matches("\"]").to_string())
-        };
-        let mut pos = match tag("FEN") {
-            Some(f) => P::from_fen(&f).expect("FEN tag"),
-            None => P::start(),
-        };
-        let result = tag("Result").expect("Result tag");
-        let body = game.split("\n\n").nth(1).expect("movetext");
-        let mut in_comment = false;
-        for tok in body.split_whitespace() {
-            if tok.starts_with('{') {
-                in_comment = true;
-            }
-            if in_comment {
-                in_comment = !tok.ends_with('}');
-                continue;
-            }
-            if tok.ends_with('.') || tok == result {
-                continue;
-            }
-            let mv = pos
-                .parse_move(tok)
-                .unwrap_or_else(|e| panic!("{tok} in {pos}: {e}\n{game}"));
-            pos = pos.play(&mv);
-        }
-        if tag("Termination").as_deref() == Some("no legal move") {
-            assert!(pos.legal_moves().is_empty(), "{game}");
-            let want = if pos.side_to_move() == damka::core::Color::White {
-                "0-2"
-            } else {
-                "2-0"
-            };
-            assert_eq!(result, want, "{game}");
+/// Reads every game of a PDN file with the library (which checks every move against the
+/// legal moves); a game the rules ended must carry the rules' result.
+fn check_pdn<P: Position>(text: &str) -> Vec<Record<P>> {
+    let records = read_all::<P>(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    for r in &records {
+        if let Some(end) = r.game.result() {
+            assert_eq!(r.result, Some(end.outcome), "{}", r.to_pdn());
+            assert_eq!(r.tag("Termination"), Some(end.rule.to_string().as_str()));
         }
     }
-    games
+    records
 }
 
 #[test]
@@ -145,7 +113,7 @@ fn legal_games_to_the_end_with_pdn() {
         .sum();
     assert_eq!(f["score"].parse::<f64>().unwrap(), a_points);
     let text = std::fs::read_to_string(&pdn).unwrap();
-    assert_eq!(check_pdn::<RussianPosition>(&text), 4);
+    assert_eq!(check_pdn::<RussianPosition>(&text).len(), 4);
     let _ = std::fs::remove_file(&pdn);
 }
 
@@ -170,7 +138,7 @@ fn turkish_games_to_the_end() {
     assert_eq!(f["games"], "2");
     let text = std::fs::read_to_string(&pdn).unwrap();
     assert!(text.contains("[GameType \"30\"]"));
-    assert_eq!(check_pdn::<TurkishPosition>(&text), 2);
+    assert_eq!(check_pdn::<TurkishPosition>(&text).len(), 2);
     let _ = std::fs::remove_file(&pdn);
 }
 
@@ -354,13 +322,23 @@ fn openings_are_played_with_both_colours() {
         );
     }
     let text = std::fs::read_to_string(&pdn).unwrap();
-    assert_eq!(check_pdn::<RussianPosition>(&text), 8);
+    let records = check_pdn::<RussianPosition>(&text);
+    assert_eq!(records.len(), 8);
+    // Each opening's moves start its games.
+    for r in &records {
+        let opening = r.tag("Opening").unwrap();
+        let first: Vec<String> = r.game.move_texts_hub().into_iter().take(2).collect();
+        match opening.split_whitespace().next().unwrap() {
+            "c3-d4" => assert_eq!(first, ["10-14", "23-20"], "{opening}"),
+            "1." => assert_eq!(first, ["10-14", "23-19"], "{opening}"),
+            _ => {}
+        }
+    }
     assert_eq!(
         text.matches("[FEN \"W:Wa1,c1,e1,g1,b2:").count(),
         2,
         "{text}"
     );
-    assert!(text.contains("1. c3-d4 f6-g5 {end of opening}"), "{text}");
     // Deterministic engines: both games of an opening pair mirror colours, so the first
     // engine scores exactly 1 per pair.
     assert_eq!(f["score"], "4", "{}", out.stdout);
