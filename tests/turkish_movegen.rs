@@ -372,3 +372,12 @@ fn king_may_not_turn_back_but_may_recross_taken_squares() {
     }
     check(&pos);
 }
+
+#[test]
+fn many_kings_many_capture_moves() {
+    // Found by hill climbing on the number of legal moves: 195 distinct maximal captures.
+    let pos = TurkishPosition::from_fen("W:WKf1,Kf5,Kf6,Ke8:BKe1,d2,a5,h5,c6,d6,e6,g6,b7,c8,Kf8")
+        .unwrap();
+    assert_eq!(pos.legal_moves().len(), 195);
+    check(&pos);
+}

@@ -84,6 +84,7 @@ fn bad_positions_are_errors() {
         "W:Wz9:Bb7",     // bad square
         "W:W65:Bb7",     // number out of range
         "W:Wa2:Bb7:Wc2", // colour twice
+        "W:W1-17:Bb7",   // seventeen white pieces
     ];
     for c in cases {
         assert!(TurkishPosition::from_fen(c).is_err(), "{c}");

@@ -168,6 +168,15 @@ impl Position for TurkishPosition {
                 "a black man on {sq}, its crowning rank"
             )));
         }
+        for (name, p) in [("white", white), ("black", black)] {
+            // Each side starts with 16 and never gains any; more could also overflow a move list.
+            if p.all().count_ones() > 16 {
+                return Err(PositionError::new(format!(
+                    "{} {name} pieces (at most 16)",
+                    p.all().count_ones()
+                )));
+            }
+        }
         let color = [white.all(), black.all()];
         let kings = white.kings | black.kings;
         Ok(TurkishPosition {
