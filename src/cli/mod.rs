@@ -57,5 +57,6 @@ pub fn main() -> i32 {
 
 /// Parses a variant name for clap.
 pub fn parse_variant(s: &str) -> Result<crate::core::Variant, String> {
-    s.parse().map_err(|e: crate::core::UnknownVariant| e.to_string())
+    s.parse()
+        .map_err(|e: crate::core::UnknownVariant| e.to_string())
 }

@@ -89,7 +89,11 @@ pub struct UnknownVariant(pub String);
 
 impl fmt::Display for UnknownVariant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown variant {:?} (expected russian or turkish)", self.0)
+        write!(
+            f,
+            "unknown variant {:?} (expected russian or turkish)",
+            self.0
+        )
     }
 }
 

@@ -5,7 +5,7 @@
 //! numeric ranges such as `1-12` are accepted. Extra fields such as `:H0` or `:F12` (move
 //! counters some tools write) are ignored, as is a trailing `.`.
 
-use super::{PositionError, Pieces, Position};
+use super::{Pieces, Position, PositionError};
 use crate::core::{Bits, Color, Square};
 
 fn parse_square<P: Position>(tok: &str) -> Result<Square, PositionError> {

@@ -85,7 +85,12 @@ impl Position for TurkishPosition {
     fn rule_state_new(&self) -> Self::RuleState {
         rules::initial(self)
     }
-    fn rule_state_after(&self, s: Self::RuleState, mv: &Self::Move, next: &Self) -> Self::RuleState {
+    fn rule_state_after(
+        &self,
+        s: Self::RuleState,
+        mv: &Self::Move,
+        next: &Self,
+    ) -> Self::RuleState {
         rules::after(self, s, mv, next)
     }
     fn rule_end(&self, s: &Self::RuleState) -> Option<crate::variant::GameEnd> {
