@@ -1,13 +1,122 @@
-//! `damka analyse`. PLACEHOLDER: filled in by the issue that owns this subcommand.
+//! `damka analyse`: analyses one position, printing one line per completed iteration and last
+//! `bestmove <move>` (algebraic, every landing square).
 
+use crate::core::{is_decisive, Score, Variant, WIN};
+use crate::engine::{Engine, GoMode, Info, Limits};
 use clap::Args;
+
+/// Default time when no limit is given, seconds.
+pub const DEFAULT_MOVETIME: f64 = 5.0;
 
 /// Arguments of `damka analyse`.
 #[derive(Args, Debug, Default)]
-pub struct AnalyseArgs {}
+pub struct AnalyseArgs {
+    /// The game.
+    #[arg(long, value_parser = super::parse_variant)]
+    pub variant: Option<Variant>,
+    /// Position (FEN or Hub position string); the start position when omitted.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Moves to play from the position first (Hub numbers or algebraic), space separated.
+    #[arg(long)]
+    pub moves: Option<String>,
+    /// Depth limit.
+    #[arg(long, conflicts_with_all = ["movetime", "nodes"])]
+    pub depth: Option<u32>,
+    /// Time limit, seconds (5 when no limit is given).
+    #[arg(long, conflicts_with = "nodes")]
+    pub movetime: Option<f64>,
+    /// Node limit.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Search threads [default: 1].
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Transposition table, MiB [default: 64].
+    #[arg(long)]
+    pub hash: Option<usize>,
+}
+
+/// A score as text: men with two decimals, or the distance of a known win or loss.
+pub fn score_text(s: Score) -> String {
+    if is_decisive(s) {
+        let plies = WIN - s.abs();
+        if s > 0 {
+            format!("win-in-{plies}")
+        } else {
+            format!("loss-in-{plies}")
+        }
+    } else {
+        format!("{:+.2}", s as f64 / 100.0)
+    }
+}
+
+/// One iteration line.
+pub fn info_line(i: &Info) -> String {
+    let pv: Vec<&str> = i.pv.iter().map(|m| m.algebraic.as_str()).collect();
+    format!(
+        "depth={} mean-depth={:.1} score={} nodes={} time={:.3} nps={:.0} pv=\"{}\"",
+        i.depth,
+        i.mean_depth,
+        score_text(i.score),
+        i.nodes,
+        i.time,
+        i.nps,
+        pv.join(" ")
+    )
+}
 
 /// Runs `damka analyse`; returns the exit status.
-pub fn run(_args: AnalyseArgs) -> i32 {
-    eprintln!("damka analyse: not implemented yet");
-    2
+pub fn run(args: AnalyseArgs) -> i32 {
+    let variant = args.variant.unwrap_or(Variant::Russian);
+    let mut engine = Engine::new(variant);
+    if let Some(n) = args.threads {
+        engine.set_threads(n);
+    }
+    if let Some(h) = args.hash {
+        engine.set_hash_mb(h);
+    }
+    let moves: Vec<&str> = args
+        .moves
+        .as_deref()
+        .map(|m| m.split_whitespace().collect())
+        .unwrap_or_default();
+    let pos = match &args.fen {
+        Some(f) => f.clone(),
+        None => engine.fen(),
+    };
+    if let Err(e) = engine.set_position(&pos, &moves) {
+        eprintln!("damka analyse: {e}");
+        return 2;
+    }
+    let mut limits = Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        movetime: args.movetime,
+        ..Limits::default()
+    };
+    if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
+        limits.movetime = Some(DEFAULT_MOVETIME);
+    }
+    let res = engine.search_blocking(
+        limits,
+        GoMode::Analyze,
+        Box::new(|i: &Info| println!("{}", info_line(i))),
+    );
+    match res {
+        Ok(out) => match out.best {
+            Some(m) => {
+                println!("bestmove {}", m.algebraic);
+                0
+            }
+            None => {
+                println!("bestmove none");
+                1
+            }
+        },
+        Err(e) => {
+            eprintln!("damka analyse: {e}");
+            1
+        }
+    }
 }

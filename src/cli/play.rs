@@ -1,13 +1,583 @@
-//! `damka play`. PLACEHOLDER: filled in by the issue that owns this subcommand.
+//! `damka play`: a game in the terminal, human or engine on either side.
+//!
+//! The board is drawn with coordinates after every move; a human types moves in algebraic
+//! notation (`c3-d4`, `c3:e5`, a capture by its first and last squares when that is
+//! unambiguous) or a command (`help` lists them). Engine moves come from the engine facade.
+//! Input ends cleanly at end of file; nothing the user types makes it panic.
 
-use clap::Args;
+use crate::core::{Color, Score, Variant, WIN_THRESHOLD};
+use crate::engine::{Engine, GoMode, Limits};
+use crate::game::{Game, Record};
+use crate::variant::{MoveError, Position, RussianPosition, TurkishPosition};
+use clap::{Args, ValueEnum};
+use std::io::{self, BufRead, Write};
+
+/// Who plays a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Player {
+    /// Moves typed on standard input.
+    Human,
+    /// The engine.
+    Engine,
+}
 
 /// Arguments of `damka play`.
-#[derive(Args, Debug, Default)]
-pub struct PlayArgs {}
+#[derive(Args, Debug, Clone)]
+pub struct PlayArgs {
+    /// The game: russian or turkish.
+    #[arg(long, default_value = "russian", value_parser = super::parse_variant)]
+    pub variant: Variant,
+    /// Who plays White.
+    #[arg(long, value_enum, default_value = "human")]
+    pub white: Player,
+    /// Who plays Black.
+    #[arg(long, value_enum, default_value = "engine")]
+    pub black: Player,
+    /// Engine thinking time per move, seconds.
+    #[arg(long, default_value_t = 1.0)]
+    pub time: f64,
+    /// Search to this depth instead of for a time (engine moves and hints).
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Start from this position (FEN) instead of the initial one.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Draw the board in plain ASCII instead of Unicode pieces.
+    #[arg(long)]
+    pub ascii: bool,
+    /// Draw the board from Black's side.
+    #[arg(long)]
+    pub flip: bool,
+}
 
-/// Runs `damka play`; returns the exit status.
-pub fn run(_args: PlayArgs) -> i32 {
-    eprintln!("damka play: not implemented yet");
-    2
+impl Default for PlayArgs {
+    fn default() -> Self {
+        PlayArgs {
+            variant: Variant::Russian,
+            white: Player::Human,
+            black: Player::Engine,
+            time: 1.0,
+            depth: None,
+            fen: None,
+            ascii: false,
+            flip: false,
+        }
+    }
+}
+
+/// Runs `damka play` on the terminal; returns the exit status.
+pub fn run(args: PlayArgs) -> i32 {
+    let stdin = io::stdin();
+    let stdout = io::stdout();
+    play(&args, stdin.lock(), stdout.lock())
+}
+
+/// Plays a game reading commands from `input` and writing to `out`; returns the exit status
+/// (0 when the game ends, the user quits or the input ends; 1 if the engine fails; 2 for a bad
+/// start position).
+pub fn play(args: &PlayArgs, input: impl BufRead, mut out: impl Write) -> i32 {
+    let code = match args.variant {
+        Variant::Russian => run_variant::<RussianPosition>(args, input, &mut out),
+        Variant::Turkish => run_variant::<TurkishPosition>(args, input, &mut out),
+    };
+    let _ = out.flush();
+    // An error here means the output went away (closed pipe): nothing more to tell anyone.
+    code.unwrap_or(0)
+}
+
+fn run_variant<P: Position>(
+    args: &PlayArgs,
+    input: impl BufRead,
+    mut out: impl Write,
+) -> io::Result<i32> {
+    let game = match &args.fen {
+        Some(f) => match Game::<P>::from_fen(f) {
+            Ok(g) => g,
+            Err(e) => {
+                writeln!(out, "damka play: {e}")?;
+                return Ok(2);
+            }
+        },
+        None => Game::from_start(),
+    };
+    Session {
+        args,
+        input,
+        out,
+        game,
+        engine: None,
+        flipped: args.flip,
+        announced: None,
+    }
+    .run()
+}
+
+/// Help text of the commands.
+const HELP: &str = "\
+Moves: algebraic, e.g. c3-d4, c3:e5, c3:e5:g7 (a capture may be given by its first and last
+squares when that is unambiguous; Hub numbers such as 9-13 work too).
+Commands:
+  moves      list the legal moves
+  hint       ask the engine for a move for the side to move
+  undo       take back the last move (back to your turn against the engine)
+  flip       turn the board around
+  board      draw the board again
+  fen        show the position as FEN
+  save FILE  write the game to FILE as PDN
+  load FILE  go on with the game in a PDN file
+  help       this text
+  quit       leave";
+
+/// One game in progress with its players and display settings.
+struct Session<'a, P: Position, R: BufRead, W: Write> {
+    args: &'a PlayArgs,
+    input: R,
+    out: W,
+    game: Game<P>,
+    engine: Option<Engine>,
+    flipped: bool,
+    /// The ply at which the result was last announced (announce once per ending).
+    announced: Option<usize>,
+}
+
+impl<'a, P: Position, R: BufRead, W: Write> Session<'a, P, R, W> {
+    fn player(&self, c: Color) -> Player {
+        match c {
+            Color::White => self.args.white,
+            Color::Black => self.args.black,
+        }
+    }
+
+    fn run(&mut self) -> io::Result<i32> {
+        writeln!(
+            self.out,
+            "damka: {} draughts, White: {}, Black: {}. Type 'help' for commands.",
+            P::VARIANT,
+            name(self.args.white),
+            name(self.args.black)
+        )?;
+        self.show()?;
+        loop {
+            let over = self.game.result();
+            if let Some(end) = over {
+                if self.announced != Some(self.game.ply()) {
+                    self.announced = Some(self.game.ply());
+                    writeln!(self.out, "Game over: {end}.")?;
+                }
+                if self.args.white == Player::Engine && self.args.black == Player::Engine {
+                    return Ok(0);
+                }
+            }
+            let side = self.game.position().side_to_move();
+            if over.is_none() && self.player(side) == Player::Engine {
+                match self.engine_move() {
+                    Ok(text) => {
+                        writeln!(self.out, "{} (engine) plays {text}", color_name(side))?;
+                        self.show()?;
+                        continue;
+                    }
+                    Err(e) => {
+                        writeln!(self.out, "engine error: {e}")?;
+                        return Ok(1);
+                    }
+                }
+            }
+            if over.is_some() {
+                write!(self.out, "game over (undo, save FILE, load FILE, quit)> ")?;
+            } else {
+                write!(
+                    self.out,
+                    "{} to move ({})> ",
+                    color_name(side),
+                    self.game.move_number()
+                )?;
+            }
+            self.out.flush()?;
+            let mut line = String::new();
+            match self.input.read_line(&mut line) {
+                Ok(0) => {
+                    writeln!(self.out)?;
+                    return Ok(0);
+                }
+                Ok(_) => {}
+                Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                    writeln!(self.out, "could not read that line (not UTF-8)")?;
+                    continue;
+                }
+                Err(_) => {
+                    writeln!(self.out)?;
+                    return Ok(0);
+                }
+            }
+            if !self.command(line.trim(), over.is_some())? {
+                return Ok(0);
+            }
+        }
+    }
+
+    /// Runs one line of input; `false` to quit.
+    fn command(&mut self, line: &str, over: bool) -> io::Result<bool> {
+        let (word, rest) = match line.split_once(char::is_whitespace) {
+            Some((w, r)) => (w, r.trim()),
+            None => (line, ""),
+        };
+        match word.to_ascii_lowercase().as_str() {
+            "" => {}
+            "quit" | "exit" | "q" => return Ok(false),
+            "help" | "?" => writeln!(self.out, "{HELP}")?,
+            "board" | "show" => self.show()?,
+            "flip" => {
+                self.flipped = !self.flipped;
+                self.show()?;
+            }
+            "fen" => writeln!(self.out, "{}", self.game.position().to_fen())?,
+            "moves" => {
+                let pos = *self.game.position();
+                let mut list: Vec<String> = pos
+                    .legal_moves()
+                    .iter()
+                    .map(|m| pos.move_to_algebraic(m))
+                    .collect();
+                list.sort();
+                if list.is_empty() {
+                    writeln!(self.out, "no legal moves")?;
+                } else {
+                    writeln!(self.out, "legal moves ({}): {}", list.len(), list.join(" "))?;
+                }
+            }
+            "undo" => self.undo()?,
+            "hint" => {
+                if over {
+                    writeln!(self.out, "the game is over")?;
+                } else {
+                    self.hint()?;
+                }
+            }
+            "save" => {
+                if rest.is_empty() {
+                    writeln!(self.out, "usage: save FILE")?;
+                } else {
+                    self.save(rest)?;
+                }
+            }
+            "load" => {
+                if rest.is_empty() {
+                    writeln!(self.out, "usage: load FILE")?;
+                } else {
+                    self.load(rest)?;
+                }
+            }
+            _ => {
+                if over {
+                    writeln!(
+                        self.out,
+                        "the game is over: {line:?} is not a command (undo, save FILE, load FILE, quit)"
+                    )?;
+                } else {
+                    self.human_move(line)?;
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    fn human_move(&mut self, text: &str) -> io::Result<()> {
+        let side = self.game.position().side_to_move();
+        let pos = *self.game.position();
+        match pos.parse_move(text) {
+            Ok(mv) => {
+                self.game.play_unchecked(mv);
+                writeln!(
+                    self.out,
+                    "{} plays {}",
+                    color_name(side),
+                    pos.move_to_algebraic(&mv)
+                )?;
+                self.show()
+            }
+            Err(e) => {
+                let msg = match &e {
+                    MoveError::Syntax(_) => {
+                        format!("{e}: neither a move nor a command (type 'help')")
+                    }
+                    MoveError::Illegal(_) if pos.has_capture() => {
+                        let mut caps: Vec<String> = pos
+                            .legal_moves()
+                            .iter()
+                            .map(|m| pos.move_to_algebraic(m))
+                            .collect();
+                        caps.sort();
+                        format!("{e}: a capture is compulsory ({})", caps.join(" "))
+                    }
+                    MoveError::Illegal(_) => format!("{e} (type 'moves' for the legal moves)"),
+                    MoveError::Ambiguous(_) => format!("{e}: give the squares in between"),
+                };
+                writeln!(self.out, "{msg}")
+            }
+        }
+    }
+
+    /// Takes back one ply, then more until a human is to move (so a human against the engine
+    /// gets their own move back), as long as there is something to take back.
+    fn undo(&mut self) -> io::Result<()> {
+        let mut taken = Vec::new();
+        loop {
+            let pos_before = self.game.last_move().map(|(p, m)| p.move_to_algebraic(m));
+            match self.game.undo() {
+                Some(_) => taken.push(pos_before.unwrap_or_default()),
+                None => break,
+            }
+            let side = self.game.position().side_to_move();
+            if self.player(side) == Player::Human || self.game.ply() == 0 {
+                break;
+            }
+        }
+        if taken.is_empty() {
+            writeln!(self.out, "nothing to undo")?;
+        } else {
+            self.announced = None;
+            taken.reverse();
+            writeln!(self.out, "took back {}", taken.join(" "))?;
+            self.show()?;
+        }
+        Ok(())
+    }
+
+    fn engine(&mut self) -> &mut Engine {
+        self.engine.get_or_insert_with(|| Engine::new(P::VARIANT))
+    }
+
+    fn limits(&self) -> Limits {
+        match self.args.depth {
+            Some(d) => Limits {
+                depth: Some(d.max(1)),
+                ..Limits::default()
+            },
+            None => Limits {
+                movetime: Some(self.args.time.max(0.01)),
+                ..Limits::default()
+            },
+        }
+    }
+
+    /// Searches the current position; returns the best move (checked against the legal moves)
+    /// and the score.
+    fn search(&mut self) -> Result<(P::Move, Score, u32), String> {
+        let start = self.game.start().to_fen();
+        let moves = self.game.move_texts_hub();
+        let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+        let limits = self.limits();
+        let engine = self.engine();
+        engine
+            .set_position(&start, &refs)
+            .map_err(|e| e.to_string())?;
+        let res = engine
+            .search_blocking(limits, GoMode::Think, Box::new(|_| {}))
+            .map_err(|e| e.to_string())?;
+        let best = res.best.ok_or("the engine found no move")?;
+        let mv = self
+            .game
+            .position()
+            .parse_move(&best.hub)
+            .map_err(|e| format!("engine move {}: {e}", best.hub))?;
+        Ok((mv, res.score, res.depth))
+    }
+
+    fn engine_move(&mut self) -> Result<String, String> {
+        let (mv, _, _) = self.search()?;
+        let text = self.game.position().move_to_algebraic(&mv);
+        self.game.play_unchecked(mv);
+        Ok(text)
+    }
+
+    fn hint(&mut self) -> io::Result<()> {
+        match self.search() {
+            Ok((mv, score, depth)) => {
+                let text = self.game.position().move_to_algebraic(&mv);
+                writeln!(
+                    self.out,
+                    "hint: {text} (score {}, depth {depth})",
+                    score_text(score)
+                )
+            }
+            Err(e) => writeln!(self.out, "no hint: {e}"),
+        }
+    }
+
+    fn save(&mut self, file: &str) -> io::Result<()> {
+        let mut rec = Record::new(self.game.clone());
+        rec.set_tag("Event", "damka play");
+        rec.set_tag("Date", &today());
+        rec.set_tag("White", player_tag(self.args.white));
+        rec.set_tag("Black", player_tag(self.args.black));
+        match std::fs::write(file, rec.to_pdn()) {
+            Ok(()) => writeln!(self.out, "saved the game to {file}"),
+            Err(e) => writeln!(self.out, "could not save to {file}: {e}"),
+        }
+    }
+
+    /// Replaces the game by the first game of a PDN file (same variant), to go on from its
+    /// last position.
+    fn load(&mut self, file: &str) -> io::Result<()> {
+        let text = match std::fs::read_to_string(file) {
+            Ok(t) => t,
+            Err(e) => return writeln!(self.out, "could not read {file}: {e}"),
+        };
+        match Record::<P>::from_pdn(&text) {
+            Ok(rec) => {
+                self.game = rec.game;
+                self.announced = None;
+                writeln!(self.out, "loaded {file}: {} moves played", self.game.ply())?;
+                self.show()
+            }
+            Err(e) => writeln!(self.out, "could not load {file}: {e}"),
+        }
+    }
+
+    fn show(&mut self) -> io::Result<()> {
+        let board = render_board(self.game.position(), self.flipped, self.args.ascii);
+        write!(self.out, "{board}")?;
+        if let Some((p, m)) = self.game.last_move() {
+            writeln!(self.out, "Last move: {}", p.move_to_algebraic(m))?;
+        }
+        Ok(())
+    }
+}
+
+fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+fn name(p: Player) -> &'static str {
+    match p {
+        Player::Human => "human",
+        Player::Engine => "engine",
+    }
+}
+
+fn player_tag(p: Player) -> &'static str {
+    match p {
+        Player::Human => "Human",
+        Player::Engine => "damka",
+    }
+}
+
+/// A score as a user reads it: `+0.35` men, or a win or loss in so many plies.
+fn score_text(s: Score) -> String {
+    if s >= WIN_THRESHOLD {
+        format!("win in {} plies", crate::core::WIN - s)
+    } else if s <= -WIN_THRESHOLD {
+        format!("loss in {} plies", crate::core::WIN + s)
+    } else {
+        format!("{:+.2}", s as f64 / 100.0)
+    }
+}
+
+/// Draws the board with coordinates, White at the bottom unless `flipped`. Unicode draughts
+/// pieces, or `w W b B` with `ascii`; `.` is an empty playable square.
+pub fn render_board<P: Position>(pos: &P, flipped: bool, ascii: bool) -> String {
+    let w = pos.pieces(Color::White);
+    let b = pos.pieces(Color::Black);
+    let files: Vec<u8> = if flipped {
+        (0..8).rev().collect()
+    } else {
+        (0..8).collect()
+    };
+    let ranks: Vec<u8> = if flipped {
+        (0..8).collect()
+    } else {
+        (0..8).rev().collect()
+    };
+    let letters: String = files
+        .iter()
+        .map(|f| format!(" {}", (b'a' + f) as char))
+        .collect();
+    let mut out = format!("   {letters}\n");
+    for &r in &ranks {
+        out.push_str(&format!(" {} ", r + 1));
+        for &f in &files {
+            let bit = 1u64 << (8 * r + f);
+            let c = if w.men & bit != 0 {
+                if ascii {
+                    "w"
+                } else {
+                    "⛀"
+                }
+            } else if w.kings & bit != 0 {
+                if ascii {
+                    "W"
+                } else {
+                    "⛁"
+                }
+            } else if b.men & bit != 0 {
+                if ascii {
+                    "b"
+                } else {
+                    "⛂"
+                }
+            } else if b.kings & bit != 0 {
+                if ascii {
+                    "B"
+                } else {
+                    "⛃"
+                }
+            } else if P::PLAYABLE & bit != 0 {
+                "."
+            } else {
+                " "
+            };
+            out.push(' ');
+            out.push_str(c);
+        }
+        out.push_str(&format!("  {}\n", r + 1));
+    }
+    out.push_str(&format!("   {letters}\n"));
+    out
+}
+
+/// Today's date (UTC) as PDN writes it, `YYYY.MM.DD`.
+fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Gregorian date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + (m <= 2) as i64;
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+
+    #[test]
+    fn scores() {
+        assert_eq!(score_text(35), "+0.35");
+        assert_eq!(score_text(-120), "-1.20");
+        assert_eq!(score_text(crate::core::WIN - 7), "win in 7 plies");
+        assert_eq!(score_text(-crate::core::WIN + 4), "loss in 4 plies");
+    }
 }

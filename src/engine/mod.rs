@@ -3,11 +3,15 @@
 //! non-blocking and reports through callbacks, so the protocol and CLI never see a generic
 //! type or a search internal.
 //!
-//! PLACEHOLDER BODIES: the types and signatures below are the contract used by the Hub
-//! protocol, the CLI and the tools; the search issue implements the bodies (and may add
-//! methods, but not change these without updating every user).
+//! The types and signatures below are the contract used by the Hub protocol, the CLI and the
+//! tools. Inside, the game is chosen once: an `enum` over one [`Searcher`] per game, each with
+//! its own position history, so nothing below this file is dispatched per node.
 
 use crate::core::{Score, Variant};
+use crate::eval::Evaluate;
+use crate::search::time::TimePlan;
+use crate::search::{Finished, Job, Report, SearchLimits, Searcher};
+use crate::variant::{Position, RussianPosition, TurkishPosition};
 use std::fmt;
 
 /// Search limits, as set by the Hub `level` command or the command line. Unset fields do not
@@ -125,99 +129,448 @@ pub type InfoCallback = Box<dyn FnMut(&Info) + Send>;
 /// Callback receiving the final result (called once, from a search thread).
 pub type DoneCallback = Box<dyn FnOnce(SearchOutcome) + Send>;
 
+/// Default transposition table size, MiB.
+pub const DEFAULT_HASH_MB: usize = 64;
+/// Largest accepted transposition table, MiB.
+pub const MAX_HASH_MB: usize = 65_536;
+/// Largest accepted number of search threads.
+pub const MAX_THREADS: usize = 256;
+
+/// The kind and range of an engine option (for the Hub `param` lines).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    /// One of the listed values.
+    Enum(Vec<&'static str>),
+    /// An integer in `min..=max`.
+    Int {
+        /// Smallest value.
+        min: i64,
+        /// Largest value.
+        max: i64,
+    },
+}
+
+/// An option the engine declares, with its current value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOption {
+    /// Name (`variant`, `threads`, `hash`).
+    pub name: &'static str,
+    /// Kind and range.
+    pub kind: OptionKind,
+    /// Current value as text.
+    pub value: String,
+}
+
+/// One game's searcher plus the current position and its history.
+struct Session<P: Evaluate> {
+    searcher: Searcher<P>,
+    /// The position given to `set_position` and every position after it, current last.
+    positions: Vec<P>,
+    /// Whether each move of the history is reversible (one less than `positions`).
+    reversible: Vec<bool>,
+    /// Draw-rule counters of the current position.
+    state: P::RuleState,
+}
+
+impl<P: Evaluate> Session<P> {
+    fn new(threads: usize, hash_mb: usize) -> Session<P> {
+        let start = P::start();
+        Session {
+            searcher: Searcher::new(threads, hash_mb),
+            positions: vec![start],
+            reversible: Vec::new(),
+            state: start.rule_state_new(),
+        }
+    }
+
+    fn current(&self) -> &P {
+        self.positions.last().expect("never empty")
+    }
+
+    fn set_position(&mut self, text: &str, moves: &[&str]) -> Result<(), EngineError> {
+        let start = P::parse_any(text).map_err(|e| EngineError::BadPosition(e.0))?;
+        let mut positions = vec![start];
+        let mut reversible = Vec::with_capacity(moves.len());
+        let mut state = start.rule_state_new();
+        for (index, text) in moves.iter().enumerate() {
+            let pos = *positions.last().expect("never empty");
+            let mv = pos.parse_move(text).map_err(|e| EngineError::BadMove {
+                index,
+                message: e.to_string(),
+            })?;
+            let next = pos.play(&mv);
+            state = pos.rule_state_after(state, &mv, &next);
+            reversible.push(pos.is_reversible(&mv));
+            positions.push(next);
+        }
+        self.positions = positions;
+        self.reversible = reversible;
+        self.state = state;
+        Ok(())
+    }
+
+    fn text(pos: &P, mv: &P::Move) -> MoveText {
+        MoveText {
+            hub: pos.move_to_hub(mv),
+            algebraic: pos.move_to_algebraic(mv),
+        }
+    }
+
+    fn pv_text(root: &P, pv: &[P::Move]) -> Vec<MoveText> {
+        let mut pos = *root;
+        let mut out = Vec::with_capacity(pv.len());
+        for m in pv {
+            if !pos.legal_moves().contains(m) {
+                break;
+            }
+            out.push(Self::text(&pos, m));
+            pos = pos.play(m);
+        }
+        out
+    }
+
+    fn job(&self, limits: SearchLimits) -> Job<P> {
+        let n = self.positions.len() - 1;
+        let mut j = n;
+        while j > 0 && self.reversible[j - 1] {
+            j -= 1;
+        }
+        Job {
+            root: *self.current(),
+            root_state: self.state,
+            history: self.positions[j..n].iter().map(|p| p.key()).collect(),
+            limits,
+        }
+    }
+
+    fn go(
+        &mut self,
+        limits: SearchLimits,
+        mut on_info: InfoCallback,
+        on_done: DoneCallback,
+    ) -> Result<(), EngineError> {
+        let root = *self.current();
+        if root.count_moves() == 0 {
+            return Err(EngineError::NoLegalMove);
+        }
+        let job = self.job(limits);
+        self.searcher
+            .go(
+                job,
+                move |r: &Report<P>| on_info(&info(&root, r)),
+                move |f: Finished<P>| on_done(outcome(&root, &f)),
+            )
+            .map_err(|_| EngineError::Busy)
+    }
+}
+
+fn info<P: Evaluate>(root: &P, r: &Report<P>) -> Info {
+    Info {
+        depth: r.depth,
+        mean_depth: r.mean_depth,
+        score: r.score,
+        nodes: r.nodes,
+        time: r.time,
+        nps: if r.time > 0.0 {
+            r.nodes as f64 / r.time
+        } else {
+            0.0
+        },
+        pv: Session::pv_text(root, &r.pv),
+    }
+}
+
+fn outcome<P: Evaluate>(root: &P, f: &Finished<P>) -> SearchOutcome {
+    let best = f.best.map(|m| Session::text(root, &m));
+    let ponder = match (f.best, f.ponder) {
+        (Some(b), Some(p)) => Some(Session::text(&root.play(&b), &p)),
+        _ => None,
+    };
+    SearchOutcome {
+        best,
+        ponder,
+        score: f.score,
+        depth: f.depth,
+        nodes: f.nodes,
+    }
+}
+
+/// Turns the facade's limits into the search's, for a mode.
+pub fn search_limits(limits: &Limits, mode: GoMode) -> SearchLimits {
+    let has_limit = limits.depth.is_some()
+        || limits.nodes.is_some()
+        || limits.movetime.is_some()
+        || (limits.time.is_some() && mode != GoMode::Analyze);
+    let time = match (limits.movetime, limits.time) {
+        (Some(t), _) => TimePlan::movetime(t),
+        (None, Some(t)) if mode != GoMode::Analyze => {
+            TimePlan::clock(t, limits.inc, limits.moves_to_go)
+        }
+        _ => TimePlan::NONE,
+    };
+    SearchLimits {
+        depth: limits.depth,
+        nodes: limits.nodes,
+        time,
+        infinite: limits.infinite || !has_limit,
+        analyze: mode == GoMode::Analyze,
+        ponder: mode == GoMode::Ponder,
+    }
+}
+
+enum Game {
+    Russian(Session<RussianPosition>),
+    Turkish(Session<TurkishPosition>),
+}
+
+/// Runs `$body` with `$s` bound to the session of whichever game is chosen.
+macro_rules! with_session {
+    ($game:expr, $s:ident => $body:expr) => {
+        match $game {
+            Game::Russian($s) => $body,
+            Game::Turkish($s) => $body,
+        }
+    };
+}
+
 /// The engine: current game, options and search threads.
 pub struct Engine {
-    _private: (),
+    game: Game,
+    threads: usize,
+    hash_mb: usize,
 }
 
 impl Engine {
     /// A new engine for `variant` at the start position, one thread, default hash.
-    pub fn new(_variant: Variant) -> Engine {
-        unimplemented!()
+    pub fn new(variant: Variant) -> Engine {
+        Engine {
+            game: Self::make(variant, 1, DEFAULT_HASH_MB),
+            threads: 1,
+            hash_mb: DEFAULT_HASH_MB,
+        }
+    }
+
+    fn make(variant: Variant, threads: usize, hash_mb: usize) -> Game {
+        match variant {
+            Variant::Russian => Game::Russian(Session::new(threads, hash_mb)),
+            Variant::Turkish => Game::Turkish(Session::new(threads, hash_mb)),
+        }
     }
 
     /// The current variant.
     pub fn variant(&self) -> Variant {
-        unimplemented!()
+        match self.game {
+            Game::Russian(_) => Variant::Russian,
+            Game::Turkish(_) => Variant::Turkish,
+        }
     }
 
     /// Switches the game; the position becomes that game's start position.
-    pub fn set_variant(&mut self, _variant: Variant) {
-        unimplemented!()
+    pub fn set_variant(&mut self, variant: Variant) {
+        self.stop_and_wait();
+        if variant == self.variant() {
+            self.reset_position();
+        } else {
+            // Free the old table before allocating the new one.
+            self.game = Self::make(variant, 1, 1);
+            self.game = Self::make(variant, self.threads, self.hash_mb);
+        }
+    }
+
+    fn reset_position(&mut self) {
+        with_session!(&mut self.game, s => {
+            s.positions.clear();
+            s.positions.push(Position::start());
+            s.reversible.clear();
+            s.state = s.current().rule_state_new();
+        })
+    }
+
+    fn stop_and_wait(&mut self) {
+        if self.is_searching() {
+            self.stop();
+            self.wait();
+        }
     }
 
     /// Number of search threads (at least 1).
-    pub fn set_threads(&mut self, _n: usize) {
-        unimplemented!()
+    pub fn set_threads(&mut self, n: usize) {
+        let n = n.clamp(1, MAX_THREADS);
+        self.threads = n;
+        with_session!(&mut self.game, s => s.searcher.set_threads(n));
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// Transposition table size in MiB (at least 1); clears it.
-    pub fn set_hash_mb(&mut self, _mb: usize) {
-        unimplemented!()
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        let mb = mb.clamp(1, MAX_HASH_MB);
+        self.hash_mb = mb;
+        with_session!(&mut self.game, s => s.searcher.set_hash_mb(mb));
+    }
+
+    /// The transposition table size in MiB.
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+
+    /// The options the engine declares (`variant`, `threads`, `hash`) with their values.
+    pub fn options(&self) -> Vec<EngineOption> {
+        vec![
+            EngineOption {
+                name: "variant",
+                kind: OptionKind::Enum(Variant::ALL.iter().map(|v| v.name()).collect()),
+                value: self.variant().name().to_string(),
+            },
+            EngineOption {
+                name: "threads",
+                kind: OptionKind::Int {
+                    min: 1,
+                    max: MAX_THREADS as i64,
+                },
+                value: self.threads.to_string(),
+            },
+            EngineOption {
+                name: "hash",
+                kind: OptionKind::Int {
+                    min: 1,
+                    max: MAX_HASH_MB as i64,
+                },
+                value: self.hash_mb.to_string(),
+            },
+        ]
+    }
+
+    /// Sets an option by name (case-insensitive) from its text value, as declared by
+    /// [`Engine::options`].
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        let int = |lo: usize, hi: usize| -> Result<usize, EngineError> {
+            match value.trim().parse::<usize>() {
+                Ok(v) if (lo..=hi).contains(&v) => Ok(v),
+                _ => Err(EngineError::BadOption(format!(
+                    "{name} must be an integer from {lo} to {hi}, not {value:?}"
+                ))),
+            }
+        };
+        match name.trim().to_ascii_lowercase().as_str() {
+            "variant" => {
+                let v: Variant = value.parse().map_err(|e: crate::core::UnknownVariant| {
+                    EngineError::BadOption(e.to_string())
+                })?;
+                if v != self.variant() {
+                    self.set_variant(v);
+                }
+                Ok(())
+            }
+            "threads" => {
+                let n = int(1, MAX_THREADS)?;
+                self.set_threads(n);
+                Ok(())
+            }
+            "hash" => {
+                let n = int(1, MAX_HASH_MB)?;
+                self.set_hash_mb(n);
+                Ok(())
+            }
+            _ => Err(EngineError::BadOption(format!("unknown option {name:?}"))),
+        }
     }
 
     /// Forgets the previous game: clears the transposition table and history tables.
     pub fn new_game(&mut self) {
-        unimplemented!()
+        with_session!(&mut self.game, s => s.searcher.clear());
     }
 
     /// Sets the position (Hub position string or FEN) and plays `moves` (Hub numbers or
     /// algebraic) from it; the history is kept for repetition and draw rules. On error the
     /// position is left as it was.
-    pub fn set_position(&mut self, _pos: &str, _moves: &[&str]) -> Result<(), EngineError> {
-        unimplemented!()
+    pub fn set_position(&mut self, pos: &str, moves: &[&str]) -> Result<(), EngineError> {
+        self.stop_and_wait();
+        with_session!(&mut self.game, s => s.set_position(pos, moves))
     }
 
     /// The current position as FEN.
     pub fn fen(&self) -> String {
-        unimplemented!()
+        with_session!(&self.game, s => s.current().to_fen())
+    }
+
+    /// The current position as a Hub position string.
+    pub fn hub_position(&self) -> String {
+        with_session!(&self.game, s => s.current().to_hub())
     }
 
     /// Legal moves in the current position.
     pub fn legal_moves(&self) -> Vec<MoveText> {
-        unimplemented!()
+        with_session!(&self.game, s => {
+            let pos = *s.current();
+            pos.legal_moves().iter().map(|m| Session::text(&pos, m)).collect()
+        })
     }
 
     /// Starts a search on other threads and returns at once. `on_info` gets progress,
     /// `on_done` the result exactly once (also after `stop`).
     pub fn go(
         &mut self,
-        _limits: Limits,
-        _mode: GoMode,
-        _on_info: InfoCallback,
-        _on_done: DoneCallback,
+        limits: Limits,
+        mode: GoMode,
+        on_info: InfoCallback,
+        on_done: DoneCallback,
     ) -> Result<(), EngineError> {
-        unimplemented!()
+        if self.is_searching() {
+            return Err(EngineError::Busy);
+        }
+        let sl = search_limits(&limits, mode);
+        with_session!(&mut self.game, s => s.go(sl, on_info, on_done))
     }
 
     /// Asks the running search to stop soon (it still reports through `on_done`).
     pub fn stop(&self) {
-        unimplemented!()
+        with_session!(&self.game, s => s.searcher.stop())
     }
 
     /// The expected move was played: a ponder search goes on as a normal search with the
     /// clock now running; the time it already spent counts.
     pub fn ponder_hit(&self) {
-        unimplemented!()
+        with_session!(&self.game, s => s.searcher.ponder_hit())
     }
 
     /// Whether a search is running.
     pub fn is_searching(&self) -> bool {
-        unimplemented!()
+        with_session!(&self.game, s => s.searcher.is_searching())
     }
 
     /// Blocks until the running search (if any) has finished and its `on_done` has returned.
     pub fn wait(&mut self) {
-        unimplemented!()
+        with_session!(&self.game, s => s.searcher.wait())
     }
 
     /// Runs a search to completion on the calling thread's behalf and returns its result.
     pub fn search_blocking(
         &mut self,
-        _limits: Limits,
-        _mode: GoMode,
-        _on_info: InfoCallback,
+        limits: Limits,
+        mode: GoMode,
+        on_info: InfoCallback,
     ) -> Result<SearchOutcome, EngineError> {
-        unimplemented!()
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        self.go(
+            limits,
+            mode,
+            on_info,
+            Box::new(move |o| {
+                let _ = tx.send(o);
+            }),
+        )?;
+        let out = rx.recv().map_err(|_| EngineError::Busy)?;
+        self.wait();
+        Ok(out)
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop_and_wait();
     }
 }

@@ -108,6 +108,23 @@ pub struct GameEnd {
     pub rule: EndRule,
 }
 
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Win(Color::White) => f.write_str("White wins"),
+            Outcome::Win(Color::Black) => f.write_str("Black wins"),
+            Outcome::Draw => f.write_str("draw"),
+        }
+    }
+}
+
+impl fmt::Display for GameEnd {
+    /// `White wins (no legal move)`, `draw (threefold repetition)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.outcome, self.rule)
+    }
+}
+
 /// The pieces of one side, as square sets in the common 64-bit layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Pieces {
@@ -185,6 +202,13 @@ pub trait Position:
     /// The landing squares of `mv` after its start, in order (for a quiet move just the end
     /// square). Reconstructed from the move, which does not store its path.
     fn path(&self, mv: &Self::Move) -> Vec<Square>;
+
+    /// Whether `landings` (the squares after the start, in order) is a path of `mv`. A move may
+    /// have several paths (a king pausing on different squares between two captures on one
+    /// line); [`Position::path`] gives just one of them.
+    fn has_path(&self, mv: &Self::Move, landings: &[Square]) -> bool {
+        self.path(mv) == landings
+    }
 
     /// Hub number of a square (1-based, bottom-left first), if it is playable.
     fn hub_number(sq: Square) -> Option<u32>;

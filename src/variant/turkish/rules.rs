@@ -1,24 +1,25 @@
-//! Turkish game-end rules decided by the position and history counters (see
-//! `../shared/rules/turkish.md`, "End of the game"). Repetition and "no legal move" are handled by
-//! `crate::game` and the search; this module holds what is specific to Turkish.
+//! Turkish game-end rules decided by the position (see `../shared/rules/turkish.md`, "End of the
+//! game"). Repetition and "no legal move" are handled by `crate::game` and the search; this
+//! module holds what is specific to Turkish: one piece against one piece.
 //!
-//! PLACEHOLDER: the whole-games issue fills this in; the three functions are the contract used
-//! by `impl Position for TurkishPosition` (`rule_state_new`, `rule_state_after`, `rule_end`).
+//! Turkish has no draw counters, so [`RuleCounters`] is empty; the functions keep the same shape
+//! as the Russian ones so that `impl Position` delegates the same way.
 
 use super::{TurkishMove, TurkishPosition};
-use crate::variant::GameEnd;
+use crate::core::Color;
+use crate::variant::{EndRule, GameEnd, Outcome, Position};
 
-/// Counters of the Turkish rules that depend on history.
+/// Counters of the Turkish rules that depend on history: none.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct RuleCounters {}
 
-/// Counters for a position seen without history (each counter starts now if its condition
-/// holds).
+/// Counters for a position seen without history.
 pub fn initial(_pos: &TurkishPosition) -> RuleCounters {
     RuleCounters::default()
 }
 
 /// Counters after `mv` takes `pos` to `next`.
+#[inline]
 pub fn after(
     _pos: &TurkishPosition,
     state: RuleCounters,
@@ -28,7 +29,30 @@ pub fn after(
     state
 }
 
-/// The game end these rules decide for `pos` with `state`, if any.
-pub fn end(_pos: &TurkishPosition, _state: &RuleCounters) -> Option<GameEnd> {
-    None
+/// The game end these rules decide for `pos`, if any: with one piece on each side, a lone king
+/// against a lone man wins for the king's side (whoever is to move), and any other pair (man
+/// against man, king against king) is a draw.
+#[inline]
+pub fn end(pos: &TurkishPosition, _state: &RuleCounters) -> Option<GameEnd> {
+    let w = pos.pieces(Color::White);
+    let b = pos.pieces(Color::Black);
+    if w.all().count_ones() != 1 || b.all().count_ones() != 1 {
+        return None;
+    }
+    let (wk, bk) = (w.kings != 0, b.kings != 0);
+    let end = match (wk, bk) {
+        (true, false) => GameEnd {
+            outcome: Outcome::Win(Color::White),
+            rule: EndRule::LoneKingAgainstMan,
+        },
+        (false, true) => GameEnd {
+            outcome: Outcome::Win(Color::Black),
+            rule: EndRule::LoneKingAgainstMan,
+        },
+        _ => GameEnd {
+            outcome: Outcome::Draw,
+            rule: EndRule::OnePieceEach,
+        },
+    };
+    Some(end)
 }

@@ -1,0 +1,272 @@
+//! Evaluation of Russian draughts positions.
+//!
+//! Every term is computed for one side as if it moved up the board (Black's pieces are seen
+//! through a half turn of the board, [`super::rotate`]), so the evaluation is colour-symmetric
+//! by construction. Terms and their weights (centi-men):
+//!
+//! - **Material**: a man is [`MAN`]; a king is worth [`KING_OPENING`] with a full board and
+//!   [`KING_ENDING`] with an empty one (linear in the number of pieces in between): flying kings
+//!   dominate open boards.
+//! - **Advancement / tempo**: a man gains [`ADVANCE_OPENING`]`[rank]` early and
+//!   [`ADVANCE_ENDING`]`[rank]` late (blended like the king value): in the ending a man near
+//!   the crowning rank is nearly a king, in the opening rushing forward loses men.
+//! - **Centre and edge**: [`CENTRE`] for a man on c5, d4, e5 or f4; [`EDGE`] for a man on the
+//!   a- or h-file (it controls one diagonal only).
+//! - **Back-rank guard**: men on c1 and e1 ([`GUARD_CENTRE`]) and a1, g1 ([`GUARD_SIDE`]) keep the
+//!   enemy from crowning, while the enemy has no king; worth more with more pieces on the board.
+//! - **Runaway men**: a man with no enemy piece in its forward cone, against an enemy without
+//!   kings, will crown: [`RUNAWAY_BASE`] less [`RUNAWAY_PER_STEP`] per step still to go.
+//! - **Kings**: [`KING_MOBILITY`] per empty square on its diagonals; [`KING_LONG_DIAGONAL`] for a
+//!   king on the long diagonal a1-h8 (the one that holds a lone king's draw),
+//!   [`KING_DOUBLE_CORNER`] on the double-corner diagonals g1-a7 / h2-b8.
+//! - **Blocked men**: [`BLOCKED`] for a man with no empty square ahead.
+//! - **Hanging pieces**: [`HANGING`] if the side to move has a piece an enemy man could take
+//!   (it must spend its move on it).
+
+use super::{rotate, Evaluate};
+use crate::core::{Bits, Color, Score};
+use crate::variant::{Pieces, Position, RussianPosition};
+
+/// A man.
+pub const MAN: i32 = 100;
+/// A king with all 24 pieces on the board.
+pub const KING_OPENING: i32 = 250;
+/// A king in a bare ending.
+pub const KING_ENDING: i32 = 330;
+/// Bonus of a man by relative rank (index 0 = own back rank), full board.
+pub const ADVANCE_OPENING: [i32; 8] = [0, 1, 3, 5, 7, 9, 12, 0];
+/// Bonus of a man by relative rank, bare board.
+pub const ADVANCE_ENDING: [i32; 8] = [0, 4, 9, 15, 24, 36, 55, 0];
+/// A man on a central square.
+pub const CENTRE: i32 = 8;
+/// A man on the edge files.
+pub const EDGE: i32 = -5;
+/// A man on c1 or e1 (scaled by the phase).
+pub const GUARD_CENTRE: i32 = 12;
+/// A man on a1 or g1 (scaled by the phase).
+pub const GUARD_SIDE: i32 = 5;
+/// A runaway man one step from crowning.
+pub const RUNAWAY_BASE: i32 = 150;
+/// Less per further step.
+pub const RUNAWAY_PER_STEP: i32 = 15;
+/// Per empty square a king sees.
+pub const KING_MOBILITY: i32 = 3;
+/// A king on the long diagonal.
+pub const KING_LONG_DIAGONAL: i32 = 20;
+/// A king on a double-corner diagonal.
+pub const KING_DOUBLE_CORNER: i32 = 8;
+/// A man that cannot move forward.
+pub const BLOCKED: i32 = -4;
+/// The side to move has a piece under attack.
+pub const HANGING: i32 = -20;
+
+/// Pieces on the board at the start: the phase runs from this down to 0.
+const FULL: i32 = 24;
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
+const CENTRE_SQ: u64 = (1 << 34) | (1 << 27) | (1 << 36) | (1 << 29); // c5 d4 e5 f4
+const LONG_DIAG: u64 = 0x8040_2010_0804_0201;
+const DOUBLE_CORNER: u64 = (1 << 6)
+    | (1 << 13)
+    | (1 << 20)
+    | (1 << 27)
+    | (1 << 34)
+    | (1 << 41)
+    | (1 << 48)
+    | (1 << 15)
+    | (1 << 22)
+    | (1 << 29)
+    | (1 << 36)
+    | (1 << 43)
+    | (1 << 50)
+    | (1 << 57);
+const DARK: u64 = 0xAA55_AA55_AA55_AA55;
+
+#[inline]
+fn blend(open: i32, end: i32, phase: i32) -> i32 {
+    (open * phase + end * (FULL - phase)) / FULL
+}
+
+/// Squares a man on `sq` (moving up) may step to, on the board.
+#[inline]
+fn forward(sq: u64) -> u64 {
+    ((sq & !FILE_A) << 7) | ((sq & !FILE_H) << 9)
+}
+
+/// Empty squares a king on `s` sees along its diagonals.
+fn king_mobility(s: usize, empty: u64) -> i32 {
+    let (f0, r0) = ((s & 7) as i32, (s >> 3) as i32);
+    let mut n = 0;
+    for (df, dr) in [(1, 1), (-1, 1), (1, -1), (-1, -1)] {
+        let (mut f, mut r) = (f0 + df, r0 + dr);
+        while (0..8).contains(&f) && (0..8).contains(&r) && empty & (1u64 << (r * 8 + f)) != 0 {
+            n += 1;
+            f += df;
+            r += dr;
+        }
+    }
+    n
+}
+
+/// Whether an enemy man could capture a piece of `own` now (if it were the enemy's move).
+fn hanging(own: u64, enemy_men: u64, empty: u64) -> bool {
+    // For each direction: enemy man on one side, own piece, empty square beyond.
+    let na = !FILE_A;
+    let nh = !FILE_H;
+    // enemy jumps up-right: enemy at s, own at s+9, empty at s+18
+    let ur = ((enemy_men & nh) << 9) & own & nh;
+    let ul = ((enemy_men & na) << 7) & own & na;
+    let dr = ((enemy_men & nh) >> 7) & own & nh;
+    let dl = ((enemy_men & na) >> 9) & own & na;
+    (ur << 9) & empty != 0
+        || (ul << 7) & empty != 0
+        || (dr >> 7) & empty != 0
+        || (dl >> 9) & empty != 0
+}
+
+/// The terms of one side seen moving up: `own` and `opp` already turned for Black.
+fn side(own: Pieces, opp: Pieces, phase: i32) -> i32 {
+    let empty = DARK & !(own.all() | opp.all());
+    let mut s = 0;
+    let king = blend(KING_OPENING, KING_ENDING, phase);
+    s += MAN * own.men.count_ones() as i32 + king * own.kings.count_ones() as i32;
+
+    for sq in Bits(own.men) {
+        let r = sq.rank() as usize;
+        s += blend(ADVANCE_OPENING[r], ADVANCE_ENDING[r], phase);
+        if forward(sq.bit()) & empty == 0 {
+            s += BLOCKED;
+        }
+    }
+    s += CENTRE * (own.men & CENTRE_SQ).count_ones() as i32;
+    s += EDGE * (own.men & (FILE_A | FILE_H)).count_ones() as i32;
+
+    if opp.kings == 0 {
+        let guard = GUARD_CENTRE * (own.men & ((1 << 2) | (1 << 4))).count_ones() as i32
+            + GUARD_SIDE * (own.men & ((1 << 0) | (1 << 6))).count_ones() as i32;
+        s += guard * phase / FULL;
+
+        // Runaway men: nothing of the enemy in the cone ahead.
+        for sq in Bits(own.men) {
+            let (f, r) = (sq.file() as i32, sq.rank() as i32);
+            let mut cone = 0u64;
+            for rr in r + 1..8 {
+                let w = rr - r;
+                for ff in (f - w).max(0)..=(f + w).min(7) {
+                    cone |= 1u64 << (rr * 8 + ff);
+                }
+            }
+            if cone & opp.all() == 0 {
+                s += RUNAWAY_BASE - RUNAWAY_PER_STEP * (7 - r - 1);
+            }
+        }
+    }
+
+    for sq in Bits(own.kings) {
+        s += KING_MOBILITY * king_mobility(sq.index(), empty);
+    }
+    s += KING_LONG_DIAGONAL * (own.kings & LONG_DIAG).count_ones() as i32;
+    s += KING_DOUBLE_CORNER * (own.kings & DOUBLE_CORNER).count_ones() as i32;
+    s
+}
+
+fn turn(p: Pieces) -> Pieces {
+    Pieces {
+        men: rotate(p.men),
+        kings: rotate(p.kings),
+    }
+}
+
+/// The evaluation of `pos` for the side to move (generic helper, used by the trait impl and
+/// tests).
+pub fn evaluate(white: Pieces, black: Pieces, stm: Color) -> Score {
+    let phase = ((white.all() | black.all()).count_ones() as i32).min(FULL);
+    let w = side(white, black, phase);
+    let b = side(turn(black), turn(white), phase);
+    let (own, opp, sign) = match stm {
+        Color::White => (white, black, 1),
+        Color::Black => (black, white, -1),
+    };
+    let mut s = sign * (w - b);
+    let empty = DARK & !(white.all() | black.all());
+    if hanging(own.all(), opp.men, empty) {
+        s += HANGING;
+    }
+    s
+}
+
+impl Evaluate for RussianPosition {
+    fn evaluate(&self) -> Score {
+        evaluate(
+            self.pieces(Color::White),
+            self.pieces(Color::Black),
+            self.side_to_move(),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flip(w: Pieces, b: Pieces) -> (Pieces, Pieces) {
+        (turn(b), turn(w))
+    }
+
+    #[test]
+    fn colour_symmetric_on_random_boards() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let occ = x & DARK;
+            let y = x.rotate_left(17).wrapping_mul(0x2545_F491_4F6C_DD1D);
+            let white_sq = occ & y;
+            let black_sq = occ & !y;
+            let kings = x.rotate_left(31) & x.rotate_left(5);
+            let w = Pieces {
+                men: white_sq & !kings & !(0xFFu64 << 56),
+                kings: white_sq & kings,
+            };
+            let b = Pieces {
+                men: black_sq & !kings & !0xFF,
+                kings: black_sq & kings,
+            };
+            let (fw, fb) = flip(w, b);
+            for stm in [Color::White, Color::Black] {
+                assert_eq!(evaluate(w, b, stm), evaluate(fw, fb, !stm));
+            }
+            // From White's point of view the colour-swapped position scores the negation.
+            let white_pov = |w, b, stm: Color| match stm {
+                Color::White => evaluate(w, b, stm),
+                Color::Black => -evaluate(w, b, stm),
+            };
+            assert_eq!(
+                white_pov(w, b, Color::White),
+                -white_pov(fw, fb, Color::Black)
+            );
+        }
+    }
+
+    #[test]
+    fn material_and_kings_count() {
+        let w = Pieces {
+            men: 1 << 18,
+            kings: 0,
+        };
+        let b = Pieces {
+            men: 1 << 45,
+            kings: 0,
+        };
+        let e = evaluate(w, b, Color::White);
+        assert!(e.abs() < 60, "{e}");
+        let wk = Pieces {
+            men: 1 << 18,
+            kings: 1 << 0,
+        };
+        assert!(evaluate(wk, b, Color::White) > 250);
+        assert!(evaluate(wk, b, Color::Black) < -250);
+    }
+}

@@ -1,0 +1,62 @@
+//! Every tunable constant of the search in one place, so that tuning touches one file and a
+//! bench signature change can be traced to it.
+
+/// Deepest ply the search ever reaches (arrays per ply are sized by it).
+pub const MAX_PLY: usize = 128;
+
+/// Deepest iteration of iterative deepening.
+pub const MAX_DEPTH: u32 = 100;
+
+/// Aspiration windows start at this depth ...
+pub const ASPIRATION_MIN_DEPTH: u32 = 5;
+/// ... with this half-width (centi-men) around the previous score ...
+pub const ASPIRATION_DELTA: i32 = 30;
+/// ... and grow by this factor (in percent) after each fail.
+pub const ASPIRATION_GROWTH_PCT: i32 = 200;
+
+/// Late-move reductions apply from this remaining depth ...
+pub const LMR_MIN_DEPTH: i32 = 3;
+/// ... to quiet moves from this index on (0-based) ...
+pub const LMR_MIN_MOVE: usize = 3;
+/// ... by one ply, and by one more from this move index on.
+pub const LMR_DEEP_MOVE: usize = 8;
+
+/// A node with one legal move is searched one ply deeper (forced moves cost nothing to look
+/// through, and draughts shots are sequences of forced moves).
+pub const SINGLE_REPLY_EXTENSION: bool = true;
+
+/// Move-ordering scores: the hash move first, then captures by the number taken, then
+/// promotions, killers and the history of quiet moves.
+pub const ORDER_HASH: i32 = 1 << 30;
+/// Base score of a capture (plus [`ORDER_CAPTURE_PER_PIECE`] per captured piece).
+pub const ORDER_CAPTURE: i32 = 1 << 28;
+/// Bonus per captured piece.
+pub const ORDER_CAPTURE_PER_PIECE: i32 = 1 << 16;
+/// Bonus of a promotion.
+pub const ORDER_PROMOTION: i32 = 1 << 27;
+/// Score of the first killer (the second gets one less).
+pub const ORDER_KILLER: i32 = 1 << 26;
+/// History scores saturate here (kept below the killers).
+pub const HISTORY_MAX: i32 = 1 << 20;
+
+/// Nodes between two clock checks of the main thread.
+pub const TIME_CHECK_NODES: u64 = 1024;
+
+/// Time kept in reserve on every move, seconds (process and pipe latency).
+pub const MOVE_OVERHEAD: f64 = 0.03;
+/// Moves assumed to remain in the game when the clock has no `moves_to_go`.
+pub const DEFAULT_MOVES_TO_GO: f64 = 30.0;
+/// Fraction of the increment counted as usable this move.
+pub const INC_USE: f64 = 0.8;
+/// The hard limit is this many times the planned time ...
+pub const HARD_FACTOR: f64 = 4.0;
+/// ... but never more than this fraction of the remaining clock.
+pub const HARD_CLOCK_FRACTION: f64 = 0.4;
+/// A new iteration is not started after this fraction of the planned time (it would rarely
+/// finish).
+pub const SOFT_ITERATION_FRACTION: f64 = 0.6;
+/// The planned time grows by this fraction every time the best move changes between
+/// iterations, and shrinks when it is stable.
+pub const INSTABILITY_BONUS: f64 = 0.5;
+/// Planned time multiplier once the best move has been stable for several iterations.
+pub const STABLE_FACTOR: f64 = 0.7;

@@ -1,0 +1,90 @@
+//! Turkish squares: all 64 squares of the board are playable, in the common layout
+//! (bit `8 * rank + file`, a1 = 0). Hub move numbers run bottom-left first, rank by rank, so the
+//! Hub number is the bit index plus one:
+//!
+//! ```text
+//!        a  b  c  d  e  f  g  h          Hub numbers
+//!    8  56 57 58 59 60 61 62 63        57 58 59 60 61 62 63 64
+//!    7  48 49 50 51 52 53 54 55        49 50 51 52 53 54 55 56
+//!    6  40 41 42 43 44 45 46 47        41 42 43 44 45 46 47 48
+//!    5  32 33 34 35 36 37 38 39        33 34 35 36 37 38 39 40
+//!    4  24 25 26 27 28 29 30 31        25 26 27 28 29 30 31 32
+//!    3  16 17 18 19 20 21 22 23        17 18 19 20 21 22 23 24
+//!    2   8  9 10 11 12 13 14 15         9 10 11 12 13 14 15 16
+//!    1   0  1  2  3  4  5  6  7         1  2  3  4  5  6  7  8
+//! ```
+//!
+//! White men move up (towards rank 8) and sideways, Black men down and sideways.
+
+use crate::core::{Color, Square};
+
+/// Every square is playable.
+pub const ALL_SQUARES: u64 = !0;
+
+/// Rank 1 (Black's crowning rank).
+pub const RANK_1: u64 = 0xff;
+
+/// Rank 8 (White's crowning rank).
+pub const RANK_8: u64 = 0xff << 56;
+
+/// The a-file.
+pub const FILE_A: u64 = 0x0101_0101_0101_0101;
+
+/// The h-file.
+pub const FILE_H: u64 = FILE_A << 7;
+
+/// The a- and b-files (men there cannot capture towards the a-side).
+pub const FILE_AB: u64 = FILE_A | (FILE_A << 1);
+
+/// The g- and h-files (men there cannot capture towards the h-side).
+pub const FILE_GH: u64 = FILE_H | (FILE_H >> 1);
+
+/// The rank on which a man of `color` is crowned.
+#[inline]
+pub const fn crowning_rank(color: Color) -> u64 {
+    match color {
+        Color::White => RANK_8,
+        Color::Black => RANK_1,
+    }
+}
+
+/// Hub number of a square: 1 = a1 ... 8 = h1, 9 = a2 ... 64 = h8.
+#[inline]
+pub fn hub_number(sq: Square) -> Option<u32> {
+    if sq.0 < 64 {
+        Some(sq.0 as u32 + 1)
+    } else {
+        None
+    }
+}
+
+/// Square of a Hub number (1..=64).
+#[inline]
+pub fn hub_square(n: u32) -> Option<Square> {
+    if (1..=64).contains(&n) {
+        Some(Square((n - 1) as u8))
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hub_numbers() {
+        assert_eq!(hub_number(Square::parse("a1").unwrap()), Some(1));
+        assert_eq!(hub_number(Square::parse("h1").unwrap()), Some(8));
+        assert_eq!(hub_number(Square::parse("a2").unwrap()), Some(9));
+        assert_eq!(hub_number(Square::parse("b3").unwrap()), Some(18));
+        assert_eq!(hub_number(Square::parse("b4").unwrap()), Some(26));
+        assert_eq!(hub_number(Square::parse("h8").unwrap()), Some(64));
+        assert_eq!(hub_number(Square(64)), None);
+        for n in 1..=64 {
+            assert_eq!(hub_number(hub_square(n).unwrap()), Some(n));
+        }
+        assert_eq!(hub_square(0), None);
+        assert_eq!(hub_square(65), None);
+    }
+}

@@ -1,0 +1,266 @@
+//! Precomputed tables for Turkish move generation, all built at compile time by `const fn`.
+//!
+//! A king's line along a rank or a file is looked up by the occupancy of that line:
+//! - a rank is one byte of the board, so its inner six squares are a shift and a mask away;
+//! - a file is gathered into six bits by a kindergarten-style multiplication: with the file
+//!   shifted onto the a-file, the product by [`FILE_MAGIC`] moves the bits of ranks 2..7
+//!   (indices 8, 16, ..., 48) to bits 58..63 without carries, so `>> 58` is the inner occupancy.
+//!
+//! The edge squares of a line never block anything beyond them, so six bits suffice.
+
+use super::square::FILE_A;
+
+/// Direction towards rank 8 (`+8`).
+pub const NORTH: usize = 0;
+/// Direction towards the h-file (`+1`).
+pub const EAST: usize = 1;
+/// Direction towards rank 1 (`-8`).
+pub const SOUTH: usize = 2;
+/// Direction towards the a-file (`-1`).
+pub const WEST: usize = 3;
+
+/// The reverse of a direction (a king may not turn 180 degrees between two jumps).
+#[inline(always)]
+pub const fn opposite(dir: usize) -> usize {
+    dir ^ 2
+}
+
+/// Multiplier that gathers the inner six squares of the a-file into bits 58..63: bit `8k`
+/// (rank `k`, `k` = 1..6) times `2^(57 - 7k)` lands on bit `57 + k`; no two partial products
+/// share a bit, and no other one falls in 58..63.
+pub const FILE_MAGIC: u64 = (1 << 50) | (1 << 43) | (1 << 36) | (1 << 29) | (1 << 22) | (1 << 15);
+
+/// `RANK_ATTACKS[file][inner]`: the squares a king on `file` reaches along its rank (as a byte,
+/// first blocker included) when the rank's inner squares b..g are occupied as in `inner`.
+pub static RANK_ATTACKS: [[u8; 64]; 8] = build_rank_attacks();
+
+/// `FILE_ATTACKS[rank][inner]`: the squares (on the a-file) a king on `rank` reaches along its
+/// file, first blocker included, when the file's inner squares of ranks 2..7 are as in `inner`.
+pub static FILE_ATTACKS: [[u64; 64]; 8] = build_file_attacks();
+
+/// `RAYS[dir][sq]`: the squares strictly beyond `sq` in direction `dir`, to the edge.
+pub static RAYS: [[u64; 64]; 4] = build_rays();
+
+const fn build_rank_attacks() -> [[u8; 64]; 8] {
+    let mut t = [[0u8; 64]; 8];
+    let mut file = 0;
+    while file < 8 {
+        let mut inner = 0;
+        while inner < 64 {
+            let occ = (inner as u32) << 1;
+            let mut a = 0u32;
+            let mut g = file + 1;
+            while g < 8 {
+                a |= 1 << g;
+                if occ & (1 << g) != 0 {
+                    break;
+                }
+                g += 1;
+            }
+            let mut g = file as i32 - 1;
+            while g >= 0 {
+                a |= 1 << g;
+                if occ & (1 << g) != 0 {
+                    break;
+                }
+                g -= 1;
+            }
+            t[file][inner] = a as u8;
+            inner += 1;
+        }
+        file += 1;
+    }
+    t
+}
+
+const fn build_file_attacks() -> [[u64; 64]; 8] {
+    let mut t = [[0u64; 64]; 8];
+    let mut rank = 0;
+    while rank < 8 {
+        let mut inner = 0;
+        while inner < 64 {
+            // Occupancy by rank: bit r set if rank r (0-based) is occupied.
+            let occ = (inner as u32) << 1;
+            let mut a = 0u64;
+            let mut r = rank + 1;
+            while r < 8 {
+                a |= 1u64 << (8 * r);
+                if occ & (1 << r) != 0 {
+                    break;
+                }
+                r += 1;
+            }
+            let mut r = rank as i32 - 1;
+            while r >= 0 {
+                a |= 1u64 << (8 * r);
+                if occ & (1 << r) != 0 {
+                    break;
+                }
+                r -= 1;
+            }
+            t[rank][inner] = a;
+            inner += 1;
+        }
+        rank += 1;
+    }
+    t
+}
+
+const fn build_rays() -> [[u64; 64]; 4] {
+    let mut t = [[0u64; 64]; 4];
+    let mut sq = 0;
+    while sq < 64 {
+        let file = (sq % 8) as i32;
+        let rank = (sq / 8) as i32;
+        let steps: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+        let mut d = 0;
+        while d < 4 {
+            let (df, dr) = steps[d];
+            let mut f = file + df;
+            let mut r = rank + dr;
+            let mut m = 0u64;
+            while f >= 0 && f < 8 && r >= 0 && r < 8 {
+                m |= 1u64 << (8 * r + f);
+                f += df;
+                r += dr;
+            }
+            t[d][sq] = m;
+            d += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// The squares a king on `sq` reaches along its rank and file, with the first blocker in each
+/// direction included (a piece of either colour).
+#[inline(always)]
+pub fn rook_attacks(sq: u32, occ: u64) -> u64 {
+    let file = sq & 7;
+    let rank_shift = sq & 56;
+    let rank_inner = ((occ >> (rank_shift + 1)) & 63) as usize;
+    let rank = (RANK_ATTACKS[file as usize][rank_inner] as u64) << rank_shift;
+    let file_inner = (((occ >> file) & FILE_A).wrapping_mul(FILE_MAGIC) >> 58) as usize;
+    let filea = FILE_ATTACKS[(sq >> 3) as usize][file_inner] << file;
+    rank | filea
+}
+
+/// The direction from `from` to `to`, which lie on one rank or one file.
+#[inline(always)]
+pub fn direction(from: u32, to: u32) -> usize {
+    if to > from {
+        if (to ^ from) < 8 {
+            EAST
+        } else {
+            NORTH
+        }
+    } else if (to ^ from) < 8 {
+        WEST
+    } else {
+        SOUTH
+    }
+}
+
+/// Zobrist keys, indexed `[colour][is king][square]`.
+pub static ZOBRIST_PIECES: [[[u64; 64]; 2]; 2] = build_zobrist();
+
+/// Zobrist key of Black to move.
+pub const ZOBRIST_BLACK_TO_MOVE: u64 = splitmix(0x7475_726b_6973_6821).1;
+
+const fn splitmix(state: u64) -> (u64, u64) {
+    let s = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (s, z ^ (z >> 31))
+}
+
+const fn build_zobrist() -> [[[u64; 64]; 2]; 2] {
+    let mut t = [[[0u64; 64]; 2]; 2];
+    let mut state = 0x6461_6d6b_6154_524bu64;
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < 2 {
+            let mut sq = 0;
+            while sq < 64 {
+                let (s, v) = splitmix(state);
+                state = s;
+                t[c][k][sq] = v;
+                sq += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plain ray walking, to check the table lookups.
+    fn slow_attacks(sq: u32, occ: u64) -> u64 {
+        let mut a = 0;
+        for d in 0..4 {
+            let (df, dr): (i32, i32) = [(0, 1), (1, 0), (0, -1), (-1, 0)][d];
+            let (mut f, mut r) = ((sq & 7) as i32 + df, (sq >> 3) as i32 + dr);
+            while (0..8).contains(&f) && (0..8).contains(&r) {
+                let b = 1u64 << (8 * r + f);
+                a |= b;
+                if occ & b != 0 {
+                    break;
+                }
+                f += df;
+                r += dr;
+            }
+        }
+        a
+    }
+
+    #[test]
+    fn lookups_match_ray_walking() {
+        let mut state = 12345u64;
+        for i in 0..20_000 {
+            let (s, v) = splitmix(state);
+            state = s;
+            let (s, w) = splitmix(state);
+            state = s;
+            let occ = if i % 2 == 0 { v & w } else { v };
+            let sq = (i % 64) as u32;
+            assert_eq!(
+                rook_attacks(sq, occ),
+                slow_attacks(sq, occ),
+                "sq {sq} occ {occ:x}"
+            );
+        }
+    }
+
+    #[test]
+    fn directions_and_rays() {
+        assert_eq!(direction(27, 35), NORTH);
+        assert_eq!(direction(27, 28), EAST);
+        assert_eq!(direction(27, 3), SOUTH);
+        assert_eq!(direction(27, 24), WEST);
+        assert_eq!(RAYS[NORTH][0], FILE_A & !1);
+        assert_eq!(RAYS[WEST][0], 0);
+        assert_eq!(RAYS[EAST][0], 0xfe);
+        for (d, rays) in RAYS.iter().enumerate() {
+            assert_eq!(opposite(opposite(d)), d);
+            for (sq, ray) in rays.iter().enumerate() {
+                assert_eq!(ray & (1 << sq), 0);
+            }
+        }
+    }
+
+    #[test]
+    fn zobrist_keys_differ() {
+        let mut all: Vec<u64> = ZOBRIST_PIECES.iter().flatten().flatten().copied().collect();
+        all.push(ZOBRIST_BLACK_TO_MOVE);
+        let n = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), n);
+    }
+}

@@ -1,0 +1,192 @@
+//! Turkish position and move text: FEN, Hub position strings, Hub move numbers and algebraic
+//! moves, both ways, and the typed errors for bad input.
+
+use damka::core::{Color, Square};
+use damka::variant::{GameMove, MoveError, Pieces, Position, TurkishPosition};
+
+const START_HUB: &str = "Weeeeeeeebbbbbbbbbbbbbbbbeeeeeeeeeeeeeeeewwwwwwwwwwwwwwwweeeeeeee";
+const EPD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/perft/turkish.epd");
+
+fn epd_positions() -> Vec<TurkishPosition> {
+    std::fs::read_to_string(EPD)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| TurkishPosition::from_fen(l.split(';').next().unwrap()).unwrap())
+        .collect()
+}
+
+#[test]
+fn start_position_texts() {
+    let start = TurkishPosition::start();
+    assert_eq!(start.to_hub(), START_HUB);
+    assert_eq!(TurkishPosition::from_hub(START_HUB).unwrap(), start);
+    assert_eq!(
+        start.to_fen(),
+        "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3:\
+         Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7"
+    );
+    assert_eq!(TurkishPosition::from_fen(&start.to_fen()).unwrap(), start);
+    assert_eq!(TurkishPosition::parse_any(START_HUB).unwrap(), start);
+    // Numeric squares and ranges in a FEN (Hub numbers: 9 = a2 ... 24 = h3).
+    assert_eq!(TurkishPosition::from_fen("W:W9-24:B41-56").unwrap(), start);
+    assert_eq!(start.side_to_move(), Color::White);
+    assert_eq!(start.key(), start.compute_key());
+}
+
+#[test]
+fn round_trips_on_every_epd_position() {
+    for pos in epd_positions() {
+        assert_eq!(TurkishPosition::from_fen(&pos.to_fen()).unwrap(), pos);
+        assert_eq!(TurkishPosition::from_hub(&pos.to_hub()).unwrap(), pos);
+        for m in pos.legal_moves() {
+            let alg = pos.move_to_algebraic(&m);
+            let hub = pos.move_to_hub(&m);
+            assert_eq!(pos.parse_move(&alg), Ok(m), "{pos} {alg}");
+            assert_eq!(pos.parse_move(&hub), Ok(m), "{pos} {hub}");
+        }
+    }
+}
+
+#[test]
+fn hub_move_numbers() {
+    let start = TurkishPosition::start();
+    let m = start.parse_move("b3-b4").unwrap();
+    assert_eq!(start.move_to_hub(&m), "18-26");
+    assert_eq!(start.parse_move("18-26"), Ok(m));
+    assert_eq!(
+        TurkishPosition::hub_number(Square::parse("a1").unwrap()),
+        Some(1)
+    );
+    assert_eq!(
+        TurkishPosition::hub_number(Square::parse("h8").unwrap()),
+        Some(64)
+    );
+    assert_eq!(TurkishPosition::hub_square(64), Square::parse("h8"));
+    assert_eq!(TurkishPosition::hub_square(65), None);
+    // A capture lists every captured square: d3xd5xf5 taking d4 and e5.
+    let pos = TurkishPosition::from_fen("W:Wd3:Bd4,e5,a7").unwrap();
+    let m = pos.parse_move("d3xd5xf5").unwrap();
+    assert_eq!(pos.move_to_hub(&m), "20x38x28x37");
+    assert_eq!(pos.parse_move("20x38x37x28"), Ok(m));
+    assert_eq!(pos.parse_move("20x38"), Ok(m));
+    assert_eq!(pos.parse_move("d3xf5"), Ok(m));
+}
+
+#[test]
+fn bad_positions_are_errors() {
+    let cases = [
+        "W:Wa8:Bb7",     // white man on its crowning rank
+        "B:Wa2:Bh1",     // black man on its crowning rank
+        "W:Wa2,a2:Bb7",  // square given twice
+        "W:Wa2:Ba2",     // both colours on one square
+        "X:Wa2:Bb7",     // bad side
+        "W:Wz9:Bb7",     // bad square
+        "W:W65:Bb7",     // number out of range
+        "W:Wa2:Bb7:Wc2", // colour twice
+        "W:W1-17:Bb7",   // seventeen white pieces
+    ];
+    for c in cases {
+        assert!(TurkishPosition::from_fen(c).is_err(), "{c}");
+    }
+    assert!(TurkishPosition::from_hub("W").is_err());
+    assert!(TurkishPosition::from_hub(&START_HUB[..64]).is_err());
+    assert!(TurkishPosition::from_hub(&START_HUB.replace("W", "X")).is_err());
+    let mut bad = START_HUB.to_string();
+    bad.replace_range(1..2, "w"); // a white man on a8
+    assert!(TurkishPosition::from_hub(&bad).is_err());
+    bad.replace_range(1..2, "q");
+    assert!(TurkishPosition::from_hub(&bad).is_err());
+    let overlap = Pieces {
+        men: 1 << 8,
+        kings: 1 << 8,
+    };
+    assert!(TurkishPosition::from_pieces(overlap, Pieces::default(), Color::White).is_err());
+}
+
+#[test]
+fn bad_moves_are_typed_errors() {
+    let start = TurkishPosition::start();
+    assert!(matches!(start.parse_move(""), Err(MoveError::Syntax(_))));
+    assert!(matches!(start.parse_move("a3"), Err(MoveError::Syntax(_))));
+    assert!(matches!(
+        start.parse_move("a3-z4"),
+        Err(MoveError::Syntax(_))
+    ));
+    assert!(matches!(start.parse_move("0-5"), Err(MoveError::Syntax(_))));
+    assert!(matches!(
+        start.parse_move("17-99"),
+        Err(MoveError::Syntax(_))
+    ));
+    assert!(matches!(
+        start.parse_move("a3-a5"),
+        Err(MoveError::Illegal(_))
+    ));
+    assert!(matches!(
+        start.parse_move("a2-a3"),
+        Err(MoveError::Illegal(_))
+    ));
+    assert!(matches!(
+        start.parse_move("17-33"),
+        Err(MoveError::Illegal(_))
+    ));
+}
+
+#[test]
+fn capture_given_by_its_ends_only_may_be_ambiguous() {
+    // The black king on h6 takes two pieces and can reach a6 with two different captured sets
+    // (found by a random search over positions).
+    let pos = TurkishPosition::from_fen("B:Wg3,d4,a5,h5:Bd5,Kh6").unwrap();
+    let both: Vec<_> = pos
+        .legal_moves()
+        .into_iter()
+        .filter(|m| m.to() == Square::parse("a6").unwrap())
+        .collect();
+    assert_eq!(both.len(), 2, "{:?}", pos.legal_moves());
+    assert_ne!(both[0].captured(), both[1].captured());
+    assert!(matches!(
+        pos.parse_move("h6xa6"),
+        Err(MoveError::Ambiguous(_))
+    ));
+    assert!(matches!(
+        pos.parse_move("48x41"),
+        Err(MoveError::Ambiguous(_))
+    ));
+    for m in both {
+        assert_eq!(pos.parse_move(&pos.move_to_hub(&m)), Ok(m));
+        assert_eq!(pos.parse_move(&pos.move_to_algebraic(&m)), Ok(m));
+    }
+}
+
+#[test]
+fn a_king_may_be_written_pausing_on_any_square_of_the_line() {
+    let pos = TurkishPosition::from_fen(
+        "W:Wa2,b2,c2,d2,e2,f2,g2,h2,b3,c3,d3,e3,f3,g3,h3,Ka5:\
+         Bb5,e5,c6,d6,f6,g6,h6,b7,c7,d7,e7,f7,g7,h7",
+    )
+    .unwrap();
+    let m = pos.parse_move("a5xc5xg5").unwrap();
+    assert_eq!(pos.parse_move("a5xd5xg5"), Ok(m));
+    assert_eq!(pos.parse_move("a5xg5"), Ok(m));
+    assert_eq!(pos.move_to_hub(&m), "33x39x34x37");
+    for bad in ["a5xe5xg5", "a5xb5xg5", "a5xc5xd5xg5", "a5xc5"] {
+        assert!(
+            matches!(pos.parse_move(bad), Err(MoveError::Illegal(_))),
+            "{bad}"
+        );
+    }
+}
+
+#[test]
+fn reversible_moves() {
+    let pos = TurkishPosition::from_fen("W:Wc3,Kd5:Bh7,Kg6").unwrap();
+    for m in pos.legal_moves() {
+        let sideways = m.from().rank() == m.to().rank();
+        let king = m.from() == Square::parse("d5").unwrap();
+        assert_eq!(pos.is_reversible(&m), king || sideways, "{m:?}");
+    }
+    let pos = TurkishPosition::from_fen("W:Wc7:Bh7").unwrap();
+    let m = pos.parse_move("c7-c8").unwrap();
+    assert!(m.promotes());
+    assert!(!pos.is_reversible(&m));
+}

@@ -1,0 +1,81 @@
+//! Opening files: one opening per line, either a position (FEN such as `W:Wa1,c3:Bb6` or a Hub
+//! position string), or moves from the start position, or a position followed by moves.
+//! Moves are Hub numbers (`10-14`, `14x5x10`) or algebraic (`c3-d4`, `c3:e5`); move numbers
+//! like `1.` are skipped. Blank lines are ignored, and so is everything after a `#`.
+
+use damka::variant::Position;
+
+/// One opening: the position the game starts from and the moves already played from it.
+#[derive(Clone, Debug)]
+pub struct Opening<P: Position> {
+    /// The game's initial position.
+    pub start: P,
+    /// The opening moves, played from `start` before the engines take over.
+    pub moves: Vec<P::Move>,
+    /// The line as given (for messages).
+    pub text: String,
+}
+
+impl<P: Position> Opening<P> {
+    /// The standard start position with no moves.
+    pub fn standard() -> Self {
+        Opening {
+            start: P::start(),
+            moves: Vec::new(),
+            text: "start position".into(),
+        }
+    }
+}
+
+fn is_move_number(tok: &str) -> bool {
+    let t = tok.trim_end_matches('.');
+    tok.ends_with('.') && !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Parses one opening line (anything after `#` is a comment).
+pub fn parse_opening<P: Position>(line: &str) -> Result<Opening<P>, String> {
+    let text = line.split('#').next().unwrap_or("").trim().to_string();
+    let mut toks = text.split_whitespace().peekable();
+    // Moves never start with an upper-case W or B; positions always do.
+    let start = match toks.peek() {
+        Some(t) if t.starts_with(['W', 'B']) => {
+            let p = P::parse_any(t).map_err(|e| e.to_string())?;
+            toks.next();
+            p
+        }
+        _ => P::start(),
+    };
+    let mut pos = start;
+    let mut moves = Vec::new();
+    for tok in toks {
+        if is_move_number(tok) {
+            continue;
+        }
+        // "1.c3-d4" style: a move number glued to the move.
+        let tok = match tok.split_once('.') {
+            Some((n, m)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+                m.trim_start_matches('.')
+            }
+            _ => tok,
+        };
+        let mv = pos
+            .parse_move(tok)
+            .map_err(|e| format!("move {} ({tok}): {e}", moves.len() + 1))?;
+        pos = pos.play(&mv);
+        moves.push(mv);
+    }
+    Ok(Opening { start, moves, text })
+}
+
+/// Parses an opening file's text; errors name the line.
+pub fn parse_openings<P: Position>(text: &str) -> Result<Vec<Opening<P>>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let l = line.trim();
+        if l.is_empty() || l.starts_with('#') {
+            continue;
+        }
+        out.push(parse_opening::<P>(l).map_err(|e| format!("line {}: {e}", i + 1))?);
+    }
+    Ok(out)
+}
