@@ -84,6 +84,20 @@ fn a_short_human_game_with_mistakes_undo_and_save() {
     assert!(pdn.contains("1. c3-d4 f6-e5 2. d4:f6"), "{pdn}");
     let rec = damka::game::Record::<damka::variant::RussianPosition>::from_pdn(&pdn).unwrap();
     assert_eq!(rec.game.move_texts(), ["c3-d4", "f6-e5", "d4:f6"]);
+
+    // Load it back in a new session and go on from the end of it: undo the last capture.
+    let (code, out) = run(
+        &["--white", "human", "--black", "human", "--ascii"],
+        &format!(
+            "load {}\nundo\nfen\nload /nonexistent.pdn\n",
+            file.display()
+        ),
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("3 moves played"), "{out}");
+    assert!(out.contains("took back d4:f6"), "{out}");
+    assert!(out.contains("W:Wg3,d4:Be5"), "{out}");
+    assert!(out.contains("could not read /nonexistent.pdn"), "{out}");
     let _ = std::fs::remove_file(&file);
 }
 

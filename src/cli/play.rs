@@ -124,6 +124,7 @@ Commands:
   board      draw the board again
   fen        show the position as FEN
   save FILE  write the game to FILE as PDN
+  load FILE  go on with the game in a PDN file
   help       this text
   quit       leave";
 
@@ -182,7 +183,7 @@ impl<'a, P: Position, R: BufRead, W: Write> Session<'a, P, R, W> {
                 }
             }
             if over.is_some() {
-                write!(self.out, "game over (undo, save FILE, quit)> ")?;
+                write!(self.out, "game over (undo, save FILE, load FILE, quit)> ")?;
             } else {
                 write!(
                     self.out,
@@ -259,11 +260,18 @@ impl<'a, P: Position, R: BufRead, W: Write> Session<'a, P, R, W> {
                     self.save(rest)?;
                 }
             }
+            "load" => {
+                if rest.is_empty() {
+                    writeln!(self.out, "usage: load FILE")?;
+                } else {
+                    self.load(rest)?;
+                }
+            }
             _ => {
                 if over {
                     writeln!(
                         self.out,
-                        "the game is over: {line:?} is not a command (undo, save FILE, quit)"
+                        "the game is over: {line:?} is not a command (undo, save FILE, load FILE, quit)"
                     )?;
                 } else {
                     self.human_move(line)?;
@@ -328,7 +336,8 @@ impl<'a, P: Position, R: BufRead, W: Write> Session<'a, P, R, W> {
             writeln!(self.out, "nothing to undo")?;
         } else {
             self.announced = None;
-            writeln!(self.out, "took back {}", taken.join(", "))?;
+            taken.reverse();
+            writeln!(self.out, "took back {}", taken.join(" "))?;
             self.show()?;
         }
         Ok(())
@@ -404,6 +413,24 @@ impl<'a, P: Position, R: BufRead, W: Write> Session<'a, P, R, W> {
         match std::fs::write(file, rec.to_pdn()) {
             Ok(()) => writeln!(self.out, "saved the game to {file}"),
             Err(e) => writeln!(self.out, "could not save to {file}: {e}"),
+        }
+    }
+
+    /// Replaces the game by the first game of a PDN file (same variant), to go on from its
+    /// last position.
+    fn load(&mut self, file: &str) -> io::Result<()> {
+        let text = match std::fs::read_to_string(file) {
+            Ok(t) => t,
+            Err(e) => return writeln!(self.out, "could not read {file}: {e}"),
+        };
+        match Record::<P>::from_pdn(&text) {
+            Ok(rec) => {
+                self.game = rec.game;
+                self.announced = None;
+                writeln!(self.out, "loaded {file}: {} moves played", self.game.ply())?;
+                self.show()
+            }
+            Err(e) => writeln!(self.out, "could not load {file}: {e}"),
         }
     }
 

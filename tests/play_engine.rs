@@ -1,0 +1,117 @@
+//! `damka play` against the engine, driven through stdin: hints, engine replies, undo back to
+//! the human's turn, and engine-against-engine games played to their end.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn run(args: &[&str], input: &str) -> (i32, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_damka"))
+        .arg("play")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("damka starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).expect("utf-8 output"),
+    )
+}
+
+#[test]
+fn human_against_the_engine_with_hint_and_undo() {
+    let file = std::env::temp_dir().join(format!("damka-play-engine-{}.pdn", std::process::id()));
+    let input = format!(
+        "hint\nc3-e5\nc3-d4\nundo\nmoves\ng3-h4\nsave {}\nquit\n",
+        file.display()
+    );
+    let (code, out) = run(&["--depth", "3", "--ascii"], &input);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("hint: "), "{out}");
+    assert!(out.contains("score "), "{out}");
+    assert!(out.contains("illegal move c3-e5"), "{out}");
+    assert!(out.contains("White plays c3-d4"), "{out}");
+    assert_eq!(out.matches("Black (engine) plays").count(), 2, "{out}");
+    // Undo takes back the engine's reply and the human's move: White to move again.
+    assert!(out.contains("took back c3-d4 "), "{out}");
+    assert!(out.contains("legal moves (7): "), "{out}");
+    let pdn = std::fs::read_to_string(&file).unwrap();
+    let rec = damka::game::Record::<damka::variant::RussianPosition>::from_pdn(&pdn).unwrap();
+    assert_eq!(rec.game.ply(), 2);
+    assert_eq!(rec.game.move_texts()[0], "g3-h4");
+    assert!(pdn.contains("[Black \"damka\"]"), "{pdn}");
+    let _ = std::fs::remove_file(&file);
+}
+
+#[test]
+fn engine_against_engine_plays_to_the_end() {
+    // King and man against a king: drawn by 7.2.8 at the latest after a few moves.
+    let (code, out) = run(
+        &[
+            "--white",
+            "engine",
+            "--black",
+            "engine",
+            "--depth",
+            "3",
+            "--fen",
+            "W:WKc1,h2:BKf8",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("White (engine) plays"), "{out}");
+    assert!(out.contains("Game over: "), "{out}");
+
+    // Turkish: a king and a man against two men; the king side wins.
+    let (code, out) = run(
+        &[
+            "--variant",
+            "turkish",
+            "--white",
+            "engine",
+            "--black",
+            "engine",
+            "--depth",
+            "4",
+            "--fen",
+            "W:WKa1,b3:Bh6,g6",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("Game over: White wins"), "{out}");
+}
+
+#[test]
+fn engine_plays_white_and_hint_after_the_end_is_refused() {
+    // The engine (White) takes the last black man at once.
+    let (code, out) = run(
+        &[
+            "--white",
+            "engine",
+            "--black",
+            "human",
+            "--depth",
+            "2",
+            "--fen",
+            "W:Wc3,g3:Bd4",
+        ],
+        "hint\nquit\n",
+    );
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("White (engine) plays c3:e5"), "{out}");
+    assert!(
+        out.contains("Game over: White wins (no legal move)."),
+        "{out}"
+    );
+    assert!(out.contains("the game is over"), "{out}");
+}
