@@ -223,6 +223,8 @@ fn check(pos: &TurkishPosition) {
         if m.is_capture() {
             assert_eq!(path.len(), m.capture_count() as usize, "{pos} {m:?}");
         }
+        assert!(pos.has_path(m, &path), "{pos} {m:?}");
+        assert!(!pos.has_path(m, &path[..path.len() - 1]), "{pos} {m:?}");
     }
 }
 

@@ -159,6 +159,25 @@ fn capture_given_by_its_ends_only_may_be_ambiguous() {
 }
 
 #[test]
+fn a_king_may_be_written_pausing_on_any_square_of_the_line() {
+    let pos = TurkishPosition::from_fen(
+        "W:Wa2,b2,c2,d2,e2,f2,g2,h2,b3,c3,d3,e3,f3,g3,h3,Ka5:\
+         Bb5,e5,c6,d6,f6,g6,h6,b7,c7,d7,e7,f7,g7,h7",
+    )
+    .unwrap();
+    let m = pos.parse_move("a5xc5xg5").unwrap();
+    assert_eq!(pos.parse_move("a5xd5xg5"), Ok(m));
+    assert_eq!(pos.parse_move("a5xg5"), Ok(m));
+    assert_eq!(pos.move_to_hub(&m), "33x39x34x37");
+    for bad in ["a5xe5xg5", "a5xb5xg5", "a5xc5xd5xg5", "a5xc5"] {
+        assert!(
+            matches!(pos.parse_move(bad), Err(MoveError::Illegal(_))),
+            "{bad}"
+        );
+    }
+}
+
+#[test]
 fn reversible_moves() {
     let pos = TurkishPosition::from_fen("W:Wc3,Kd5:Bh7,Kg6").unwrap();
     for m in pos.legal_moves() {

@@ -1,13 +1,42 @@
-//! `damka hub`. PLACEHOLDER: filled in by the issue that owns this subcommand.
+//! `damka hub` (and `damka` with no arguments): the Hub protocol on stdin/stdout.
 
+use crate::core::Variant;
+use crate::engine::Engine;
+use crate::protocol::{run_session, HubConfig};
 use clap::Args;
+use std::io::{self, BufReader};
 
-/// Arguments of `damka hub`.
+/// Arguments of `damka hub`. Each sets a parameter's starting value; the client may still
+/// change it with `set-param`.
 #[derive(Args, Debug, Default)]
-pub struct HubArgs {}
+pub struct HubArgs {
+    /// The game at start (russian or turkish).
+    #[arg(long, value_parser = super::parse_variant)]
+    pub variant: Option<Variant>,
+    /// Search threads at start.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: Option<u32>,
+    /// Transposition table size at start, MiB.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16384))]
+    pub hash: Option<u32>,
+}
 
-/// Runs `damka hub`; returns the exit status.
-pub fn run(_args: HubArgs) -> i32 {
-    eprintln!("damka hub: not implemented yet");
-    2
+/// Runs `damka hub`; returns the exit status (0: the client quit or went away).
+pub fn run(args: HubArgs) -> i32 {
+    // pydraughts merges stderr into stdout and fails on any line it cannot read, so nothing
+    // may reach stderr during a session, not even a panic message.
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut config = HubConfig::default();
+    if let Some(t) = args.threads {
+        config.threads = t as usize;
+    }
+    if let Some(h) = args.hash {
+        config.hash_mb = h as usize;
+    }
+    let engine = Engine::new(args.variant.unwrap_or(Variant::Russian));
+    let input = BufReader::with_capacity(1 << 16, io::stdin());
+    // A write error means the client closed our stdout: it is gone, which ends the session
+    // normally.
+    let _ = run_session(input, io::stdout().lock(), engine, config);
+    0
 }

@@ -1,2 +1,89 @@
 //! The Hub protocol (`../shared/protocol/hub.md`), generic over reader and writer.
-//! PLACEHOLDER: written by the Hub issue.
+//!
+//! - [`parse`] splits a line into command and arguments (lenient reading),
+//! - [`command`] turns it into a typed [`command::Command`] (typed errors),
+//! - [`format`] writes replies (strict writing),
+//! - [`reader`] reads capped byte lines on a thread of their own,
+//! - [`session`] is the state machine driving a [`Backend`] (the engine facade, or a fake in
+//!   tests).
+
+pub mod command;
+pub mod format;
+pub mod parse;
+pub mod reader;
+pub mod session;
+
+pub use session::{run_session, start_position, HubConfig, SearchEvent, Session};
+
+use crate::core::Variant;
+use crate::engine::{DoneCallback, Engine, EngineError, GoMode, InfoCallback, Limits};
+
+/// What the protocol needs from an engine: exactly the part of [`Engine`]'s facade it uses,
+/// so that sessions can be tested against a scripted fake.
+pub trait Backend {
+    /// The current variant.
+    fn variant(&self) -> Variant;
+    /// Switches the game; the position becomes that game's start position.
+    fn set_variant(&mut self, variant: Variant);
+    /// Number of search threads.
+    fn set_threads(&mut self, n: usize);
+    /// Transposition table size in MiB.
+    fn set_hash_mb(&mut self, mb: usize);
+    /// Forgets the previous game.
+    fn new_game(&mut self);
+    /// Sets the position and plays `moves` from it; on error the position is unchanged.
+    fn set_position(&mut self, pos: &str, moves: &[&str]) -> Result<(), EngineError>;
+    /// Starts a search and returns at once; `on_done` is called exactly once.
+    fn go(
+        &mut self,
+        limits: Limits,
+        mode: GoMode,
+        on_info: InfoCallback,
+        on_done: DoneCallback,
+    ) -> Result<(), EngineError>;
+    /// Asks the running search to stop soon.
+    fn stop(&self);
+    /// The expected move was played: pondering becomes a normal search.
+    fn ponder_hit(&self);
+    /// Blocks until the running search (if any) has finished.
+    fn wait(&mut self);
+}
+
+impl Backend for Engine {
+    fn variant(&self) -> Variant {
+        Engine::variant(self)
+    }
+    fn set_variant(&mut self, variant: Variant) {
+        Engine::set_variant(self, variant)
+    }
+    fn set_threads(&mut self, n: usize) {
+        Engine::set_threads(self, n)
+    }
+    fn set_hash_mb(&mut self, mb: usize) {
+        Engine::set_hash_mb(self, mb)
+    }
+    fn new_game(&mut self) {
+        Engine::new_game(self)
+    }
+    fn set_position(&mut self, pos: &str, moves: &[&str]) -> Result<(), EngineError> {
+        Engine::set_position(self, pos, moves)
+    }
+    fn go(
+        &mut self,
+        limits: Limits,
+        mode: GoMode,
+        on_info: InfoCallback,
+        on_done: DoneCallback,
+    ) -> Result<(), EngineError> {
+        Engine::go(self, limits, mode, on_info, on_done)
+    }
+    fn stop(&self) {
+        Engine::stop(self)
+    }
+    fn ponder_hit(&self) {
+        Engine::ponder_hit(self)
+    }
+    fn wait(&mut self) {
+        Engine::wait(self)
+    }
+}

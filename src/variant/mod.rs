@@ -203,6 +203,13 @@ pub trait Position:
     /// square). Reconstructed from the move, which does not store its path.
     fn path(&self, mv: &Self::Move) -> Vec<Square>;
 
+    /// Whether `landings` (the squares after the start, in order) is a path of `mv`. A move may
+    /// have several paths (a king pausing on different squares between two captures on one
+    /// line); [`Position::path`] gives just one of them.
+    fn has_path(&self, mv: &Self::Move, landings: &[Square]) -> bool {
+        self.path(mv) == landings
+    }
+
     /// Hub number of a square (1-based, bottom-left first), if it is playable.
     fn hub_number(sq: Square) -> Option<u32>;
 

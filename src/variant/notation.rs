@@ -224,7 +224,7 @@ pub fn parse_move<P: Position>(pos: &P, text: &str) -> Result<P::Move, MoveError
             } else if squares.len() == 2 {
                 true
             } else {
-                pos.path(&mv) == squares[1..]
+                pos.has_path(&mv, &squares[1..])
             }
         };
         if ok && !found.contains(&mv) {
@@ -237,7 +237,7 @@ pub fn parse_move<P: Position>(pos: &P, text: &str) -> Result<P::Move, MoveError
         let exact: Vec<P::Move> = found
             .iter()
             .copied()
-            .filter(|m| pos.path(m) == squares[1..])
+            .filter(|m| pos.has_path(m, &squares[1..]))
             .collect();
         if exact.len() == 1 {
             found = exact;

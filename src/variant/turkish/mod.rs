@@ -308,6 +308,13 @@ impl Position for TurkishPosition {
         self.capture_path(mv).unwrap_or_else(|| vec![Square(mv.to)])
     }
 
+    fn has_path(&self, mv: &Self::Move, landings: &[Square]) -> bool {
+        if mv.captured == 0 {
+            return landings == [Square(mv.to)];
+        }
+        self.is_capture_path(mv, landings)
+    }
+
     fn hub_number(sq: Square) -> Option<u32> {
         square::hub_number(sq)
     }

@@ -318,86 +318,112 @@ impl TurkishPosition {
     /// The landing squares of a capture `mv`, found by following capture paths that take only
     /// pieces of `mv`'s captured set until one takes all of them and ends on `mv.to`.
     pub(super) fn capture_path(&self, mv: &TurkishMove) -> Option<Vec<Square>> {
-        let us = self.color[self.side.index()];
-        let them = self.color[self.side.opposite().index()];
-        let from = mv.from as u32;
-        let occ = (us | them) & !(1u64 << from);
-        let king = self.kings & (1u64 << from) != 0;
         let mut path = Vec::new();
-        if follow(self.side, king, from, them, occ, 0, NO_DIR, mv, &mut path) {
+        if self.follow_from(mv, None, &mut path) {
             Some(path)
         } else {
             None
         }
     }
+
+    /// Whether `landings` is one of the capture paths of `mv`.
+    pub(super) fn is_capture_path(&self, mv: &TurkishMove, landings: &[Square]) -> bool {
+        landings.len() == mv.captured.count_ones() as usize
+            && self.follow_from(mv, Some(landings), &mut Vec::new())
+    }
+
+    fn follow_from(
+        &self,
+        mv: &TurkishMove,
+        landings: Option<&[Square]>,
+        path: &mut Vec<Square>,
+    ) -> bool {
+        let us = self.color[self.side.index()];
+        let them = self.color[self.side.opposite().index()];
+        let from = mv.from as u32;
+        if us & (1u64 << from) == 0 {
+            return false;
+        }
+        let walk = Walk {
+            side: self.side,
+            king: self.kings & (1u64 << from) != 0,
+            mv,
+            landings,
+        };
+        let occ = (us | them) & !(1u64 << from);
+        walk.follow(from, them, occ, 0, NO_DIR, path)
+    }
 }
 
-/// Depth-first search for a path of `mv` (see [`TurkishPosition::capture_path`]).
-#[allow(clippy::too_many_arguments)]
-fn follow(
+/// A depth-first search for a path of one capture move, optionally only through given landing
+/// squares (see [`TurkishPosition::capture_path`]).
+struct Walk<'a> {
     side: Color,
     king: bool,
-    s: u32,
-    enemy: u64,
-    occ: u64,
-    captured: u64,
-    last: usize,
-    mv: &TurkishMove,
-    path: &mut Vec<Square>,
-) -> bool {
-    if captured == mv.captured {
-        return s == mv.to as u32;
-    }
-    // (victim, landing, direction) of every next jump that takes a piece of the move.
-    let mut jumps: Vec<(u32, u32, usize)> = Vec::new();
-    if king {
-        for (d, rays) in RAYS.iter().enumerate() {
-            if d == opposite(last) {
-                continue;
+    mv: &'a TurkishMove,
+    landings: Option<&'a [Square]>,
+}
+
+impl Walk<'_> {
+    fn follow(
+        &self,
+        s: u32,
+        enemy: u64,
+        occ: u64,
+        captured: u64,
+        last: usize,
+        path: &mut Vec<Square>,
+    ) -> bool {
+        let mv = self.mv;
+        if captured == mv.captured {
+            return s == mv.to as u32;
+        }
+        // (victim, landing, direction) of every next jump that takes a piece of the move.
+        let mut jumps: Vec<(u32, u32, usize)> = Vec::new();
+        if self.king {
+            for (d, rays) in RAYS.iter().enumerate() {
+                if d == opposite(last) {
+                    continue;
+                }
+                let ray = rook_attacks(s, occ) & rays[s as usize];
+                let victim = ray & occ & enemy & mv.captured;
+                if victim == 0 {
+                    continue;
+                }
+                let v = victim.trailing_zeros();
+                let land = rook_attacks(v, occ) & rays[v as usize] & !occ;
+                for l in crate::core::Bits(land) {
+                    jumps.push((v, l.0 as u32, d));
+                }
             }
-            let ray = rook_attacks(s, occ) & rays[s as usize];
-            let victim = ray & occ & enemy & mv.captured;
-            if victim == 0 {
-                continue;
-            }
-            let v = victim.trailing_zeros();
-            let land = rook_attacks(v, occ) & rays[v as usize] & !occ;
-            for l in crate::core::Bits(land) {
-                jumps.push((v, l.0 as u32, d));
+        } else {
+            let (f, r) = ((s & 7) as i32, (s >> 3) as i32);
+            let fwd = if self.side == Color::White { 1 } else { -1 };
+            for (df, dr) in [(0, fwd), (-1, 0), (1, 0)] {
+                let (vf, vr, lf, lr) = (f + df, r + dr, f + 2 * df, r + 2 * dr);
+                if !(0..8).contains(&lf) || !(0..8).contains(&lr) {
+                    continue;
+                }
+                let v = (8 * vr + vf) as u32;
+                let l = (8 * lr + lf) as u32;
+                if enemy & mv.captured & (1u64 << v) != 0 && occ & (1u64 << l) == 0 {
+                    jumps.push((v, l, direction(s, l)));
+                }
             }
         }
-    } else {
-        let (f, r) = ((s & 7) as i32, (s >> 3) as i32);
-        let fwd = if side == Color::White { 1 } else { -1 };
-        for (df, dr) in [(0, fwd), (-1, 0), (1, 0)] {
-            let (vf, vr, lf, lr) = (f + df, r + dr, f + 2 * df, r + 2 * dr);
-            if !(0..8).contains(&lf) || !(0..8).contains(&lr) {
-                continue;
+        for (v, l, d) in jumps {
+            if let Some(want) = self.landings {
+                if want.get(path.len()) != Some(&Square(l as u8)) {
+                    continue;
+                }
             }
-            let v = (8 * vr + vf) as u32;
-            let l = (8 * lr + lf) as u32;
-            if enemy & mv.captured & (1u64 << v) != 0 && occ & (1u64 << l) == 0 {
-                jumps.push((v, l, direction(s, l)));
+            let vb = 1u64 << v;
+            path.push(Square(l as u8));
+            if self.follow(l, enemy ^ vb, occ ^ vb, captured | vb, d, path) {
+                return true;
             }
+            path.pop();
         }
+        false
     }
-    for (v, l, d) in jumps {
-        let vb = 1u64 << v;
-        path.push(Square(l as u8));
-        if follow(
-            side,
-            king,
-            l,
-            enemy ^ vb,
-            occ ^ vb,
-            captured | vb,
-            d,
-            mv,
-            path,
-        ) {
-            return true;
-        }
-        path.pop();
-    }
-    false
 }

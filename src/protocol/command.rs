@@ -1,0 +1,472 @@
+//! Typed Hub commands from split lines. Unknown keys are ignored (the protocol asks for
+//! lenient reading); a known key with a missing or unreadable value is an error, and so is an
+//! unknown command.
+
+use super::parse::{parse_line, Line, SyntaxError};
+use crate::engine::{GoMode, Limits};
+use std::fmt;
+
+/// Where a `pos` line takes its position from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PosSource {
+    /// The `start` flag: the start position of the current variant (an extension).
+    Start,
+    /// `pos=`: a Hub position string, or a FEN (an extension).
+    Text(String),
+}
+
+/// The fields one `level` line sets; the others keep their earlier values (lines accumulate
+/// until the next `pos`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LevelUpdate {
+    /// `depth=N`.
+    pub depth: Option<u32>,
+    /// `nodes=N`.
+    pub nodes: Option<u64>,
+    /// `move-time=S`.
+    pub movetime: Option<f64>,
+    /// `time=S`.
+    pub time: Option<f64>,
+    /// `inc=S`.
+    pub inc: Option<f64>,
+    /// `moves=N`.
+    pub moves: Option<u32>,
+    /// `infinite` (also `infinite=true|false`).
+    pub infinite: Option<bool>,
+}
+
+impl LevelUpdate {
+    /// Merges this line into `limits`.
+    pub fn apply(&self, limits: &mut Limits) {
+        if let Some(d) = self.depth {
+            limits.depth = Some(d);
+        }
+        if let Some(n) = self.nodes {
+            limits.nodes = Some(n);
+        }
+        if let Some(t) = self.movetime {
+            limits.movetime = Some(t);
+        }
+        if let Some(t) = self.time {
+            limits.time = Some(t);
+        }
+        if let Some(i) = self.inc {
+            limits.inc = i;
+        }
+        if let Some(m) = self.moves {
+            // `moves=0` means no moves-to-go control; never hand a zero divisor down.
+            limits.moves_to_go = (m > 0).then_some(m);
+        }
+        if let Some(i) = self.infinite {
+            limits.infinite = i;
+        }
+    }
+}
+
+/// A command from the client.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// `hub`: start of the handshake.
+    Hub,
+    /// `set-param name=N value=V`.
+    SetParam {
+        /// Parameter name.
+        name: String,
+        /// The value as written.
+        value: String,
+    },
+    /// `init`: end of the handshake.
+    Init,
+    /// `new-game`.
+    NewGame,
+    /// `pos pos=... [moves="..."]`.
+    Pos {
+        /// The position.
+        source: PosSource,
+        /// The moves to play from it, as written.
+        moves: Vec<String>,
+    },
+    /// `level ...`.
+    Level(LevelUpdate),
+    /// `go think|ponder|analyze`.
+    Go(GoMode),
+    /// `stop`.
+    Stop,
+    /// `ponder-hit`.
+    PonderHit,
+    /// `ping`.
+    Ping,
+    /// `quit`.
+    Quit,
+}
+
+/// Why a line is not a command the engine can carry out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommandError {
+    /// The line could not be split.
+    Syntax(SyntaxError),
+    /// The command word is not a Hub command.
+    Unknown(String),
+    /// A required argument is missing.
+    Missing {
+        /// The command.
+        command: &'static str,
+        /// The missing key.
+        key: &'static str,
+    },
+    /// An argument's value cannot be read.
+    BadValue {
+        /// The key.
+        key: String,
+        /// The value as written (shortened).
+        value: String,
+        /// What was expected.
+        expected: &'static str,
+    },
+    /// `go` with a mode that is not `think`, `ponder` or `analyze`.
+    BadGoMode(String),
+}
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommandError::Syntax(e) => write!(f, "syntax error: {e}"),
+            CommandError::Unknown(c) => write!(f, "unknown command {}", shorten(c)),
+            CommandError::Missing { command, key } => write!(f, "{command} needs {key}"),
+            CommandError::BadValue {
+                key,
+                value,
+                expected,
+            } => write!(f, "bad value {value} for {key} (expected {expected})"),
+            CommandError::BadGoMode(m) => write!(
+                f,
+                "unknown go mode {} (expected think, ponder or analyze)",
+                shorten(m)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CommandError {}
+
+impl From<SyntaxError> for CommandError {
+    fn from(e: SyntaxError) -> Self {
+        CommandError::Syntax(e)
+    }
+}
+
+/// At most 40 characters of user text, for error messages.
+pub fn shorten(s: &str) -> String {
+    const MAX: usize = 40;
+    if s.chars().count() <= MAX {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(MAX).collect();
+        t.push_str("...");
+        t
+    }
+}
+
+/// Reads one line into a command; `Ok(None)` for a blank line.
+pub fn parse_command(text: &str) -> Result<Option<Command>, CommandError> {
+    match parse_line(text)? {
+        None => Ok(None),
+        Some(line) => command_of(&line).map(Some),
+    }
+}
+
+/// The typed command of a split line.
+pub fn command_of(line: &Line<'_>) -> Result<Command, CommandError> {
+    Ok(match line.command {
+        "hub" => Command::Hub,
+        "init" => Command::Init,
+        "new-game" => Command::NewGame,
+        "stop" => Command::Stop,
+        "ponder-hit" => Command::PonderHit,
+        "ping" => Command::Ping,
+        "quit" => Command::Quit,
+        "set-param" => Command::SetParam {
+            name: required(line, "set-param", "name")?.to_string(),
+            value: required(line, "set-param", "value")?.to_string(),
+        },
+        "pos" => parse_pos(line)?,
+        "level" => Command::Level(parse_level(line)?),
+        "go" => Command::Go(parse_go(line)?),
+        other => return Err(CommandError::Unknown(other.to_string())),
+    })
+}
+
+/// The value of `key`, which must be present as `key=value`.
+fn required<'a>(
+    line: &Line<'a>,
+    command: &'static str,
+    key: &'static str,
+) -> Result<&'a str, CommandError> {
+    line.value(key)
+        .ok_or(CommandError::Missing { command, key })
+}
+
+fn parse_pos(line: &Line<'_>) -> Result<Command, CommandError> {
+    let source = match line.value("pos") {
+        Some(p) => PosSource::Text(p.to_string()),
+        None if line.has_flag("start") => PosSource::Start,
+        None => {
+            return Err(CommandError::Missing {
+                command: "pos",
+                key: "pos",
+            })
+        }
+    };
+    let moves = line
+        .value("moves")
+        .map(|m| m.split_ascii_whitespace().map(str::to_string).collect())
+        .unwrap_or_default();
+    Ok(Command::Pos { source, moves })
+}
+
+fn bad(key: &str, value: &str, expected: &'static str) -> CommandError {
+    CommandError::BadValue {
+        key: key.to_string(),
+        value: shorten(value),
+        expected,
+    }
+}
+
+/// A known key given as a bare flag has no value.
+fn check_not_flag(line: &Line<'_>, key: &'static str) -> Result<(), CommandError> {
+    if line.has_flag(key) {
+        Err(CommandError::Missing {
+            command: "level",
+            key,
+        })
+    } else {
+        Ok(())
+    }
+}
+
+fn int<T: std::str::FromStr>(
+    line: &Line<'_>,
+    key: &'static str,
+) -> Result<Option<T>, CommandError> {
+    check_not_flag(line, key)?;
+    match line.value(key) {
+        None => Ok(None),
+        Some(v) => v
+            .trim()
+            .parse::<T>()
+            .map(Some)
+            .map_err(|_| bad(key, v, "a whole number")),
+    }
+}
+
+fn seconds(line: &Line<'_>, key: &'static str) -> Result<Option<f64>, CommandError> {
+    check_not_flag(line, key)?;
+    match line.value(key) {
+        None => Ok(None),
+        Some(v) => match v.trim().parse::<f64>() {
+            Ok(x) if x.is_finite() => Ok(Some(x)),
+            _ => Err(bad(key, v, "seconds as a real number")),
+        },
+    }
+}
+
+fn parse_level(line: &Line<'_>) -> Result<LevelUpdate, CommandError> {
+    let infinite = match line.value("infinite") {
+        Some(v) => match v.to_ascii_lowercase().as_str() {
+            "true" | "yes" | "1" | "on" => Some(true),
+            "false" | "no" | "0" | "off" => Some(false),
+            _ => return Err(bad("infinite", v, "true or false")),
+        },
+        None if line.has_flag("infinite") => Some(true),
+        None => None,
+    };
+    Ok(LevelUpdate {
+        // Depth 0 would ask for no search at all; the engine always completes depth 1.
+        depth: int::<u32>(line, "depth")?.map(|d| d.max(1)),
+        nodes: int::<u64>(line, "nodes")?,
+        // A negative move time can only mean "no time": move at once.
+        movetime: seconds(line, "move-time")?.map(|t| t.max(0.0)),
+        // A negative clock is legal input (pydraughts sends it when a player overstepped).
+        time: seconds(line, "time")?,
+        inc: seconds(line, "inc")?.map(|t| t.max(0.0)),
+        moves: int::<u32>(line, "moves")?,
+        infinite,
+    })
+}
+
+fn parse_go(line: &Line<'_>) -> Result<GoMode, CommandError> {
+    let mut mode = None;
+    for f in line.flags() {
+        let m = match f {
+            "think" => GoMode::Think,
+            "ponder" => GoMode::Ponder,
+            "analyze" | "analyse" => GoMode::Analyze,
+            other => return Err(CommandError::BadGoMode(other.to_string())),
+        };
+        if mode.is_some_and(|old| old != m) {
+            return Err(CommandError::BadGoMode(f.to_string()));
+        }
+        mode = Some(m);
+    }
+    // `go` alone is read as `go think`, the only mode every client uses.
+    Ok(mode.unwrap_or(GoMode::Think))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cmd(s: &str) -> Command {
+        parse_command(s).unwrap().unwrap()
+    }
+
+    fn err(s: &str) -> CommandError {
+        parse_command(s).unwrap_err()
+    }
+
+    #[test]
+    fn simple_commands() {
+        assert_eq!(cmd("hub"), Command::Hub);
+        assert_eq!(cmd("init extra=1"), Command::Init);
+        assert_eq!(cmd("new-game"), Command::NewGame);
+        assert_eq!(cmd("stop"), Command::Stop);
+        assert_eq!(cmd("ponder-hit"), Command::PonderHit);
+        assert_eq!(cmd("ping"), Command::Ping);
+        assert_eq!(cmd("quit"), Command::Quit);
+        assert_eq!(parse_command("   ").unwrap(), None);
+    }
+
+    #[test]
+    fn set_param_needs_name_and_value() {
+        assert_eq!(
+            cmd("set-param name=variant value=turkish"),
+            Command::SetParam {
+                name: "variant".into(),
+                value: "turkish".into()
+            }
+        );
+        assert!(matches!(
+            err("set-param name=variant"),
+            CommandError::Missing { key: "value", .. }
+        ));
+        assert!(matches!(
+            err("set-param value=1"),
+            CommandError::Missing { key: "name", .. }
+        ));
+    }
+
+    #[test]
+    fn pos_with_and_without_moves() {
+        assert_eq!(
+            cmd("pos pos=Wxyz moves=\"10-14  22-18 \""),
+            Command::Pos {
+                source: PosSource::Text("Wxyz".into()),
+                moves: vec!["10-14".into(), "22-18".into()]
+            }
+        );
+        assert_eq!(
+            cmd("pos start"),
+            Command::Pos {
+                source: PosSource::Start,
+                moves: vec![]
+            }
+        );
+        assert!(matches!(
+            err("pos moves=\"10-14\""),
+            CommandError::Missing { key: "pos", .. }
+        ));
+    }
+
+    #[test]
+    fn level_lines() {
+        assert_eq!(
+            cmd("level time=9.5 inc=1e-05 moves=40 unknown=3"),
+            Command::Level(LevelUpdate {
+                time: Some(9.5),
+                inc: Some(1e-05),
+                moves: Some(40),
+                ..Default::default()
+            })
+        );
+        assert_eq!(
+            cmd("level time=-0.25"),
+            Command::Level(LevelUpdate {
+                time: Some(-0.25),
+                ..Default::default()
+            })
+        );
+        assert_eq!(
+            cmd("level depth=0 nodes=1000 move-time=2 infinite"),
+            Command::Level(LevelUpdate {
+                depth: Some(1),
+                nodes: Some(1000),
+                movetime: Some(2.0),
+                infinite: Some(true),
+                ..Default::default()
+            })
+        );
+        for bad in [
+            "level depth=x",
+            "level depth=-1",
+            "level depth",
+            "level nodes=1.5",
+            "level time=NaN",
+            "level time=inf",
+            "level move-time=",
+            "level infinite=maybe",
+        ] {
+            assert!(
+                matches!(
+                    err(bad),
+                    CommandError::BadValue { .. } | CommandError::Missing { .. }
+                ),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn level_accumulates() {
+        let mut l = Limits::default();
+        for s in [
+            "level time=10",
+            "level inc=2",
+            "level moves=0",
+            "level depth=4",
+        ] {
+            let Command::Level(u) = cmd(s) else {
+                panic!("{s}")
+            };
+            u.apply(&mut l);
+        }
+        assert_eq!(
+            l,
+            Limits {
+                depth: Some(4),
+                time: Some(10.0),
+                inc: 2.0,
+                ..Default::default()
+            }
+        );
+    }
+
+    #[test]
+    fn go_modes() {
+        assert_eq!(cmd("go think"), Command::Go(GoMode::Think));
+        assert_eq!(cmd("go"), Command::Go(GoMode::Think));
+        assert_eq!(cmd("go ponder"), Command::Go(GoMode::Ponder));
+        assert_eq!(cmd("go analyze"), Command::Go(GoMode::Analyze));
+        assert_eq!(cmd("go analyse"), Command::Go(GoMode::Analyze));
+        assert!(matches!(err("go fast"), CommandError::BadGoMode(_)));
+        assert!(matches!(err("go think ponder"), CommandError::BadGoMode(_)));
+    }
+
+    #[test]
+    fn unknown_and_malformed() {
+        assert!(matches!(err("launch"), CommandError::Unknown(_)));
+        assert!(matches!(err("HUB"), CommandError::Unknown(_)));
+        assert!(matches!(err("pos=1"), CommandError::Syntax(_)));
+        let long = "x".repeat(1000);
+        assert!(err(&long).to_string().len() < 80);
+    }
+}

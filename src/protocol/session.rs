@@ -1,0 +1,401 @@
+//! The Hub session: handshake, parameters, positions, limits and searches, generic over the
+//! reader, the writer and the engine behind [`Backend`].
+//!
+//! Threads: a reader thread turns input into [`Input`]s on a channel; the search reports
+//! through callbacks that send [`SearchEvent`]s on a channel of its own; the session thread
+//! waits on both and is the only one that writes. So `stop`, `ponder-hit` and `ping` are
+//! handled while a search runs, and output lines never interleave.
+
+use super::command::{parse_command, shorten, Command, PosSource};
+use super::format::{self, Reply};
+use super::reader::{read_loop, Input};
+use super::Backend;
+use crate::core::Variant;
+use crate::engine::{EngineError, GoMode, Info, Limits, SearchOutcome};
+use crossbeam_channel::{select, unbounded, Receiver};
+use std::io::{self, BufRead, Write};
+use std::thread;
+
+/// Start position string of each game (for `pos start`, an extension).
+pub fn start_position(v: Variant) -> &'static str {
+    match v {
+        Variant::Russian => "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww",
+        Variant::Turkish => "Weeeeeeeebbbbbbbbbbbbbbbbeeeeeeeeeeeeeeeewwwwwwwwwwwwwwwweeeeeeee",
+    }
+}
+
+/// Parameter defaults and ranges declared on `hub`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HubConfig {
+    /// Search threads at start.
+    pub threads: usize,
+    /// Largest accepted `threads`.
+    pub max_threads: usize,
+    /// Transposition table size at start, MiB.
+    pub hash_mb: usize,
+    /// Largest accepted `hash`, MiB.
+    pub max_hash_mb: usize,
+}
+
+impl Default for HubConfig {
+    fn default() -> Self {
+        HubConfig {
+            threads: 1,
+            max_threads: 256,
+            hash_mb: 64,
+            max_hash_mb: 16 * 1024,
+        }
+    }
+}
+
+/// What a search reports to the session thread.
+#[derive(Debug)]
+pub enum SearchEvent {
+    /// Progress.
+    Info(Info),
+    /// The result (the last event of a search).
+    Done(SearchOutcome),
+}
+
+/// Whether the session goes on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// Runs a whole session: reads commands from `reader` (on a thread of its own) until `quit` or
+/// end of input, answers on `out`. Returns an error only when writing fails (the client is
+/// gone); a running search is stopped before returning either way.
+pub fn run_session<R, W, B>(reader: R, out: W, backend: B, config: HubConfig) -> io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write,
+    B: Backend,
+{
+    let (tx, rx) = crossbeam_channel::bounded(16);
+    thread::Builder::new()
+        .name("hub-input".into())
+        .spawn(move || read_loop(reader, tx))?;
+    let mut session = Session::new(backend, out, config);
+    let result = session.run(&rx);
+    session.shutdown();
+    // The reader thread is not joined: it may be blocked on a read that never returns (stdin
+    // of a client that keeps it open); it ends at its next send, now that `rx` is gone.
+    result
+}
+
+/// A search in progress.
+struct Running {
+    events: Receiver<SearchEvent>,
+}
+
+/// The state of one session.
+pub struct Session<B: Backend, W: Write> {
+    backend: B,
+    out: W,
+    config: HubConfig,
+    threads: usize,
+    hash_mb: usize,
+    /// Parameters set but not yet handed to the engine (done at `init` or `go`, so a
+    /// handshake that changes `hash` allocates the table once).
+    pending_threads: Option<usize>,
+    pending_hash: Option<usize>,
+    limits: Limits,
+    has_position: bool,
+    search: Option<Running>,
+}
+
+impl<B: Backend, W: Write> Session<B, W> {
+    /// A session before the handshake.
+    pub fn new(backend: B, out: W, config: HubConfig) -> Self {
+        Session {
+            backend,
+            out,
+            threads: config.threads,
+            hash_mb: config.hash_mb,
+            pending_threads: Some(config.threads),
+            pending_hash: Some(config.hash_mb),
+            config,
+            limits: Limits::default(),
+            has_position: false,
+            search: None,
+        }
+    }
+
+    /// Writes one line and flushes it.
+    fn send(&mut self, r: Reply) -> io::Result<()> {
+        let mut s = r.into_string();
+        s.push('\n');
+        self.out.write_all(s.as_bytes())?;
+        self.out.flush()
+    }
+
+    fn send_error(&mut self, message: &str) -> io::Result<()> {
+        self.send(format::error(message))
+    }
+
+    fn run(&mut self, input: &Receiver<Input>) -> io::Result<()> {
+        loop {
+            let next = match &self.search {
+                None => input.recv().unwrap_or(Input::Eof),
+                Some(s) => {
+                    let events = s.events.clone();
+                    select! {
+                        recv(input) -> m => m.unwrap_or(Input::Eof),
+                        recv(events) -> e => {
+                            self.on_search_event(e.ok())?;
+                            continue;
+                        }
+                    }
+                }
+            };
+            let flow = match next {
+                Input::Line(bytes) => self.on_line(&bytes)?,
+                Input::TooLong(n) => {
+                    self.send_error(&format!("line too long ({n} bytes)"))?;
+                    Flow::Continue
+                }
+                Input::Eof => {
+                    self.finish_search()?;
+                    Flow::Quit
+                }
+            };
+            if flow == Flow::Quit {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Stops a search still running without reporting it (the client is gone).
+    fn shutdown(&mut self) {
+        if self.search.take().is_some() {
+            self.backend.stop();
+            self.backend.wait();
+        }
+    }
+
+    /// Handles one input line.
+    fn on_line(&mut self, bytes: &[u8]) -> io::Result<Flow> {
+        let Ok(text) = std::str::from_utf8(bytes) else {
+            self.send_error("line is not valid UTF-8")?;
+            return Ok(Flow::Continue);
+        };
+        let cmd = match parse_command(text) {
+            Ok(None) => return Ok(Flow::Continue),
+            Ok(Some(c)) => c,
+            Err(e) => {
+                // A malformed line does not disturb a running search.
+                self.send_error(&e.to_string())?;
+                return Ok(Flow::Continue);
+            }
+        };
+        if self.search.is_some() {
+            match cmd {
+                Command::Stop => {
+                    self.backend.stop();
+                    return Ok(Flow::Continue);
+                }
+                Command::PonderHit => {
+                    self.backend.ponder_hit();
+                    return Ok(Flow::Continue);
+                }
+                Command::Ping => {
+                    self.send(Reply::new("pong"))?;
+                    return Ok(Flow::Continue);
+                }
+                // Anything else: stop, answer `done`, then carry it out.
+                _ => self.finish_search()?,
+            }
+        }
+        self.execute(cmd)
+    }
+
+    /// Reports one search event (or the end of the search's channel).
+    fn on_search_event(&mut self, e: Option<SearchEvent>) -> io::Result<()> {
+        match e {
+            Some(SearchEvent::Info(i)) => self.send(format::info(&i)),
+            Some(SearchEvent::Done(o)) => {
+                self.search = None;
+                self.backend.wait();
+                self.send(format::done(&o))
+            }
+            None => {
+                self.search = None;
+                self.backend.wait();
+                self.send_error("search ended without a result")
+            }
+        }
+    }
+
+    /// Stops the running search, if any, and reports it to the end (`info` lines still queued,
+    /// then `done`).
+    fn finish_search(&mut self) -> io::Result<()> {
+        let Some(s) = &self.search else {
+            return Ok(());
+        };
+        let events = s.events.clone();
+        self.backend.stop();
+        while self.search.is_some() {
+            let e = events.recv().ok();
+            self.on_search_event(e)?;
+        }
+        Ok(())
+    }
+
+    /// Hands set parameters to the engine.
+    fn apply_pending(&mut self) {
+        if let Some(n) = self.pending_threads.take() {
+            self.backend.set_threads(n);
+        }
+        if let Some(mb) = self.pending_hash.take() {
+            self.backend.set_hash_mb(mb);
+        }
+    }
+
+    /// Carries out a command with no search running.
+    fn execute(&mut self, cmd: Command) -> io::Result<Flow> {
+        match cmd {
+            Command::Hub => self.hub()?,
+            Command::SetParam { name, value } => self.set_param(&name, &value)?,
+            Command::Init => {
+                self.apply_pending();
+                self.send(Reply::new("ready"))?;
+            }
+            Command::NewGame => self.backend.new_game(),
+            Command::Pos { source, moves } => {
+                // `pos` starts a new search request: earlier `level` lines are forgotten.
+                self.limits = Limits::default();
+                let text = match &source {
+                    PosSource::Start => start_position(self.backend.variant()).to_string(),
+                    PosSource::Text(t) => t.clone(),
+                };
+                let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+                match self.backend.set_position(&text, &moves) {
+                    Ok(()) => self.has_position = true,
+                    Err(e) => self.send_error(&engine_error_message(&e))?,
+                }
+            }
+            Command::Level(u) => u.apply(&mut self.limits),
+            Command::Go(mode) => self.go(mode)?,
+            // Outside a search these have nothing to act on; a late `stop` after `done` is
+            // normal in real clients, so it is not an error.
+            Command::Stop | Command::PonderHit => {}
+            Command::Ping => self.send(Reply::new("pong"))?,
+            Command::Quit => return Ok(Flow::Quit),
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn hub(&mut self) -> io::Result<()> {
+        self.send(
+            Reply::new("id")
+                .arg("name", env!("CARGO_PKG_NAME"))
+                .arg("version", env!("CARGO_PKG_VERSION"))
+                .arg("author", "the damka authors"),
+        )?;
+        let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+        self.send(
+            Reply::new("param")
+                .arg("name", "variant")
+                .arg("value", self.backend.variant().name())
+                .arg("type", "enum")
+                .arg("values", names.join(" ")),
+        )?;
+        self.send(
+            Reply::new("param")
+                .arg("name", "threads")
+                .arg("value", self.threads)
+                .arg("type", "int")
+                .arg("min", 1)
+                .arg("max", self.config.max_threads),
+        )?;
+        self.send(
+            Reply::new("param")
+                .arg("name", "hash")
+                .arg("value", self.hash_mb)
+                .arg("type", "int")
+                .arg("min", 1)
+                .arg("max", self.config.max_hash_mb),
+        )?;
+        self.send(Reply::new("wait"))
+    }
+
+    fn set_param(&mut self, name: &str, value: &str) -> io::Result<()> {
+        let int_in = |max: usize| -> Result<usize, String> {
+            match value.trim().parse::<usize>() {
+                Ok(n) if (1..=max).contains(&n) => Ok(n),
+                _ => Err(format!(
+                    "bad value {} for {name} (expected 1 to {max})",
+                    shorten(value)
+                )),
+            }
+        };
+        match name {
+            "variant" => match value.parse::<Variant>() {
+                Ok(v) => {
+                    self.backend.set_variant(v);
+                    // The engine is at the new game's start now; the client must say where.
+                    self.has_position = false;
+                }
+                Err(_) => self.send_error(&format!("unknown variant {}", shorten(value)))?,
+            },
+            "threads" => match int_in(self.config.max_threads) {
+                Ok(n) => {
+                    self.threads = n;
+                    self.pending_threads = Some(n);
+                }
+                Err(m) => self.send_error(&m)?,
+            },
+            "hash" => match int_in(self.config.max_hash_mb) {
+                Ok(n) => {
+                    self.hash_mb = n;
+                    self.pending_hash = Some(n);
+                }
+                Err(m) => self.send_error(&m)?,
+            },
+            other => self.send_error(&format!("unknown parameter {}", shorten(other)))?,
+        }
+        Ok(())
+    }
+
+    fn go(&mut self, mode: GoMode) -> io::Result<()> {
+        if !self.has_position {
+            return self.send_error("go without a position (send pos first)");
+        }
+        self.apply_pending();
+        let (tx, rx) = unbounded();
+        let tx_done = tx.clone();
+        let on_info = Box::new(move |i: &Info| {
+            let _ = tx.send(SearchEvent::Info(i.clone()));
+        });
+        let on_done = Box::new(move |o: SearchOutcome| {
+            let _ = tx_done.send(SearchEvent::Done(o));
+        });
+        match self.backend.go(self.limits.clone(), mode, on_info, on_done) {
+            Ok(()) => {
+                self.search = Some(Running { events: rx });
+                Ok(())
+            }
+            Err(e) => self.send_error(&engine_error_message(&e)),
+        }
+    }
+}
+
+/// The message of an engine error as the protocol words it (`illegal move ...`,
+/// `bad position: ...`, `no legal move`).
+fn engine_error_message(e: &EngineError) -> String {
+    shorten_long(&e.to_string())
+}
+
+/// Engine messages may quote user text of any length; keep replies readable.
+fn shorten_long(s: &str) -> String {
+    const MAX: usize = 200;
+    if s.chars().count() <= MAX {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(MAX).collect();
+        t.push_str("...");
+        t
+    }
+}
