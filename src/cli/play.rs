@@ -383,11 +383,15 @@ impl<'a, P: Position, R: BufRead, W: Write> Session<'a, P, R, W> {
         Ok((mv, res.score, res.depth))
     }
 
+    /// Plays the engine's move; returns it with the score and depth, for the user to read.
     fn engine_move(&mut self) -> Result<String, String> {
-        let (mv, _, _) = self.search()?;
+        let (mv, score, depth) = self.search()?;
         let text = self.game.position().move_to_algebraic(&mv);
         self.game.play_unchecked(mv);
-        Ok(text)
+        Ok(format!(
+            "{text} (score {}, depth {depth})",
+            score_text(score)
+        ))
     }
 
     fn hint(&mut self) -> io::Result<()> {
@@ -467,10 +471,17 @@ fn player_tag(p: Player) -> &'static str {
 
 /// A score as a user reads it: `+0.35` men, or a win or loss in so many plies.
 fn score_text(s: Score) -> String {
+    let plies = |n: Score| {
+        if n == 1 {
+            "1 ply".to_string()
+        } else {
+            format!("{n} plies")
+        }
+    };
     if s >= WIN_THRESHOLD {
-        format!("win in {} plies", crate::core::WIN - s)
+        format!("win in {}", plies(crate::core::WIN - s))
     } else if s <= -WIN_THRESHOLD {
-        format!("loss in {} plies", crate::core::WIN + s)
+        format!("loss in {}", plies(crate::core::WIN + s))
     } else {
         format!("{:+.2}", s as f64 / 100.0)
     }
@@ -579,5 +590,6 @@ mod tests {
         assert_eq!(score_text(-120), "-1.20");
         assert_eq!(score_text(crate::core::WIN - 7), "win in 7 plies");
         assert_eq!(score_text(-crate::core::WIN + 4), "loss in 4 plies");
+        assert_eq!(score_text(crate::core::WIN - 1), "win in 1 ply");
     }
 }

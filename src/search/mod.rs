@@ -440,6 +440,10 @@ impl<P: Evaluate> Worker<P> {
         ply: usize,
         pv_node: bool,
     ) -> Score {
+        if ply > 0 && self.is_repetition() {
+            self.pv_len[ply] = ply;
+            return DRAW;
+        }
         if depth <= 0 || ply >= MAX_PLY {
             return self.qsearch(sh, pos, state, alpha, beta, ply);
         }
@@ -451,9 +455,6 @@ impl<P: Evaluate> Worker<P> {
         if ply > 0 {
             if let Some(end) = pos.rule_end(&state) {
                 return Self::end_score(pos, end, ply);
-            }
-            if self.is_repetition() {
-                return DRAW;
             }
             // No score can beat a win sooner than this one, or a loss later.
             alpha = alpha.max(loss_in(ply));

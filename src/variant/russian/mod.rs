@@ -52,8 +52,8 @@ impl GameMove for RussianMove {
 /// the Zobrist key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RussianPosition {
-    white: u64,
-    black: u64,
+    /// Pieces of each side, indexed by [`Color::index`].
+    by: [u64; 2],
     kings: u64,
     key: u64,
     side: Color,
@@ -94,13 +94,13 @@ impl RussianPosition {
             out.push_str(&format!("{} ", rank + 1));
             for file in 0..8u8 {
                 let b = Square::new(file, rank).bit();
-                let c = if self.white & b != 0 {
+                let c = if self.by[0] & b != 0 {
                     if self.kings & b != 0 {
                         'W'
                     } else {
                         'w'
                     }
-                } else if self.black & b != 0 {
+                } else if self.by[1] & b != 0 {
                     if self.kings & b != 0 {
                         'B'
                     } else {
@@ -131,8 +131,7 @@ impl Position for RussianPosition {
         let white = square::DARK & 0x0000_0000_00FF_FFFF;
         let black = square::DARK & 0xFFFF_FF00_0000_0000;
         RussianPosition {
-            white,
-            black,
+            by: [white, black],
             kings: 0,
             key: Self::key_from_scratch(white, black, 0, Color::White),
             side: Color::White,
@@ -160,8 +159,7 @@ impl Position for RussianPosition {
         }
         let (white, black, kings) = (w.all(), b.all(), w.kings | b.kings);
         Ok(RussianPosition {
-            white,
-            black,
+            by: [white, black],
             kings,
             key: Self::key_from_scratch(white, black, kings, side),
             side,
@@ -170,10 +168,7 @@ impl Position for RussianPosition {
 
     #[inline]
     fn pieces(&self, c: Color) -> Pieces {
-        let set = match c {
-            Color::White => self.white,
-            Color::Black => self.black,
-        };
+        let set = self.by[c.index()];
         Pieces {
             men: set & !self.kings,
             kings: set & self.kings,
@@ -191,7 +186,7 @@ impl Position for RussianPosition {
     }
 
     fn compute_key(&self) -> u64 {
-        Self::key_from_scratch(self.white, self.black, self.kings, self.side)
+        Self::key_from_scratch(self.by[0], self.by[1], self.kings, self.side)
     }
 
     #[inline]
@@ -201,10 +196,9 @@ impl Position for RussianPosition {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn count_moves(&self) -> usize {
-        let mut l = MoveList::new();
-        match movegen::generate_captures(self, &mut l) {
+        match movegen::count_captures(self) {
             0 => movegen::count_quiet(self),
             n => n,
         }
@@ -215,7 +209,7 @@ impl Position for RussianPosition {
         movegen::has_capture(self)
     }
 
-    #[inline]
+    #[inline(always)]
     fn play(&self, mv: &Self::Move) -> Self {
         let from = 1u64 << mv.from;
         let to = 1u64 << mv.to;
@@ -225,8 +219,8 @@ impl Position for RussianPosition {
         let is_king = was_king || mv.promotes;
         let mut key = self.key
             ^ ZOBRIST_BLACK
-            ^ ZOBRIST[us][was_king as usize][mv.from as usize]
-            ^ ZOBRIST[us][is_king as usize][mv.to as usize];
+            ^ ZOBRIST[us][was_king as usize][mv.from as usize & 63]
+            ^ ZOBRIST[us][is_king as usize][mv.to as usize & 63];
         let cap = mv.captured;
         let mut kings = self.kings & !from;
         if cap != 0 {
@@ -241,20 +235,11 @@ impl Position for RussianPosition {
         if is_king {
             kings |= to;
         }
-        let (mut white, mut black) = (self.white, self.black);
-        match self.side {
-            Color::White => {
-                white = (white & !from) | to;
-                black &= !cap;
-            }
-            Color::Black => {
-                black = (black & !from) | to;
-                white &= !cap;
-            }
-        }
+        let mut by = self.by;
+        by[us] = (by[us] & !from) | to;
+        by[them] &= !cap;
         RussianPosition {
-            white,
-            black,
+            by,
             kings,
             key,
             side: !self.side,

@@ -24,73 +24,204 @@ const fn perpendicular(d: usize) -> (usize, usize) {
     }
 }
 
-/// Men of `men` that have an enemy piece next to them in some direction and an empty square
-/// beyond it: the men that can start a capture.
+/// Landing squares of a man's jumps from the squares `b` in each direction (NE, NW, SE, SW),
+/// over pieces of `avail` onto `empty`. Whole-board shifts; the file masks stop jumps that
+/// would wrap round the board edge.
 #[inline(always)]
-fn men_that_capture(men: u64, enemy: u64, empty: u64) -> u64 {
-    (men & (enemy >> 9) & (empty >> 18) & !FILES_GH)
-        | (men & (enemy >> 7) & (empty >> 14) & !FILES_AB)
-        | (men & (enemy << 7) & (empty << 14) & !FILES_GH)
-        | (men & (enemy << 9) & (empty << 18) & !FILES_AB)
+fn man_jumps(b: u64, avail: u64, empty: u64) -> [u64; 4] {
+    [
+        ((((b & !FILES_GH) << 9) & avail) << 9) & empty,
+        ((((b & !FILES_AB) << 7) & avail) << 7) & empty,
+        ((((b & !FILES_GH) >> 7) & avail) >> 7) & empty,
+        ((((b & !FILES_AB) >> 9) & avail) >> 9) & empty,
+    ]
 }
 
-/// The recursive capture search for one piece.
-struct Capturer<'a, const TRACK: bool> {
-    list: &'a mut MoveList<RussianMove>,
-    /// Index of the first capture of this position in `list` (for dropping duplicates).
-    start: usize,
-    /// Opponent pieces, captured ones included: they stay until the move ends.
-    enemy: u64,
-    /// Every piece except the capturing one (its start square is free during the move).
-    occ: u64,
-    from: u8,
-    /// The rank where the capturing side's men are crowned.
-    crown: u64,
-    /// Landing squares so far (only when tracking a path for [`path`]).
-    path: [u8; 32],
-    depth: usize,
-    /// The move whose path is wanted, and the path once found.
-    target: RussianMove,
-    found: Option<Vec<Square>>,
+/// Shift of a one-square step in each direction (NE, NW, SE, SW).
+const SHIFT: [i32; 4] = [9, 7, -7, -9];
+
+/// Squares from which a jump in each direction stays on the board (two files of room).
+const JUMP_FROM: [u64; 4] = [!FILES_GH, !FILES_AB, !FILES_GH, !FILES_AB];
+
+/// `b` moved by `s` squares (a constant in every use, so this is one shift instruction).
+#[inline(always)]
+const fn shift(b: u64, s: i32) -> u64 {
+    if s > 0 {
+        b << s
+    } else {
+        b >> -s
+    }
 }
 
-impl<const TRACK: bool> Capturer<'_, TRACK> {
+/// Landing squares of jumps in direction `D` from the squares `b` over `avail` onto `empty`.
+#[inline(always)]
+fn jumps<const D: usize>(b: u64, avail: u64, empty: u64) -> u64 {
+    shift(shift(b & JUMP_FROM[D], SHIFT[D]) & avail, SHIFT[D]) & empty
+}
+
+/// Number of squares in a set that usually has very few (cheaper than a software popcount).
+#[inline(always)]
+fn sparse_count(mut set: u64) -> usize {
+    let mut n = 0;
+    while set != 0 {
+        set &= set - 1;
+        n += 1;
+    }
+    n
+}
+
+/// Where the capture search sends the moves it finds.
+trait Sink {
+    /// The piece lands on `sq` and goes on capturing from there (for paths only).
     #[inline(always)]
-    fn push(&mut self, to: usize, captured: u64, promotes: bool) {
-        let m = RussianMove {
-            captured,
-            from: self.from,
-            to: to as u8,
-            promotes,
-        };
-        if TRACK {
-            if m == self.target && self.found.is_none() {
-                let mut p: Vec<Square> =
-                    self.path[..self.depth].iter().map(|&s| Square(s)).collect();
-                p.push(Square(to as u8));
-                self.found = Some(p);
-            }
-            return;
+    fn enter(&mut self, _sq: usize) {}
+    /// Back from the last `enter`.
+    #[inline(always)]
+    fn leave(&mut self) {}
+    /// A complete move.
+    fn add(&mut self, m: RussianMove);
+    /// Men's single captures in direction `D` that land on `lands` and stop there.
+    #[inline(always)]
+    fn add_simple<const D: usize>(&mut self, lands: u64) {
+        let mut l = lands;
+        while l != 0 {
+            let to = l.trailing_zeros() as i32;
+            l &= l - 1;
+            self.add(RussianMove {
+                captured: 1u64 << (to - SHIFT[D]),
+                from: (to - 2 * SHIFT[D]) as u8,
+                to: to as u8,
+                promotes: false,
+            });
         }
-        if self.list[self.start..].contains(&m) {
+    }
+}
+
+/// Two capture paths with the same start, end and captured set need at least four captured
+/// pieces (a circuit round a square, as in the rules file's third position): a path is a chain
+/// of diagonal legs, each taking one piece, and with fewer legs two different chains cannot
+/// share ends and pieces once the same-line continuation is explored once (see `king_dir`).
+/// Only such moves are compared with the moves already found.
+const DUPLICATES_FROM: u32 = 4;
+
+/// Whether `set` has at least [`DUPLICATES_FROM`] squares. Without a popcount instruction
+/// (the default build targets any x86-64) clearing the lowest bits is cheaper than
+/// `count_ones`.
+#[inline(always)]
+fn may_have_duplicates(set: u64) -> bool {
+    let mut s = set;
+    let mut i = 1;
+    while i < DUPLICATES_FROM {
+        s &= s.wrapping_sub(1);
+        i += 1;
+    }
+    s != 0
+}
+
+/// Collects moves into a move list, dropping duplicates.
+struct ListSink<'a> {
+    list: &'a mut MoveList<RussianMove>,
+    /// Index of the first capture of this position in `list`.
+    start: usize,
+}
+
+impl Sink for ListSink<'_> {
+    #[inline(always)]
+    fn add(&mut self, m: RussianMove) {
+        if may_have_duplicates(m.captured) && self.list[self.start..].contains(&m) {
             return;
         }
         self.list.push(m);
     }
+}
+
+/// Counts moves, keeping only those that could have duplicates.
+struct CountSink {
+    n: usize,
+    big: MoveList<RussianMove>,
+}
+
+impl Sink for CountSink {
+    #[inline(always)]
+    fn add_simple<const D: usize>(&mut self, lands: u64) {
+        self.n += sparse_count(lands);
+    }
+    #[inline(always)]
+    fn add(&mut self, m: RussianMove) {
+        if may_have_duplicates(m.captured) {
+            if self.big.contains(&m) {
+                return;
+            }
+            self.big.push(m);
+        }
+        self.n += 1;
+    }
+}
+
+/// Finds the landing squares of one move.
+struct PathSink {
+    path: Vec<Square>,
+    target: RussianMove,
+    found: Option<Vec<Square>>,
+}
+
+impl Sink for PathSink {
+    fn enter(&mut self, sq: usize) {
+        self.path.push(Square(sq as u8));
+    }
+    fn leave(&mut self) {
+        self.path.pop();
+    }
+    fn add(&mut self, m: RussianMove) {
+        if m == self.target && self.found.is_none() {
+            let mut p = self.path.clone();
+            p.push(Square(m.to));
+            self.found = Some(p);
+        }
+    }
+}
+
+/// The recursive capture search for one piece.
+struct Capturer<'a, S: Sink> {
+    sink: &'a mut S,
+    /// Opponent pieces, captured ones included: they stay until the move ends.
+    enemy: u64,
+    /// Every piece except the capturing one (its start square is free during the move).
+    occ: u64,
+    /// Empty dark squares (the complement of `occ`).
+    empty: u64,
+    from: u8,
+    /// The rank where the capturing side's men are crowned.
+    crown: u64,
+}
+
+impl<S: Sink> Capturer<'_, S> {
+    /// Sets the piece that captures (on `s`) and the occupancy seen during its move.
+    #[inline(always)]
+    fn set_piece(&mut self, all: u64, s: usize) {
+        self.occ = all ^ (1u64 << s);
+        self.empty = DARK & !self.occ;
+        self.from = s as u8;
+    }
+
+    #[inline(always)]
+    fn push(&mut self, to: usize, captured: u64, promotes: bool) {
+        self.sink.add(RussianMove {
+            captured,
+            from: self.from,
+            to: to as u8,
+            promotes,
+        });
+    }
 
     #[inline(always)]
     fn enter(&mut self, sq: usize) {
-        if TRACK {
-            self.path[self.depth] = sq as u8;
-            self.depth += 1;
-        }
+        self.sink.enter(sq);
     }
 
     #[inline(always)]
     fn leave(&mut self) {
-        if TRACK {
-            self.depth -= 1;
-        }
+        self.sink.leave();
     }
 
     /// Whether a king on `s` can capture in direction `d`, `cap` being already captured.
@@ -166,88 +297,187 @@ impl<const TRACK: bool> Capturer<'_, TRACK> {
         any
     }
 
-    /// A man on `s` with `cap` captured: every capture from here (in all four directions, the
-    /// one it came from being blocked by the piece it took). Returns whether there was any.
-    fn man_from(&mut self, s: usize, cap: u64) -> bool {
-        let mut any = false;
-        for next in &NEXT {
-            let n = next[s] & self.enemy & !cap;
-            if n == 0 {
-                continue;
-            }
-            let t = next[n.trailing_zeros() as usize];
-            if t == 0 || t & self.occ != 0 {
-                continue;
-            }
-            any = true;
-            let ts = t.trailing_zeros() as usize;
-            let ncap = cap | n;
-            let crowned = t & self.crown != 0;
-            self.enter(ts);
-            let went_on = if crowned {
-                self.king_from(ts, ncap, true)
-            } else {
-                self.man_from(ts, ncap)
-            };
-            self.leave();
-            if !went_on {
-                self.push(ts, ncap, crowned);
-            }
+    /// A man on square set `b` (one square) with `cap` captured: every capture from here, in
+    /// all four directions (the one it came from is blocked by the piece it took). Returns
+    /// whether there was any.
+    #[inline(always)]
+    fn man_from(&mut self, b: u64, cap: u64) -> bool {
+        let j = man_jumps(b, self.enemy & !cap, self.empty);
+        if j[0] | j[1] | j[2] | j[3] == 0 {
+            return false;
         }
-        any
+        if j[0] != 0 {
+            self.man_land(j[0], j[0] >> 9, cap);
+        }
+        if j[1] != 0 {
+            self.man_land(j[1], j[1] >> 7, cap);
+        }
+        if j[2] != 0 {
+            self.man_land(j[2], j[2] << 7, cap);
+        }
+        if j[3] != 0 {
+            self.man_land(j[3], j[3] << 9, cap);
+        }
+        true
+    }
+
+    /// A man jumps over `over` onto `land`, then goes on if it can (as a king if crowned).
+    fn man_land(&mut self, land: u64, over: u64, cap: u64) {
+        let ts = land.trailing_zeros() as usize;
+        let cap = cap | over;
+        let crowned = land & self.crown != 0;
+        self.enter(ts);
+        let went_on = if crowned {
+            self.king_from(ts, cap, true)
+        } else {
+            self.man_from(land, cap)
+        };
+        self.leave();
+        if !went_on {
+            self.push(ts, cap, crowned);
+        }
     }
 }
 
 /// Sides as (own pieces, opponent pieces, own crowning rank).
 #[inline(always)]
 fn sides(pos: &RussianPosition) -> (u64, u64, u64) {
-    match pos.side {
-        Color::White => (pos.white, pos.black, RANK_8),
-        Color::Black => (pos.black, pos.white, RANK_1),
+    let us = pos.side.index();
+    (pos.by[us], pos.by[us ^ 1], [RANK_8, RANK_1][us])
+}
+
+/// What the capture search starts from.
+struct Setup {
+    /// Every piece.
+    all: u64,
+    /// Opponent pieces.
+    enemy: u64,
+    /// The capturing side's crowning rank.
+    crown: u64,
+    /// Landing squares of men's first jumps in each direction.
+    lands: [u64; 4],
+    /// The capturing side's kings.
+    kings: u64,
+}
+
+/// The men's first jumps (all men at once, by shifts) and the kings, or `None` when no man
+/// can jump and there is no king: the common case, decided without a call.
+#[inline(always)]
+fn capture_setup(pos: &RussianPosition) -> Option<Setup> {
+    let (own, enemy, crown) = sides(pos);
+    let all = own | enemy;
+    let empty = DARK & !all;
+    let men = own & !pos.kings;
+    let lands = [
+        jumps::<NE>(men, enemy, empty),
+        jumps::<NW>(men, enemy, empty),
+        jumps::<SE>(men, enemy, empty),
+        jumps::<SW>(men, enemy, empty),
+    ];
+    let kings = own & pos.kings;
+    if lands[0] | lands[1] | lands[2] | lands[3] | kings == 0 {
+        None
+    } else {
+        Some(Setup {
+            all,
+            enemy,
+            crown,
+            lands,
+            kings,
+        })
     }
 }
 
 /// Appends every capture of the side to move; returns how many were appended.
-#[inline]
+#[inline(always)]
 pub fn generate_captures(pos: &RussianPosition, list: &mut MoveList<RussianMove>) -> usize {
-    let (own, enemy, crown) = sides(pos);
-    let all = own | enemy;
-    let empty = DARK & !all;
-    let start = list.len();
-    let mut men = men_that_capture(own & !pos.kings, enemy, empty);
-    let mut kings = own & pos.kings;
-    if men == 0 && kings == 0 {
-        return 0;
+    match capture_setup(pos) {
+        None => 0,
+        Some(setup) => {
+            let start = list.len();
+            let mut sink = ListSink { list, start };
+            captures_of(&mut sink, &setup);
+            list.len() - start
+        }
     }
-    let mut c = Capturer::<false> {
-        list,
-        start,
-        enemy,
-        occ: all,
+}
+
+/// Number of captures of the side to move.
+#[inline(always)]
+pub fn count_captures(pos: &RussianPosition) -> usize {
+    match capture_setup(pos) {
+        None => 0,
+        Some(setup) => {
+            let mut sink = CountSink {
+                n: 0,
+                big: MoveList::new(),
+            };
+            captures_of(&mut sink, &setup);
+            sink.n
+        }
+    }
+}
+
+/// The capture search proper. Kept out of line: most positions have no capture and stop
+/// before it.
+#[inline(never)]
+fn captures_of<S: Sink>(sink: &mut S, setup: &Setup) {
+    let mut c = Capturer {
+        sink,
+        enemy: setup.enemy,
+        occ: setup.all,
+        empty: 0,
         from: 0,
-        crown,
-        path: [0; 32],
-        depth: 0,
-        target: RussianMove::default(),
-        found: None,
+        crown: setup.crown,
     };
-    while men != 0 {
-        let s = men.trailing_zeros() as usize;
-        men &= men - 1;
-        c.occ = all ^ (1u64 << s);
-        c.from = s as u8;
-        c.man_from(s, 0);
-    }
+    let all = setup.all;
+    let empty = DARK & !all;
+    first_jumps::<S, NE>(&mut c, setup.lands[NE], all, empty);
+    first_jumps::<S, NW>(&mut c, setup.lands[NW], all, empty);
+    first_jumps::<S, SE>(&mut c, setup.lands[SE], all, empty);
+    first_jumps::<S, SW>(&mut c, setup.lands[SW], all, empty);
+    let mut kings = setup.kings;
     while kings != 0 {
         let s = kings.trailing_zeros() as usize;
         kings &= kings - 1;
-        c.occ = all ^ (1u64 << s);
-        c.from = s as u8;
+        c.set_piece(all, s);
         for d in 0..4 {
             c.king_dir(s, d, 0, false);
         }
     }
-    c.list.len() - start
+}
+
+/// The men's first jumps in direction `D`, landing on `lands`. Most captures end after one
+/// jump: those are found for all men together by shifts (a man that just jumped can only go on
+/// in the three other directions, the piece it took blocking the fourth, so its start square
+/// being occupied does not matter); only the others are followed one by one.
+#[inline(always)]
+fn first_jumps<S: Sink, const D: usize>(c: &mut Capturer<'_, S>, lands: u64, all: u64, empty: u64) {
+    if lands == 0 {
+        return;
+    }
+    let enemy = c.enemy;
+    // Landing squares from which the man goes on: crowned, or with a next jump.
+    let mut special = lands & c.crown;
+    if D != SW {
+        special |= shift(jumps::<NE>(lands, enemy, empty), -2 * SHIFT[NE]);
+    }
+    if D != SE {
+        special |= shift(jumps::<NW>(lands, enemy, empty), -2 * SHIFT[NW]);
+    }
+    if D != NW {
+        special |= shift(jumps::<SE>(lands, enemy, empty), -2 * SHIFT[SE]);
+    }
+    if D != NE {
+        special |= shift(jumps::<SW>(lands, enemy, empty), -2 * SHIFT[SW]);
+    }
+    c.sink.add_simple::<D>(lands & !special);
+    while special != 0 {
+        let to = special.trailing_zeros() as i32;
+        special &= special - 1;
+        c.set_piece(all, (to - 2 * SHIFT[D]) as usize);
+        c.man_land(1u64 << to, 1u64 << (to - SHIFT[D]), 0);
+    }
 }
 
 /// Whether the side to move has a capture.
@@ -256,7 +486,13 @@ pub fn has_capture(pos: &RussianPosition) -> bool {
     let (own, enemy, _) = sides(pos);
     let all = own | enemy;
     let empty = DARK & !all;
-    if men_that_capture(own & !pos.kings, enemy, empty) != 0 {
+    let men = own & !pos.kings;
+    if jumps::<NE>(men, enemy, empty)
+        | jumps::<NW>(men, enemy, empty)
+        | jumps::<SE>(men, enemy, empty)
+        | jumps::<SW>(men, enemy, empty)
+        != 0
+    {
         return true;
     }
     let mut kings = own & pos.kings;
@@ -344,25 +580,26 @@ pub fn capture_path(pos: &RussianPosition, mv: &RussianMove) -> Option<Vec<Squar
     if own & (1u64 << s) == 0 {
         return None;
     }
-    let mut dummy = MoveList::new();
-    let mut c = Capturer::<true> {
-        list: &mut dummy,
-        start: 0,
-        enemy,
-        occ: all ^ (1u64 << s),
-        from: mv.from,
-        crown,
-        path: [0; 32],
-        depth: 0,
+    let mut sink = PathSink {
+        path: Vec::new(),
         target: *mv,
         found: None,
     };
+    let mut c = Capturer {
+        sink: &mut sink,
+        enemy,
+        occ: all,
+        empty: 0,
+        from: 0,
+        crown,
+    };
+    c.set_piece(all, s);
     if pos.kings & (1u64 << s) != 0 {
         for d in 0..4 {
             c.king_dir(s, d, 0, false);
         }
     } else {
-        c.man_from(s, 0);
+        c.man_from(1u64 << s, 0);
     }
-    c.found
+    sink.found
 }

@@ -170,7 +170,16 @@ fn run_generic<P: Position>(cfg: &MatchConfig) -> i32 {
     let mut first_pool: Vec<Option<Engine>> = Vec::new();
     for spec in &cfg.engines {
         match Engine::start(spec, cfg.variant.name(), cfg.settings.timeout) {
-            Ok(e) => first_pool.push(Some(e)),
+            Ok(e) => {
+                if !e.declared.iter().any(|d| d == "variant") {
+                    eprintln!(
+                        "damka-match: warning: engine {} declares no variant parameter; \
+                         it had better play {} already",
+                        spec.name, cfg.variant
+                    );
+                }
+                first_pool.push(Some(e))
+            }
             Err(f) => {
                 eprintln!("damka-match: engine {}: {f}", spec.name);
                 return 2;

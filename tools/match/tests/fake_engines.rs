@@ -423,3 +423,66 @@ fn bad_input_is_refused_clearly() {
         assert!(out.stderr.starts_with("damka-match: "), "{}", out.stderr);
     }
 }
+
+#[test]
+fn openings_generator_keeps_balanced_positions() {
+    let file = tmp("gen.txt");
+    let judge = |score: &str| format!("'{BIN}' fake-engine --score={score}");
+    let o = Command::new(BIN)
+        .args([
+            "openings",
+            "--engine",
+            &judge("0.1"),
+            "--plies",
+            "2",
+            "--depth",
+            "3",
+            "--max-score",
+            "0.25",
+            "--out",
+            file.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("# Made by: damka-match openings --variant russian"));
+    // Seven first moves, seven replies each: 49 distinct positions, all kept.
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 49, "{text}");
+    assert!(lines.iter().all(|l| l.ends_with("# +0.10")), "{text}");
+    // The file is a valid opening file for a match.
+    let out = run(&[
+        "--engine",
+        &fake("a", ""),
+        "--engine",
+        &fake("b", ""),
+        "--depth",
+        "1",
+        "--openings",
+        file.to_str().unwrap(),
+        "--games",
+        "4",
+    ]);
+    assert_eq!(last_line(&out)["games"], "4");
+    // A judge that sees a big advantage everywhere keeps nothing.
+    let o = Command::new(BIN)
+        .args([
+            "openings",
+            "--variant",
+            "turkish",
+            "--engine",
+            &judge("-1.5"),
+            "--plies",
+            "1",
+            "--max-score",
+            "0.25",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("# 0 of "), "{text}");
+    assert_eq!(text.lines().filter(|l| !l.starts_with('#')).count(), 0);
+    let _ = std::fs::remove_file(&file);
+}

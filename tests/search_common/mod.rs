@@ -1,0 +1,98 @@
+//! Shared by the search and engine integration tests: a plain minimax "oracle" (no pruning,
+//! no table) that decides forced wins independently of the engine's search.
+
+#![allow(dead_code)]
+
+use damka::core::{is_decisive, WIN};
+use damka::eval::Evaluate;
+use damka::search::{Job, SearchLimits, Searcher};
+use damka::variant::{Outcome, Position};
+
+/// Whether the side to move can force a win within `plies` plies.
+pub fn wins<P: Position>(pos: &P, st: P::RuleState, plies: u32) -> bool {
+    if let Some(end) = pos.rule_end(&st) {
+        return end.outcome == Outcome::Win(pos.side_to_move());
+    }
+    if plies == 0 {
+        return false;
+    }
+    pos.legal_moves().iter().any(|m| {
+        let c = pos.play(m);
+        let cs = pos.rule_state_after(st, m, &c);
+        loses(&c, cs, plies - 1)
+    })
+}
+
+/// Whether the side to move loses by force within `plies` plies.
+pub fn loses<P: Position>(pos: &P, st: P::RuleState, plies: u32) -> bool {
+    if let Some(end) = pos.rule_end(&st) {
+        return end.outcome == Outcome::Win(!pos.side_to_move());
+    }
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return true;
+    }
+    if plies == 0 {
+        return false;
+    }
+    moves.iter().all(|m| {
+        let c = pos.play(m);
+        let cs = pos.rule_state_after(st, m, &c);
+        wins(&c, cs, plies - 1)
+    })
+}
+
+/// Checks that the position (a forced win in `plies`, with `answer` the only winning first
+/// move) is what the oracle says, and that the engine finds `answer` with a win score at
+/// `depth` with `threads` threads.
+pub fn check_forced_win<P: Evaluate>(
+    fen: &str,
+    answer: &str,
+    plies: u32,
+    depth: u32,
+    threads: usize,
+) {
+    let pos = P::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    let st = pos.rule_state_new();
+    // The oracle first: the test data itself must be right.
+    assert!(wins(&pos, st, plies), "{fen}: no forced win in {plies}");
+    let winning: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .filter(|m| {
+            let c = pos.play(m);
+            loses(&c, pos.rule_state_after(st, m, &c), plies - 1)
+        })
+        .map(|m| pos.move_to_algebraic(m))
+        .collect();
+    assert_eq!(
+        winning,
+        vec![answer.to_string()],
+        "{fen}: oracle's winning moves"
+    );
+
+    let mut s = Searcher::<P>::new(threads, 8);
+    let f = s.search(
+        Job::new(
+            pos,
+            SearchLimits {
+                depth: Some(depth),
+                analyze: true,
+                ..SearchLimits::default()
+            },
+        ),
+        |_| {},
+    );
+    let best = f.best.expect("a move");
+    assert_eq!(pos.move_to_algebraic(&best), answer, "{fen}: engine move");
+    assert!(
+        is_decisive(f.score) && f.score > 0,
+        "{fen}: score {} is not a win",
+        f.score
+    );
+    assert!(
+        WIN - f.score <= plies as i32,
+        "{fen}: win in {} plies reported, {plies} exist",
+        WIN - f.score
+    );
+}

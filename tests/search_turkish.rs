@@ -1,0 +1,91 @@
+//! Search on Turkish positions: forced wins (checked by a plain minimax oracle), repetition,
+//! bench determinism, several threads.
+
+mod search_common;
+
+use damka::core::Variant;
+use damka::engine::{Engine, GoMode, Limits};
+use damka::variant::TurkishPosition;
+use search_common::check_forced_win;
+
+/// Wins in 5 plies with exactly one winning first move (found by a random search over small
+/// positions and confirmed by the oracle in every run): majority captures, king sweeps and the
+/// lone-king-against-man rule.
+const WINS: &[(&str, &str)] = &[
+    ("W:WKd8:Bg5,h6", "d8-h8"),
+    ("W:WKc4,g7:Bg6,e7", "g7-f7"),
+    ("W:Wb4,Kh4:Ba5,c5,f5", "b4-a4"),
+    ("W:WKc4:Bg6,f7", "c4-c7"),
+    ("W:WKf1,c7,Kg8:BKa2,d2,Kc3,e3", "g8-g1"),
+    ("W:WKb3,f6:Bg5,h5,e7", "f6-f7"),
+    ("W:Wa5,c5,Ka8:BKa4,b5,g5", "a8-a6"),
+    ("W:WKa6:Bd3,e4", "a6-a4"),
+    ("W:Wh6,Kc7:Be4,g5,Kh5,e6", "c7-h7"),
+    ("W:WKh6,Kh8:Bd2,b3,Ke3", "h6-h7"),
+    ("W:WKc3,Kf8:Be4,h4", "c3-c4"),
+    ("W:Wd2,Kh2,d4:Bb4,a5,f6", "d4-c4"),
+];
+
+#[test]
+fn finds_forced_wins_with_win_scores() {
+    for (fen, mv) in WINS {
+        check_forced_win::<TurkishPosition>(fen, mv, 5, 6, 1);
+    }
+}
+
+#[test]
+fn finds_forced_wins_with_two_threads() {
+    for (fen, mv) in WINS.iter().take(6) {
+        check_forced_win::<TurkishPosition>(fen, mv, 5, 7, 2);
+    }
+}
+
+#[test]
+fn repetition_is_a_draw() {
+    // Black, a king down, can only save itself by going back to a position already seen:
+    // h8-h7 repeats the position after the first move of the history.
+    let mut e = Engine::new(Variant::Turkish);
+    e.set_position("B:WKa1,Kc3:BKh8", &["h8-h7", "a1-a2", "h7-h8", "a2-a1"])
+        .unwrap();
+    let out = e
+        .search_blocking(
+            Limits {
+                depth: Some(3),
+                ..Limits::default()
+            },
+            GoMode::Analyze,
+            Box::new(|_| {}),
+        )
+        .unwrap();
+    assert_eq!(out.best.unwrap().algebraic, "h8-h7");
+    assert_eq!(out.score, 0);
+
+    // Without the history the same position is simply lost for Black.
+    e.set_position("B:WKa1,Kc3:BKh8", &[]).unwrap();
+    let out = e
+        .search_blocking(
+            Limits {
+                depth: Some(3),
+                ..Limits::default()
+            },
+            GoMode::Analyze,
+            Box::new(|_| {}),
+        )
+        .unwrap();
+    assert!(out.score < -200, "{}", out.score);
+}
+
+#[test]
+fn bench_is_deterministic() {
+    let run = || {
+        damka::cli::bench::bench(Some(Variant::Turkish), 4, 1, 4, &mut |_| {})
+            .unwrap()
+            .iter()
+            .map(|l| l.nodes)
+            .collect::<Vec<_>>()
+    };
+    let a = run();
+    assert!(a.len() >= 20);
+    assert!(a.iter().all(|&n| n > 0));
+    assert_eq!(a, run());
+}
