@@ -386,3 +386,21 @@ fn display_of_results() {
         "White wins (no legal move)"
     );
 }
+
+#[test]
+fn an_illegal_move_is_refused_and_changes_nothing() {
+    let mut g = G::from_start();
+    let other = game("W:WKc1:BKf8");
+    let foreign = other.legal_moves()[0];
+    assert!(g.play(foreign).is_err());
+    assert_eq!(g.ply(), 0);
+    assert!(g.play_text("c3-c5").is_err());
+    assert!(g.play_text("a3-b4").is_ok());
+    assert_eq!(g.move_texts(), ["a3-b4"]);
+    assert_eq!(g.move_number(), 1);
+    assert_eq!(
+        g.undo().map(|m| m.from()),
+        Some(damka::core::Square::parse("a3").unwrap())
+    );
+    assert_eq!(g.undo(), None);
+}

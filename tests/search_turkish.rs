@@ -78,7 +78,7 @@ fn repetition_is_a_draw() {
 #[test]
 fn bench_is_deterministic() {
     let run = || {
-        damka::cli::bench::bench(Some(Variant::Turkish), 4, 1, 4, &mut |_| {})
+        damka::cli::bench::bench(Some(Variant::Turkish), Some(4), 1, 4, &mut |_| {})
             .unwrap()
             .iter()
             .map(|l| l.nodes)

@@ -190,3 +190,15 @@ fn reversible_moves() {
     assert!(m.promotes());
     assert!(!pos.is_reversible(&m));
 }
+
+#[test]
+fn diagram_of_the_start_position() {
+    let d = TurkishPosition::start().diagram();
+    let lines: Vec<&str> = d.lines().collect();
+    assert_eq!(lines.len(), 9);
+    assert_eq!(lines[0], "8 . . . . . . . .");
+    assert_eq!(lines[1], "7 b b b b b b b b");
+    assert_eq!(lines[5], "3 w w w w w w w w");
+    assert_eq!(lines[7], "1 . . . . . . . .");
+    assert_eq!(lines[8], "  a b c d e f g h");
+}

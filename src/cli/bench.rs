@@ -10,8 +10,10 @@ use crate::variant::{RussianPosition, TurkishPosition};
 use clap::Args;
 use std::time::Instant;
 
-/// Default bench depth.
-pub const DEFAULT_DEPTH: u32 = 9;
+/// Default bench depth for Russian (narrow tree).
+pub const DEFAULT_DEPTH_RUSSIAN: u32 = 11;
+/// Default bench depth for Turkish (wide tree).
+pub const DEFAULT_DEPTH_TURKISH: u32 = 8;
 /// Default table size for bench, MiB.
 pub const DEFAULT_HASH_MB: usize = 16;
 
@@ -75,7 +77,7 @@ pub struct BenchArgs {
     /// Only this game (both when omitted).
     #[arg(long, value_parser = super::parse_variant)]
     pub variant: Option<Variant>,
-    /// Depth of every search [default: 9].
+    /// Depth of every search [default: 11 for Russian, 8 for Turkish].
     #[arg(long)]
     pub depth: Option<u32>,
     /// Search threads [default: 1].
@@ -143,9 +145,10 @@ fn bench_game<P: Evaluate>(
 }
 
 /// Runs the bench of one game (or both with `None`), calling `out` after each position.
+/// `depth` `None` uses each game's default.
 pub fn bench(
     variant: Option<Variant>,
-    depth: u32,
+    depth: Option<u32>,
     threads: usize,
     hash: usize,
     out: &mut dyn FnMut(&BenchLine),
@@ -156,8 +159,14 @@ pub fn bench(
             continue;
         }
         lines.extend(match v {
-            Variant::Russian => bench_game::<RussianPosition>(RUSSIAN, depth, threads, hash, out)?,
-            Variant::Turkish => bench_game::<TurkishPosition>(TURKISH, depth, threads, hash, out)?,
+            Variant::Russian => {
+                let d = depth.unwrap_or(DEFAULT_DEPTH_RUSSIAN);
+                bench_game::<RussianPosition>(RUSSIAN, d, threads, hash, out)?
+            }
+            Variant::Turkish => {
+                let d = depth.unwrap_or(DEFAULT_DEPTH_TURKISH);
+                bench_game::<TurkishPosition>(TURKISH, d, threads, hash, out)?
+            }
         });
     }
     Ok(lines)
@@ -165,7 +174,7 @@ pub fn bench(
 
 /// Runs `damka bench`; returns the exit status.
 pub fn run(args: BenchArgs) -> i32 {
-    let depth = args.depth.unwrap_or(DEFAULT_DEPTH).clamp(1, 100);
+    let depth = args.depth.map(|d| d.clamp(1, 100));
     let threads = args
         .threads
         .unwrap_or(1)

@@ -14,7 +14,7 @@ pub mod pdn;
 
 pub use pdn::{PdnError, Record};
 
-use crate::variant::EndRule;
+use crate::variant::{EndRule, GameMove};
 use crate::variant::{GameEnd, MoveError, Outcome, Position, PositionError};
 
 /// A game: a start position, the moves played from it, and what follows from them.
@@ -127,7 +127,7 @@ impl<P: Position> Game<P> {
     /// refused with [`MoveError::Illegal`] and nothing changes).
     pub fn play(&mut self, mv: P::Move) -> Result<(), MoveError> {
         if !self.legal_moves().contains(&mv) {
-            return Err(MoveError::Illegal(format!("{mv:?}")));
+            return Err(MoveError::Illegal(format!("{}-{}", mv.from(), mv.to())));
         }
         self.play_unchecked(mv);
         Ok(())

@@ -266,6 +266,15 @@ impl Client {
     pub fn start_with(config: HubConfig) -> Client {
         let fake = Fake::new();
         let calls = fake.calls.clone();
+        Client::start_backend(fake, config, calls)
+    }
+
+    /// Starts a session with any engine (`calls` stays empty unless the engine logs there).
+    pub fn start_backend<B: Backend + Send + 'static>(
+        backend: B,
+        config: HubConfig,
+        calls: Arc<Mutex<Vec<String>>>,
+    ) -> Client {
         let (in_tx, in_rx) = unbounded();
         let (out_tx, out_rx) = unbounded();
         let session = thread::spawn(move || {
@@ -278,7 +287,7 @@ impl Client {
                 tx: out_tx,
                 partial: Vec::new(),
             };
-            run_session(reader, writer, fake, config)
+            run_session(reader, writer, backend, config)
         });
         Client {
             input: Some(in_tx),

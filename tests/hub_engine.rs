@@ -1,0 +1,298 @@
+//! Hub sessions with the real engine: in memory through `run_session`, and through the `damka`
+//! binary (stdin/stdout, nothing on stderr, exit status 0).
+
+mod hub_support;
+
+use damka::core::Variant;
+use damka::engine::Engine;
+use damka::protocol::HubConfig;
+use hub_support::{assert_strict, Client};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const RUSSIAN_START: &str = "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww";
+const TURKISH_START: &str = "Weeeeeeeebbbbbbbbbbbbbbbbeeeeeeeeeeeeeeeewwwwwwwwwwwwwwwweeeeeeee";
+
+fn engine_client() -> Client {
+    let config = HubConfig {
+        hash_mb: 8,
+        ..HubConfig::default()
+    };
+    Client::start_backend(
+        Engine::new(Variant::Russian),
+        config,
+        Arc::new(Mutex::new(Vec::new())),
+    )
+}
+
+/// The `done` line of a search, checking the `info` lines before it.
+fn search(c: &Client, go: &str) -> String {
+    c.send(go);
+    let lines = c.until("done");
+    for l in &lines {
+        assert_strict(l);
+    }
+    for l in &lines[..lines.len() - 1] {
+        assert!(l.starts_with("info depth="), "{lines:?}");
+        let keys: Vec<&str> = l
+            .split(' ')
+            .skip(1)
+            .filter_map(|a| a.split_once('=').map(|(k, _)| k))
+            .filter(|k| !k.is_empty() && !k.contains('"'))
+            .collect();
+        assert_eq!(
+            &keys[..6],
+            ["depth", "mean-depth", "score", "nodes", "time", "nps"],
+            "{l}"
+        );
+    }
+    lines.last().unwrap().clone()
+}
+
+/// The move of a `done` line.
+fn done_move(done: &str) -> &str {
+    let m = done
+        .strip_prefix("done move=")
+        .unwrap_or_else(|| panic!("{done}"));
+    m.split(' ').next().unwrap()
+}
+
+#[test]
+fn russian_moves_in_both_notations_and_captures_with_every_square() {
+    let c = engine_client();
+    c.handshake();
+    // a3-b4 d6-c5: b4xd6 is forced, written with the captured c5.
+    assert!(c
+        .ask(&format!("pos pos={RUSSIAN_START} moves=\"9-13 22-18\""))
+        .is_empty());
+    c.send("level depth=4");
+    assert_eq!(done_move(&search(&c, "go think")), "13x22x18");
+    // The same in algebraic notation, and the capture given by its ends only.
+    assert!(c
+        .ask(&format!(
+            "pos pos={RUSSIAN_START} moves=\"a3-b4 d6-c5 b4:d6\""
+        ))
+        .is_empty());
+    assert!(c
+        .ask(&format!(
+            "pos pos={RUSSIAN_START} moves=\"9-13 22-18 13x22x18\""
+        ))
+        .is_empty());
+    // A capture named without its captured square is still one legal move here.
+    assert!(c
+        .ask(&format!(
+            "pos pos={RUSSIAN_START} moves=\"9-13 22-18 13x22\""
+        ))
+        .is_empty());
+    let lines = c.ask(&format!(
+        "pos pos={RUSSIAN_START} moves=\"9-13 22-18 13-17\""
+    ));
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].starts_with("error message=\"illegal move 13-17"),
+        "{lines:?}"
+    );
+    // The position is the one before the bad line: after 9-13 22-18 13x22x18.
+    c.send("level depth=3");
+    let done = search(&c, "go think");
+    assert!(done.starts_with("done move="), "{done}");
+}
+
+#[test]
+fn bad_positions_are_errors() {
+    let c = engine_client();
+    c.handshake();
+    for pos in [
+        "Wbbb",
+        "Xbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww",
+        "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwwq",
+        // A white man on White's crowning row (b8).
+        "Wwbbbbbbbbbbbeeeeeeeewwwwwwwwwwww",
+    ] {
+        let lines = c.ask(&format!("pos pos={pos}"));
+        assert_eq!(lines.len(), 1, "{pos}: {lines:?}");
+        assert!(
+            lines[0].starts_with("error message=\"bad position"),
+            "{pos}: {lines:?}"
+        );
+    }
+    c.send("go think");
+    assert!(c.sync()[0].contains("go without a position"));
+}
+
+#[test]
+fn turkish_session_with_ponder_and_stop() {
+    let c = engine_client();
+    c.handshake();
+    assert!(c.ask("set-param name=variant value=turkish").is_empty());
+    // b3-b4 b6-b5: b4xb6xb8 takes two (majority capture), the only legal move.
+    assert!(c
+        .ask(&format!("pos pos={TURKISH_START} moves=\"18-26 42-34\""))
+        .is_empty());
+    c.send("level depth=5");
+    assert_eq!(done_move(&search(&c, "go think")), "26x58x34x50");
+    assert!(c.ask("pos start moves=\"b3-b4 b6-b5 b4xb6xb8\"").is_empty());
+    let lines = c.ask("pos start moves=\"18-26 42-34 26-34\"");
+    assert!(
+        lines[0].starts_with("error message=\"illegal move"),
+        "{lines:?}"
+    );
+
+    // Ponder: nothing ends the search before ponder-hit or stop.
+    assert!(c.ask("pos start moves=\"18-26 47-39\"").is_empty());
+    c.send("level depth=3");
+    c.send("go ponder");
+    std::thread::sleep(Duration::from_millis(300));
+    let lines = c.sync();
+    assert!(lines.iter().all(|l| l.starts_with("info ")), "{lines:?}");
+    c.send("ponder-hit");
+    let done = c.until("done");
+    assert!(done.last().unwrap().starts_with("done move="), "{done:?}");
+    // An infinite analysis answers stop within 50 ms (in one of a few tries: the machine may
+    // be busy with other tests).
+    let mut fastest = Duration::MAX;
+    for _ in 0..3 {
+        c.send("pos start");
+        c.send("level infinite");
+        c.send("go analyze");
+        std::thread::sleep(Duration::from_millis(150));
+        let t = Instant::now();
+        c.send("stop");
+        let lines = c.until("done");
+        fastest = fastest.min(t.elapsed());
+        assert!(lines.last().unwrap().starts_with("done move="));
+    }
+    assert!(fastest < Duration::from_millis(50), "{fastest:?}");
+}
+
+#[test]
+fn clock_limits_are_kept() {
+    let c = engine_client();
+    c.handshake();
+    for (level, budget) in [
+        ("level time=0.5 inc=0.1", 0.6),
+        ("level time=1 moves=10", 1.0),
+        ("level move-time=0.2", 0.2),
+        ("level time=-1", 0.0),
+    ] {
+        c.send(&format!("pos pos={RUSSIAN_START}"));
+        c.send(level);
+        let t = Instant::now();
+        let done = search(&c, "go think");
+        let used = t.elapsed().as_secs_f64();
+        assert!(done.starts_with("done move="), "{done}");
+        assert!(used <= budget + 0.1, "{level}: {used:.3}s");
+    }
+}
+
+/// Runs the binary on a script, with a pause after the lines marked by a leading `~`.
+fn run_binary(script: &[&[u8]]) -> (Vec<String>, String, i32) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_damka"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start damka");
+    let mut stdin = child.stdin.take().unwrap();
+    for line in script {
+        if let Some(rest) = line.strip_prefix(b"~") {
+            stdin.write_all(rest).unwrap();
+            stdin.flush().unwrap();
+            std::thread::sleep(Duration::from_millis(200));
+        } else {
+            stdin.write_all(line).unwrap();
+        }
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let lines = String::from_utf8(out.stdout)
+        .expect("stdout is UTF-8")
+        .lines()
+        .map(str::to_string)
+        .collect();
+    (
+        lines,
+        String::from_utf8_lossy(&out.stderr).to_string(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn binary_session_survives_bad_input_and_writes_nothing_to_stderr() {
+    let million = format!("{}\n", "z".repeat(1_000_000));
+    let pos = format!("pos pos={RUSSIAN_START} moves=\"10-14 22-18\"\n");
+    let script: Vec<&[u8]> = vec![
+        b"hub\n",
+        b"set-param name=hash value=8\n",
+        b"set-param name=variant value=chess\n",
+        b"init\n",
+        b"go think\n",
+        b"\xff\xfe\xfd\n",
+        million.as_bytes(),
+        b"pos pos=W\n",
+        pos.as_bytes(),
+        b"level depth=3\n",
+        b"~go think\n",
+        b"ping\n",
+        b"wibble\n",
+        b"level infinite\n",
+        b"~go analyze\n",
+        b"ping\n",
+        b"~stop\n",
+        b"ping\n",
+        b"quit\n",
+        b"ping\n",
+    ];
+    let (lines, stderr, code) = run_binary(&script);
+    assert_eq!(stderr, "");
+    assert_eq!(code, 0);
+    for l in &lines {
+        assert_strict(l);
+    }
+    let kinds: Vec<&str> = lines
+        .iter()
+        .map(|l| l.split(' ').next().unwrap())
+        .filter(|k| *k != "info")
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "id", "param", "param", "param", "wait",  // hub
+            "error", // unknown variant
+            "ready", "error", // go without a position
+            "error", // not UTF-8
+            "error", // a million characters
+            "error", // bad position
+            "done", "pong", "error", // unknown command
+            "pong", "done", "pong",
+        ],
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn binary_quits_at_end_of_input_during_a_search() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_damka"))
+        .args(["hub", "--variant", "turkish", "--hash", "8"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start damka");
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "pos start\ngo think").unwrap();
+    stdin.flush().unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    assert!(first.starts_with("info "), "{first}");
+    let t = Instant::now();
+    drop(stdin);
+    let status = child.wait().unwrap();
+    assert!(status.success());
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    let rest: Vec<String> = out.lines().map(Result::unwrap).collect();
+    assert!(rest.last().unwrap().starts_with("done move="), "{rest:?}");
+}

@@ -1,0 +1,84 @@
+//! Search on Russian positions: shots and king endings with a forced win (checked by a plain
+//! minimax oracle), repetition, bench determinism.
+
+mod search_common;
+
+use damka::core::Variant;
+use damka::engine::{Engine, GoMode, Limits};
+use damka::variant::RussianPosition;
+use search_common::check_forced_win;
+
+/// Men endings and shots won in 7 plies with exactly one winning first move (found by a random
+/// search over small positions, confirmed by the oracle in every run).
+const SHOTS: &[(&str, &str)] = &[
+    ("W:Wf2,h4,f6,c7:Bd2,h2,g5,h6", "f2-g3"),
+    ("W:Wb2,f2,a3,e5:Bd2,h4,g5,a7", "b2-c3"),
+    ("W:Wh2,d4,c5:Bf2,e3,c7", "h2-g3"),
+    ("W:Wd2,c3,f4,g5,g7:Ba3,h4,e5,b6,d6", "g7-f8"),
+    ("W:Wb4,f6,a7:Ba3,e3,c7", "a7-b8"),
+    ("W:Wf2,g3,a7,g7:Bb2,d2,f4,c5,e5,b6", "g7-f8"),
+];
+
+/// Three kings against one: won in 7 plies with exactly one winning first move.
+const KINGS: &[(&str, &str)] = &[
+    ("W:WKa1,Kd6,Kf6:BKd8", "f6-h4"),
+    ("W:WKg3,Kd4,Kg7:BKc1", "g7-h6"),
+    ("W:WKb2,Kd4,Kg5:BKf8", "b2-a3"),
+    ("W:WKc5,Ke5,Ke7:BKd8", "e7-h4"),
+];
+
+#[test]
+fn finds_shots_with_win_scores() {
+    for (fen, mv) in SHOTS {
+        check_forced_win::<RussianPosition>(fen, mv, 7, 8, 1);
+    }
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore)]
+fn finds_king_wins_with_one_and_two_threads() {
+    for (fen, mv) in KINGS {
+        check_forced_win::<RussianPosition>(fen, mv, 7, 8, 1);
+        check_forced_win::<RussianPosition>(fen, mv, 7, 9, 2);
+    }
+}
+
+#[test]
+fn repetition_is_a_draw() {
+    // Black, two kings down, saves itself only by repeating: after the history, d8-e7 goes back
+    // to the position after its first move.
+    let mut e = Engine::new(Variant::Russian);
+    let fen = "B:WKa1,Kc1,Ke1:BKd8";
+    e.set_position(fen, &["d8-e7", "a1-b2", "e7-d8", "b2-a1"])
+        .unwrap();
+    let limits = Limits {
+        depth: Some(3),
+        ..Limits::default()
+    };
+    let out = e
+        .search_blocking(limits.clone(), GoMode::Analyze, Box::new(|_| {}))
+        .unwrap();
+    assert_eq!(out.best.unwrap().algebraic, "d8-e7");
+    assert_eq!(out.score, 0);
+
+    e.set_position(fen, &[]).unwrap();
+    let out = e
+        .search_blocking(limits, GoMode::Analyze, Box::new(|_| {}))
+        .unwrap();
+    assert!(out.score < -200, "{}", out.score);
+}
+
+#[test]
+fn bench_is_deterministic() {
+    let run = || {
+        damka::cli::bench::bench(Some(Variant::Russian), Some(5), 1, 4, &mut |_| {})
+            .unwrap()
+            .iter()
+            .map(|l| l.nodes)
+            .collect::<Vec<_>>()
+    };
+    let a = run();
+    assert!(a.len() >= 20);
+    assert!(a.iter().all(|&n| n > 0));
+    assert_eq!(a, run());
+}

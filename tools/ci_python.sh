@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Real-client check: pydraughts 0.6.7 (unmodified) plays damka against itself over the Hub
+# protocol. Called by .ci/run after the Rust tests; runs on a fresh machine too.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PYTHON=${PYTHON:-python3}
+VENV=${HUB_CHECK_VENV:-target/hub-check-venv}
+
+if ! "$VENV/bin/python" -c 'import draughts' 2>/dev/null; then
+  rm -rf "$VENV"
+  if ! "$PYTHON" -m venv "$VENV" 2>/dev/null; then
+    # Debian-like systems ship venv separately.
+    if command -v apt-get >/dev/null 2>&1; then
+      apt-get update -qq && apt-get install -y -qq python3-venv >/dev/null
+    fi
+    rm -rf "$VENV"
+    "$PYTHON" -m venv "$VENV"
+  fi
+  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check pydraughts==0.6.7
+fi
+
+cargo build --release --bin damka
+ENGINE=${DAMKA:-target/release/damka}
+"$VENV/bin/python" tools/hub_check.py --engine "$ENGINE" "$@"
