@@ -417,6 +417,21 @@ pub fn count_captures(pos: &RussianPosition) -> usize {
     match capture_setup(pos) {
         None => 0,
         Some(setup) => {
+            if setup.kings == 0 {
+                // Men only, and no jump that goes on: count the first jumps in place.
+                let j = setup.jumpers;
+                let men = setup.men;
+                let lands = [
+                    shift(men & j[NE], 2 * SHIFT[NE]),
+                    shift(men & j[NW], 2 * SHIFT[NW]),
+                    shift(men & j[SE], 2 * SHIFT[SE]),
+                    shift(men & j[SW], 2 * SHIFT[SW]),
+                ];
+                let goes_on = j[0] | j[1] | j[2] | j[3] | setup.crown;
+                if (lands[0] | lands[1] | lands[2] | lands[3]) & goes_on == 0 {
+                    return lands.iter().map(|l| l.count_ones() as usize).sum();
+                }
+            }
             let mut sink = CountSink {
                 n: 0,
                 big: MoveList::new(),
