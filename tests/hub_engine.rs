@@ -17,8 +17,7 @@ const TURKISH_START: &str = "Weeeeeeeebbbbbbbbbbbbbbbbeeeeeeeeeeeeeeeewwwwwwwwww
 
 fn engine_client() -> Client {
     let config = HubConfig {
-        hash_mb: 8,
-        ..HubConfig::default()
+        options: vec![("hash".into(), "8".into())],
     };
     Client::start_backend(
         Engine::new(Variant::Russian),
@@ -98,6 +97,38 @@ fn russian_moves_in_both_notations_and_captures_with_every_square() {
     c.send("level depth=3");
     let done = search(&c, "go think");
     assert!(done.starts_with("done move="), "{done}");
+}
+
+#[test]
+fn declares_the_engines_options_and_searches_with_two_threads() {
+    let c = engine_client();
+    let lines = c.ask("hub");
+    let engine = Engine::new(Variant::Russian);
+    assert_eq!(lines.len(), engine.options().len() + 2, "{lines:?}");
+    for (l, o) in lines[1..].iter().zip(engine.options()) {
+        assert!(
+            l.starts_with(&format!("param name={} value=", o.name)),
+            "{l}"
+        );
+    }
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("param name=hash value=8 type=int min=1 max=")),
+        "{lines:?}"
+    );
+    assert!(c.ask("set-param name=threads value=2").is_empty());
+    assert_eq!(c.ask("init"), vec!["ready"]);
+    assert!(c.ask(&format!("pos pos={RUSSIAN_START}")).is_empty());
+    c.send("level depth=6");
+    assert!(search(&c, "go think").starts_with("done move="));
+    let lines = c.ask("hub");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("param name=threads value=2 ")),
+        "{lines:?}"
+    );
 }
 
 #[test]

@@ -38,11 +38,19 @@ fn handshake_declares_every_param_and_applies_them_once_at_init() {
     assert!(c.ask("set-param name=threads value=2").is_empty());
     assert!(c.ask("set-param name=hash value=128").is_empty());
     assert!(c.ask("set-param name=hash value=256").is_empty());
-    assert!(!c.calls().iter().any(|l| l.starts_with("set_hash_mb")));
+    assert_eq!(c.calls(), vec!["set_option variant turkish"]);
+    // Values not yet applied are the ones shown.
+    let lines = c.ask("hub");
+    assert!(lines[2].contains("value=2"), "{lines:?}");
+    assert!(lines[3].contains("value=256"), "{lines:?}");
     assert_eq!(c.ask("init"), vec!["ready"]);
     assert_eq!(
         c.calls(),
-        vec!["set_variant turkish", "set_threads 2", "set_hash_mb 256"]
+        vec![
+            "set_option variant turkish",
+            "set_option threads 2",
+            "set_option hash 256"
+        ]
     );
     // `hub` again shows the values now in force.
     let lines = c.ask("hub");
@@ -56,15 +64,17 @@ fn handshake_declares_every_param_and_applies_them_once_at_init() {
 #[test]
 fn start_values_come_from_the_config() {
     let c = Client::start_with(HubConfig {
-        threads: 3,
-        hash_mb: 16,
-        ..HubConfig::default()
+        options: vec![("threads".into(), "3".into()), ("hash".into(), "16".into())],
     });
     let lines = c.ask("hub");
     assert!(lines[2].contains("value=3"), "{lines:?}");
     assert!(lines[3].contains("value=16"), "{lines:?}");
+    c.ask("set-param name=hash value=32");
     c.ask("init");
-    assert_eq!(c.calls(), vec!["set_threads 3", "set_hash_mb 16"]);
+    assert_eq!(
+        c.calls(),
+        vec!["set_option threads 3", "set_option hash 32"]
+    );
 }
 
 #[test]
@@ -77,7 +87,14 @@ fn bad_params_get_errors_and_change_nothing() {
             "set-param name=variant value=chess",
             "unknown variant chess",
         ),
-        ("set-param name=threads value=0", "bad value 0 for threads"),
+        (
+            "set-param name=threads value=0",
+            "bad value 0 for threads (expected 1 to 256)",
+        ),
+        (
+            "set-param name=threads value=-3",
+            "bad value -3 for threads",
+        ),
         (
             "set-param name=threads value=257",
             "bad value 257 for threads",

@@ -14,10 +14,10 @@ pub struct HubArgs {
     #[arg(long, value_parser = super::parse_variant)]
     pub variant: Option<Variant>,
     /// Search threads at start.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=crate::engine::MAX_THREADS as i64))]
     pub threads: Option<u32>,
     /// Transposition table size at start, MiB.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16384))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=crate::engine::MAX_HASH_MB as i64))]
     pub hash: Option<u32>,
 }
 
@@ -28,10 +28,10 @@ pub fn run(args: HubArgs) -> i32 {
     std::panic::set_hook(Box::new(|_| {}));
     let mut config = HubConfig::default();
     if let Some(t) = args.threads {
-        config.threads = t as usize;
+        config.options.push(("threads".into(), t.to_string()));
     }
     if let Some(h) = args.hash {
-        config.hash_mb = h as usize;
+        config.options.push(("hash".into(), h.to_string()));
     }
     let engine = Engine::new(args.variant.unwrap_or(Variant::Russian));
     let input = BufReader::with_capacity(1 << 16, io::stdin());

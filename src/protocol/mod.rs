@@ -16,19 +16,20 @@ pub mod session;
 pub use session::{run_session, start_position, HubConfig, SearchEvent, Session};
 
 use crate::core::Variant;
-use crate::engine::{DoneCallback, Engine, EngineError, GoMode, InfoCallback, Limits};
+use crate::engine::{
+    DoneCallback, Engine, EngineError, EngineOption, GoMode, InfoCallback, Limits,
+};
 
 /// What the protocol needs from an engine: exactly the part of [`Engine`]'s facade it uses,
 /// so that sessions can be tested against a scripted fake.
 pub trait Backend {
     /// The current variant.
     fn variant(&self) -> Variant;
-    /// Switches the game; the position becomes that game's start position.
-    fn set_variant(&mut self, variant: Variant);
-    /// Number of search threads.
-    fn set_threads(&mut self, n: usize);
-    /// Transposition table size in MiB.
-    fn set_hash_mb(&mut self, mb: usize);
+    /// The options the engine declares, with their current values (`variant`, `threads`,
+    /// `hash`, and whatever else it has): the session declares each on `hub`.
+    fn options(&self) -> Vec<EngineOption>;
+    /// Sets an option from its text; setting `variant` makes the position that game's start.
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError>;
     /// Forgets the previous game.
     fn new_game(&mut self);
     /// Sets the position and plays `moves` from it; on error the position is unchanged.
@@ -53,14 +54,11 @@ impl Backend for Engine {
     fn variant(&self) -> Variant {
         Engine::variant(self)
     }
-    fn set_variant(&mut self, variant: Variant) {
-        Engine::set_variant(self, variant)
+    fn options(&self) -> Vec<EngineOption> {
+        Engine::options(self)
     }
-    fn set_threads(&mut self, n: usize) {
-        Engine::set_threads(self, n)
-    }
-    fn set_hash_mb(&mut self, mb: usize) {
-        Engine::set_hash_mb(self, mb)
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        Engine::set_option(self, name, value)
     }
     fn new_game(&mut self) {
         Engine::new_game(self)

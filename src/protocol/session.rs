@@ -11,7 +11,7 @@ use super::format::{self, Reply};
 use super::reader::{read_loop, Input};
 use super::Backend;
 use crate::core::Variant;
-use crate::engine::{EngineError, GoMode, Info, Limits, SearchOutcome};
+use crate::engine::{EngineError, EngineOption, GoMode, Info, Limits, OptionKind, SearchOutcome};
 use crossbeam_channel::{select, unbounded, Receiver};
 use std::io::{self, BufRead, Write};
 use std::thread;
@@ -24,28 +24,12 @@ pub fn start_position(v: Variant) -> &'static str {
     }
 }
 
-/// Parameter defaults and ranges declared on `hub`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Starting values of the engine's options for a session (from the command line); the client
+/// may change them with `set-param`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HubConfig {
-    /// Search threads at start.
-    pub threads: usize,
-    /// Largest accepted `threads`.
-    pub max_threads: usize,
-    /// Transposition table size at start, MiB.
-    pub hash_mb: usize,
-    /// Largest accepted `hash`, MiB.
-    pub max_hash_mb: usize,
-}
-
-impl Default for HubConfig {
-    fn default() -> Self {
-        HubConfig {
-            threads: 1,
-            max_threads: 256,
-            hash_mb: 64,
-            max_hash_mb: 16 * 1024,
-        }
-    }
+    /// `(name, value)` pairs, applied at `init` (or the first `go`) with the client's own.
+    pub options: Vec<(String, String)>,
 }
 
 /// What a search reports to the session thread.
@@ -94,13 +78,10 @@ struct Running {
 pub struct Session<B: Backend, W: Write> {
     backend: B,
     out: W,
-    config: HubConfig,
-    threads: usize,
-    hash_mb: usize,
-    /// Parameters set but not yet handed to the engine (done at `init` or `go`, so a
-    /// handshake that changes `hash` allocates the table once).
-    pending_threads: Option<usize>,
-    pending_hash: Option<usize>,
+    /// Options set but not yet handed to the engine, in order (done at `init` or `go`, so a
+    /// handshake that changes `hash` sizes the table once). `variant` is never pending: the
+    /// position text depends on it.
+    pending: Vec<(String, String)>,
     limits: Limits,
     has_position: bool,
     search: Option<Running>,
@@ -109,18 +90,24 @@ pub struct Session<B: Backend, W: Write> {
 impl<B: Backend, W: Write> Session<B, W> {
     /// A session before the handshake.
     pub fn new(backend: B, out: W, config: HubConfig) -> Self {
-        Session {
+        let mut session = Session {
             backend,
             out,
-            threads: config.threads,
-            hash_mb: config.hash_mb,
-            pending_threads: Some(config.threads),
-            pending_hash: Some(config.hash_mb),
-            config,
+            pending: Vec::new(),
             limits: Limits::default(),
             has_position: false,
             search: None,
+        };
+        for (name, value) in config.options {
+            session.set_pending(name, value);
         }
+        session
+    }
+
+    /// Queues an option value, replacing an earlier one for the same option.
+    fn set_pending(&mut self, name: String, value: String) {
+        self.pending.retain(|(n, _)| *n != name);
+        self.pending.push((name, value));
     }
 
     /// Writes one line and flushes it.
@@ -243,14 +230,14 @@ impl<B: Backend, W: Write> Session<B, W> {
         Ok(())
     }
 
-    /// Hands set parameters to the engine.
-    fn apply_pending(&mut self) {
-        if let Some(n) = self.pending_threads.take() {
-            self.backend.set_threads(n);
+    /// Hands set options to the engine.
+    fn apply_pending(&mut self) -> io::Result<()> {
+        for (name, value) in std::mem::take(&mut self.pending) {
+            if let Err(e) = self.backend.set_option(&name, &value) {
+                self.send_error(&engine_error_message(&e))?;
+            }
         }
-        if let Some(mb) = self.pending_hash.take() {
-            self.backend.set_hash_mb(mb);
-        }
+        Ok(())
     }
 
     /// Carries out a command with no search running.
@@ -259,7 +246,7 @@ impl<B: Backend, W: Write> Session<B, W> {
             Command::Hub => self.hub()?,
             Command::SetParam { name, value } => self.set_param(&name, &value)?,
             Command::Init => {
-                self.apply_pending();
+                self.apply_pending()?;
                 self.send(Reply::new("ready"))?;
             }
             Command::NewGame => self.backend.new_game(),
@@ -294,67 +281,48 @@ impl<B: Backend, W: Write> Session<B, W> {
                 .arg("version", env!("CARGO_PKG_VERSION"))
                 .arg("author", "the damka authors"),
         )?;
-        let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
-        self.send(
-            Reply::new("param")
-                .arg("name", "variant")
-                .arg("value", self.backend.variant().name())
-                .arg("type", "enum")
-                .arg("values", names.join(" ")),
-        )?;
-        self.send(
-            Reply::new("param")
-                .arg("name", "threads")
-                .arg("value", self.threads)
-                .arg("type", "int")
-                .arg("min", 1)
-                .arg("max", self.config.max_threads),
-        )?;
-        self.send(
-            Reply::new("param")
-                .arg("name", "hash")
-                .arg("value", self.hash_mb)
-                .arg("type", "int")
-                .arg("min", 1)
-                .arg("max", self.config.max_hash_mb),
-        )?;
+        for opt in self.backend.options() {
+            // A value set but not yet applied is the one in force for the client.
+            let value = self
+                .pending
+                .iter()
+                .rev()
+                .find(|(n, _)| *n == opt.name)
+                .map_or(opt.value.clone(), |(_, v)| v.clone());
+            let r = Reply::new("param")
+                .arg("name", opt.name)
+                .arg("value", value);
+            let r = match &opt.kind {
+                OptionKind::Enum(values) => r.arg("type", "enum").arg("values", values.join(" ")),
+                OptionKind::Int { min, max } => {
+                    r.arg("type", "int").arg("min", min).arg("max", max)
+                }
+            };
+            self.send(r)?;
+        }
         self.send(Reply::new("wait"))
     }
 
     fn set_param(&mut self, name: &str, value: &str) -> io::Result<()> {
-        let int_in = |max: usize| -> Result<usize, String> {
-            match value.trim().parse::<usize>() {
-                Ok(n) if (1..=max).contains(&n) => Ok(n),
-                _ => Err(format!(
-                    "bad value {} for {name} (expected 1 to {max})",
-                    shorten(value)
-                )),
-            }
+        let options = self.backend.options();
+        let Some(opt) = options
+            .iter()
+            .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
+        else {
+            return self.send_error(&format!("unknown parameter {}", shorten(name)));
         };
-        match name {
-            "variant" => match value.parse::<Variant>() {
-                Ok(v) => {
-                    self.backend.set_variant(v);
-                    // The engine is at the new game's start now; the client must say where.
-                    self.has_position = false;
-                }
-                Err(_) => self.send_error(&format!("unknown variant {}", shorten(value)))?,
-            },
-            "threads" => match int_in(self.config.max_threads) {
-                Ok(n) => {
-                    self.threads = n;
-                    self.pending_threads = Some(n);
-                }
-                Err(m) => self.send_error(&m)?,
-            },
-            "hash" => match int_in(self.config.max_hash_mb) {
-                Ok(n) => {
-                    self.hash_mb = n;
-                    self.pending_hash = Some(n);
-                }
-                Err(m) => self.send_error(&m)?,
-            },
-            other => self.send_error(&format!("unknown parameter {}", shorten(other)))?,
+        if let Err(m) = check_option_value(opt, value) {
+            return self.send_error(&m);
+        }
+        if opt.name == "variant" {
+            // At once: the next position string is read in the new game.
+            if let Err(e) = self.backend.set_option(opt.name, value) {
+                return self.send_error(&engine_error_message(&e));
+            }
+            // The engine is at the new game's start now; the client must say where.
+            self.has_position = false;
+        } else {
+            self.set_pending(opt.name.to_string(), value.trim().to_string());
         }
         Ok(())
     }
@@ -363,7 +331,7 @@ impl<B: Backend, W: Write> Session<B, W> {
         if !self.has_position {
             return self.send_error("go without a position (send pos first)");
         }
-        self.apply_pending();
+        self.apply_pending()?;
         let (tx, rx) = unbounded();
         let tx_done = tx.clone();
         let on_info = Box::new(move |i: &Info| {
@@ -379,6 +347,35 @@ impl<B: Backend, W: Write> Session<B, W> {
             }
             Err(e) => self.send_error(&engine_error_message(&e)),
         }
+    }
+}
+
+/// Whether `value` fits the option's declared kind; the error message otherwise.
+fn check_option_value(opt: &EngineOption, value: &str) -> Result<(), String> {
+    let v = value.trim();
+    match &opt.kind {
+        OptionKind::Enum(values) => {
+            if values.iter().any(|x| x.eq_ignore_ascii_case(v)) {
+                Ok(())
+            } else if opt.name == "variant" {
+                Err(format!("unknown variant {}", shorten(value)))
+            } else {
+                Err(format!(
+                    "bad value {} for {} (expected {})",
+                    shorten(value),
+                    opt.name,
+                    values.join(", ")
+                ))
+            }
+        }
+        OptionKind::Int { min, max } => match v.parse::<i64>() {
+            Ok(n) if (*min..=*max).contains(&n) => Ok(()),
+            _ => Err(format!(
+                "bad value {} for {} (expected {min} to {max})",
+                shorten(value),
+                opt.name
+            )),
+        },
     }
 }
 

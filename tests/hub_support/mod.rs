@@ -6,7 +6,8 @@
 use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError, Sender};
 use damka::core::Variant;
 use damka::engine::{
-    DoneCallback, EngineError, GoMode, Info, InfoCallback, Limits, MoveText, SearchOutcome,
+    DoneCallback, EngineError, EngineOption, GoMode, Info, InfoCallback, Limits, MoveText,
+    OptionKind, SearchOutcome,
 };
 use damka::protocol::{run_session, Backend, HubConfig};
 use std::io::{self, BufRead, Read, Write};
@@ -31,6 +32,8 @@ pub struct Fake {
     /// One entry per call: `set_variant turkish`, `go Think Limits {..}`, ...
     pub calls: Arc<Mutex<Vec<String>>>,
     variant: Variant,
+    threads: usize,
+    hash_mb: usize,
     no_legal_move: bool,
     stop: Arc<AtomicBool>,
     hit: Arc<AtomicBool>,
@@ -43,6 +46,8 @@ impl Fake {
         Fake {
             calls: Arc::new(Mutex::new(Vec::new())),
             variant: Variant::Russian,
+            threads: 1,
+            hash_mb: 64,
             no_legal_move: false,
             stop: Arc::new(AtomicBool::new(false)),
             hit: Arc::new(AtomicBool::new(false)),
@@ -59,15 +64,35 @@ impl Backend for Fake {
     fn variant(&self) -> Variant {
         self.variant
     }
-    fn set_variant(&mut self, variant: Variant) {
-        self.log(format!("set_variant {variant}"));
-        self.variant = variant;
+    fn options(&self) -> Vec<EngineOption> {
+        vec![
+            EngineOption {
+                name: "variant",
+                kind: OptionKind::Enum(vec!["russian", "turkish"]),
+                value: self.variant.name().to_string(),
+            },
+            EngineOption {
+                name: "threads",
+                kind: OptionKind::Int { min: 1, max: 256 },
+                value: self.threads.to_string(),
+            },
+            EngineOption {
+                name: "hash",
+                kind: OptionKind::Int { min: 1, max: 16384 },
+                value: self.hash_mb.to_string(),
+            },
+        ]
     }
-    fn set_threads(&mut self, n: usize) {
-        self.log(format!("set_threads {n}"));
-    }
-    fn set_hash_mb(&mut self, mb: usize) {
-        self.log(format!("set_hash_mb {mb}"));
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        self.log(format!("set_option {name} {value}"));
+        let bad = || EngineError::BadOption(format!("fake: {name} {value}"));
+        match name {
+            "variant" => self.variant = value.parse().map_err(|_| bad())?,
+            "threads" => self.threads = value.parse().map_err(|_| bad())?,
+            "hash" => self.hash_mb = value.parse().map_err(|_| bad())?,
+            _ => return Err(bad()),
+        }
+        Ok(())
     }
     fn new_game(&mut self) {
         self.log("new_game".into());

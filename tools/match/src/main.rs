@@ -63,6 +63,9 @@ struct MatchArgs {
     /// Opening file: a FEN or Hub position, and/or moves, per line.
     #[arg(long)]
     openings: Option<PathBuf>,
+    /// Play the openings in an order shuffled with this seed (default: file order).
+    #[arg(long, value_name = "SEED")]
+    shuffle: Option<u64>,
     /// Number of games (default: each opening twice, colours swapped, per opponent).
     #[arg(long)]
     games: Option<usize>,
@@ -226,6 +229,7 @@ fn build(a: MatchArgs) -> Result<tournament::MatchConfig, String> {
         games: a.games,
         concurrency: a.concurrency.max(1),
         openings,
+        shuffle: a.shuffle,
         pdn: a.pdn,
         sprt: a.sprt.as_deref().map(Sprt::parse).transpose()?,
         event: a.event,

@@ -1,7 +1,8 @@
 //! Match statistics: Elo difference with a 95% confidence interval (from the trinomial
 //! win/draw/loss counts, or from the pentanomial counts of game pairs played with colours
 //! swapped, which removes the opening's bias from the variance), the likelihood of superiority,
-//! and the generalized sequential probability ratio test (GSPRT) on logistic Elo.
+//! and the generalized sequential probability ratio test (GSPRT) on logistic Elo, computed
+//! the way fishtest does (maximum-likelihood outcome distributions under each hypothesis).
 
 /// z such that a standard normal variable is within +-z with 95% probability.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -149,6 +150,40 @@ pub fn los(r: &Wdl) -> f64 {
     0.5 * (1.0 + erf((r.wins as f64 - r.losses as f64) / (2.0 * decisive).sqrt()))
 }
 
+/// The distribution over `values` of largest likelihood for `counts` among those with mean
+/// `s`: p_i = f_i / (1 + t (x_i - s)) with f the observed frequencies and t the root of
+/// sum p_i (x_i - s) = 0, found by bisection (the sum falls as t grows). Needs every count
+/// positive and min(values) < s < max(values).
+fn mle_with_mean(values: &[f64], counts: &[f64], s: f64) -> Vec<f64> {
+    let n: f64 = counts.iter().sum();
+    let f: Vec<f64> = counts.iter().map(|c| c / n).collect();
+    let xmax = values.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    let xmin = values.iter().cloned().fold(f64::INFINITY, f64::min);
+    // Every denominator must stay positive.
+    let (mut lo, mut hi) = (-1.0 / (xmax - s), 1.0 / (s - xmin));
+    lo += 1e-12 * lo.abs();
+    hi -= 1e-12 * hi.abs();
+    let g = |t: f64| -> f64 {
+        f.iter()
+            .zip(values)
+            .map(|(fi, x)| fi * (x - s) / (1.0 + t * (x - s)))
+            .sum()
+    };
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if g(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let t = 0.5 * (lo + hi);
+    f.iter()
+        .zip(values)
+        .map(|(fi, x)| fi / (1.0 + t * (x - s)))
+        .collect()
+}
+
 /// What a sequential test concluded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SprtDecision {
@@ -218,31 +253,25 @@ impl Sprt {
         )
     }
 
-    /// The log-likelihood ratio by the normal approximation of the GSPRT: with sample mean
-    /// `m`, sample variance `v` and `n` samples, LLR = n (s1 - s0) (2m - s0 - s1) / (2v),
-    /// where s0, s1 are the expected sample means under H0 and H1.
+    /// The generalized log-likelihood ratio of the GSPRT (as fishtest computes it): for each
+    /// hypothesis, the outcome distribution of largest likelihood whose mean score is that
+    /// hypothesis's expected score; the LLR is the log of the ratio of their likelihoods of
+    /// the observed counts.
     ///
-    /// Every count is raised to at least 0.001 first (as fishtest does), so a one-sided match
-    /// with no variance at all still decides instead of running forever.
+    /// Every count is raised to at least 0.001 first (as fishtest does), so every outcome has
+    /// some probability and a one-sided match still decides. Unlike the normal approximation
+    /// with the sample variance, this does not explode on a handful of games with no spread.
     fn llr(&self, values: &[f64], counts: &[u64]) -> f64 {
         if counts.iter().sum::<u64>() == 0 {
             return 0.0;
         }
         let c: Vec<f64> = counts.iter().map(|&c| (c as f64).max(1e-3)).collect();
-        let n: f64 = c.iter().sum();
-        let m = values.iter().zip(&c).map(|(x, k)| x * k).sum::<f64>() / n;
-        let v = values
-            .iter()
-            .zip(&c)
-            .map(|(x, k)| k * (x - m).powi(2))
-            .sum::<f64>()
-            / n;
-        if v <= 0.0 {
-            return 0.0;
-        }
-        let s0 = score_from_elo(self.elo0);
-        let s1 = score_from_elo(self.elo1);
-        n * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * v)
+        let p0 = mle_with_mean(values, &c, score_from_elo(self.elo0));
+        let p1 = mle_with_mean(values, &c, score_from_elo(self.elo1));
+        c.iter()
+            .zip(p0.iter().zip(&p1))
+            .map(|(k, (a, b))| k * (b / a).ln())
+            .sum()
     }
 
     /// LLR from win/draw/loss counts (the match itself tests game pairs).
@@ -364,40 +393,46 @@ mod tests {
         assert!(Sprt::parse("elo0=0 elo1=5 gamma=1").is_err());
         let d = Sprt::parse("elo0=-5 elo1=5").unwrap();
         assert_eq!(d.alpha, 0.05);
-        // Hand computation: 60-40-0, s0 = 0.5, s1 = score(10) = 0.514387;
-        // LLR = 100 * 0.014387 * (1.2 - 1.014387) / (2 * 0.24) = 0.55634.
+        // Reference values from an independent Python version of fishtest's method.
         let r = Wdl {
             wins: 60,
             draws: 0,
             losses: 40,
         };
         let llr = s.llr_trinomial(&r);
-        assert!(close(llr, 0.556_34, 1e-4), "{llr}");
+        assert!(close(llr, 0.534_236, 1e-5), "{llr}");
         assert_eq!(s.decide(llr), None);
-        let big = Wdl {
-            wins: 600,
-            draws: 0,
-            losses: 400,
-        };
-        assert_eq!(s.decide(s.llr_trinomial(&big)), Some(SprtDecision::H1));
+        // On a large sample it agrees with the normal approximation
+        // n (s1 - s0) (2m - s0 - s1) / (2 var) = 0.090774.
+        let llr = s.llr_pentanomial(&Pentanomial([100, 300, 500, 320, 110]));
+        assert!(close(llr, 0.090_357, 1e-5), "{llr}");
+        // One good pair is not enough evidence for anything.
+        let wide = Sprt::parse("elo0=0,elo1=50").unwrap();
+        let llr = wide.llr_pentanomial(&Pentanomial([0, 0, 0, 1, 0]));
+        assert!(close(llr, 0.133_653, 1e-5), "{llr}");
+        assert_eq!(wide.decide(llr), None);
+        // A one-sided match still decides: 12 pairs won 2-0 against elo1 = 100.
+        let t = Sprt::parse("elo0=0,elo1=100").unwrap();
+        assert_eq!(
+            t.decide(t.llr_pentanomial(&Pentanomial([0, 0, 0, 0, 12]))),
+            Some(SprtDecision::H1)
+        );
+        assert_eq!(
+            t.decide(t.llr_pentanomial(&Pentanomial([12, 0, 0, 0, 0]))),
+            Some(SprtDecision::H0)
+        );
+        let llr = s.llr_pentanomial(&Pentanomial([0, 0, 0, 0, 8]));
+        assert!(close(llr, 0.227_001, 1e-5), "{llr}");
+        let llr = s.llr_pentanomial(&Pentanomial([0, 0, 7, 0, 0]));
+        assert!(close(llr, -0.198_563, 1e-5), "{llr}");
         let bad = Wdl {
             wins: 4000,
             draws: 2000,
             losses: 4000,
         };
-        assert_eq!(s.decide(s.llr_trinomial(&bad)), Some(SprtDecision::H0));
-        // Seven drawn pairs: a precise 0 Elo, so H0 (fishtest's regularisation gives -8.12).
-        let llr = s.llr_pentanomial(&Pentanomial([0, 0, 7, 0, 0]));
-        assert!(close(llr, -8.1233, 1e-3), "{llr}");
-        // A one-sided match has no variance but must still decide.
-        assert_eq!(
-            s.decide(s.llr_pentanomial(&Pentanomial([0, 0, 0, 0, 8]))),
-            Some(SprtDecision::H1)
-        );
-        assert_eq!(
-            s.decide(s.llr_pentanomial(&Pentanomial([8, 0, 0, 0, 0]))),
-            Some(SprtDecision::H0)
-        );
+        let llr = s.llr_trinomial(&bad);
+        assert!(close(llr, -5.176_786, 1e-4), "{llr}");
+        assert_eq!(s.decide(llr), Some(SprtDecision::H0));
         assert_eq!(s.llr_pentanomial(&Pentanomial::default()), 0.0);
     }
 }

@@ -34,6 +34,8 @@ pub struct MatchConfig {
     pub concurrency: usize,
     /// The opening file's text, if any.
     pub openings: Option<String>,
+    /// Shuffle the openings with this seed.
+    pub shuffle: Option<u64>,
     /// Where to append the PDN of every game.
     pub pdn: Option<PathBuf>,
     /// Stop when this test decides.
@@ -61,6 +63,22 @@ pub fn schedule(g: usize, others: usize, openings: usize) -> (usize, usize, usiz
         (0, opp, opening)
     } else {
         (opp, 0, opening)
+    }
+}
+
+/// Fisher-Yates with splitmix64, so a seed gives the same order everywhere.
+pub fn shuffle<T>(v: &mut [T], seed: u64) {
+    let mut state = seed;
+    let mut next = || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    for i in (1..v.len()).rev() {
+        let j = (next() % (i as u64 + 1)) as usize;
+        v.swap(i, j);
     }
 }
 
@@ -149,6 +167,10 @@ fn run_generic<P: Position>(cfg: &MatchConfig) -> i32 {
             }
         },
     };
+    let mut openings = openings;
+    if let Some(seed) = cfg.shuffle {
+        shuffle(&mut openings, seed);
+    }
     for (i, o) in openings.iter().enumerate() {
         if let Some(end) = opening_game(o).result() {
             eprintln!(
@@ -508,6 +530,22 @@ mod tests {
         assert_eq!(s[5], (3, 0, 0));
         assert_eq!(s[6], (0, 1, 1));
         assert_eq!(s[11], (3, 0, 1));
+    }
+
+    #[test]
+    fn shuffle_is_a_seeded_permutation() {
+        let mut a: Vec<u32> = (0..50).collect();
+        let mut b = a.clone();
+        shuffle(&mut a, 7);
+        shuffle(&mut b, 7);
+        assert_eq!(a, b);
+        assert_ne!(a, (0..50).collect::<Vec<_>>());
+        let mut c = a.clone();
+        c.sort();
+        assert_eq!(c, (0..50).collect::<Vec<_>>());
+        let mut d: Vec<u32> = (0..50).collect();
+        shuffle(&mut d, 8);
+        assert_ne!(a, d);
     }
 
     #[test]

@@ -274,7 +274,7 @@ fn sprt_stops_the_match() {
             "--depth",
             "1",
             "--sprt",
-            "elo0=0,elo1=10,alpha=0.05,beta=0.05",
+            "elo0=0,elo1=100,alpha=0.05,beta=0.05",
         ],
         "200",
     );
