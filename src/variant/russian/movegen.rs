@@ -59,6 +59,12 @@ fn jumps<const D: usize>(b: u64, avail: u64, empty: u64) -> u64 {
     shift(shift(b & JUMP_FROM[D], SHIFT[D]) & avail, SHIFT[D]) & empty
 }
 
+/// Squares from which a man jumps in direction `D` over a piece of `avail` onto `empty`.
+#[inline(always)]
+fn jumpers<const D: usize>(avail: u64, empty: u64) -> u64 {
+    shift(avail, -SHIFT[D]) & shift(empty, -2 * SHIFT[D]) & JUMP_FROM[D]
+}
+
 /// Number of squares in a set that usually has very few (cheaper than a software popcount).
 #[inline(always)]
 fn sparse_count(mut set: u64) -> usize {
@@ -354,8 +360,10 @@ struct Setup {
     enemy: u64,
     /// The capturing side's crowning rank.
     crown: u64,
-    /// Landing squares of men's first jumps in each direction.
-    lands: [u64; 4],
+    /// The capturing side's men.
+    men: u64,
+    /// Squares from which a man could jump in each direction in the position as it is.
+    jumpers: [u64; 4],
     /// The capturing side's kings.
     kings: u64,
 }
@@ -368,21 +376,22 @@ fn capture_setup(pos: &RussianPosition) -> Option<Setup> {
     let all = own | enemy;
     let empty = DARK & !all;
     let men = own & !pos.kings;
-    let lands = [
-        jumps::<NE>(men, enemy, empty),
-        jumps::<NW>(men, enemy, empty),
-        jumps::<SE>(men, enemy, empty),
-        jumps::<SW>(men, enemy, empty),
+    let j = [
+        jumpers::<NE>(enemy, empty),
+        jumpers::<NW>(enemy, empty),
+        jumpers::<SE>(enemy, empty),
+        jumpers::<SW>(enemy, empty),
     ];
     let kings = own & pos.kings;
-    if lands[0] | lands[1] | lands[2] | lands[3] | kings == 0 {
+    if (men & (j[0] | j[1] | j[2] | j[3])) | kings == 0 {
         None
     } else {
         Some(Setup {
             all,
             enemy,
             crown,
-            lands,
+            men,
+            jumpers: j,
             kings,
         })
     }
@@ -408,6 +417,21 @@ pub fn count_captures(pos: &RussianPosition) -> usize {
     match capture_setup(pos) {
         None => 0,
         Some(setup) => {
+            if setup.kings == 0 {
+                // Men only, and no jump that goes on: count the first jumps in place.
+                let j = setup.jumpers;
+                let men = setup.men;
+                let lands = [
+                    shift(men & j[NE], 2 * SHIFT[NE]),
+                    shift(men & j[NW], 2 * SHIFT[NW]),
+                    shift(men & j[SE], 2 * SHIFT[SE]),
+                    shift(men & j[SW], 2 * SHIFT[SW]),
+                ];
+                let goes_on = j[0] | j[1] | j[2] | j[3] | setup.crown;
+                if (lands[0] | lands[1] | lands[2] | lands[3]) & goes_on == 0 {
+                    return lands.iter().map(|l| l.count_ones() as usize).sum();
+                }
+            }
             let mut sink = CountSink {
                 n: 0,
                 big: MoveList::new(),
@@ -431,11 +455,13 @@ fn captures_of<S: Sink>(sink: &mut S, setup: &Setup) {
         crown: setup.crown,
     };
     let all = setup.all;
-    let empty = DARK & !all;
-    first_jumps::<S, NE>(&mut c, setup.lands[NE], all, empty);
-    first_jumps::<S, NW>(&mut c, setup.lands[NW], all, empty);
-    first_jumps::<S, SE>(&mut c, setup.lands[SE], all, empty);
-    first_jumps::<S, SW>(&mut c, setup.lands[SW], all, empty);
+    let j = setup.jumpers;
+    let goes_on = j[0] | j[1] | j[2] | j[3];
+    let men = setup.men;
+    first_jumps::<S, NE>(&mut c, shift(men & j[NE], 2 * SHIFT[NE]), goes_on, all);
+    first_jumps::<S, NW>(&mut c, shift(men & j[NW], 2 * SHIFT[NW]), goes_on, all);
+    first_jumps::<S, SE>(&mut c, shift(men & j[SE], 2 * SHIFT[SE]), goes_on, all);
+    first_jumps::<S, SW>(&mut c, shift(men & j[SW], 2 * SHIFT[SW]), goes_on, all);
     let mut kings = setup.kings;
     while kings != 0 {
         let s = kings.trailing_zeros() as usize;
@@ -448,29 +474,22 @@ fn captures_of<S: Sink>(sink: &mut S, setup: &Setup) {
 }
 
 /// The men's first jumps in direction `D`, landing on `lands`. Most captures end after one
-/// jump: those are found for all men together by shifts (a man that just jumped can only go on
-/// in the three other directions, the piece it took blocking the fourth, so its start square
-/// being occupied does not matter); only the others are followed one by one.
+/// jump: those are found for all men together by shifts; only the others (`goes_on` is every
+/// square a man could jump from in the position) are followed one by one.
 #[inline(always)]
-fn first_jumps<S: Sink, const D: usize>(c: &mut Capturer<'_, S>, lands: u64, all: u64, empty: u64) {
+fn first_jumps<S: Sink, const D: usize>(
+    c: &mut Capturer<'_, S>,
+    lands: u64,
+    goes_on: u64,
+    all: u64,
+) {
     if lands == 0 {
         return;
     }
-    let enemy = c.enemy;
-    // Landing squares from which the man goes on: crowned, or with a next jump.
-    let mut special = lands & c.crown;
-    if D != SW {
-        special |= shift(jumps::<NE>(lands, enemy, empty), -2 * SHIFT[NE]);
-    }
-    if D != SE {
-        special |= shift(jumps::<NW>(lands, enemy, empty), -2 * SHIFT[NW]);
-    }
-    if D != NW {
-        special |= shift(jumps::<SE>(lands, enemy, empty), -2 * SHIFT[SE]);
-    }
-    if D != NE {
-        special |= shift(jumps::<SW>(lands, enemy, empty), -2 * SHIFT[SW]);
-    }
+    // Landing squares from which the man goes on: crowned, or with a next jump. A jump back
+    // (over the piece just taken) would land on the start square, occupied in the position, so
+    // the position's own jumpers are exactly the landing squares with a next jump.
+    let mut special = lands & (goes_on | c.crown);
     c.sink.add_simple::<D>(lands & !special);
     while special != 0 {
         let to = special.trailing_zeros() as i32;
