@@ -834,7 +834,7 @@ impl<P: Evaluate> Searcher<P> {
         let threads = threads.max(1);
         Searcher {
             pool: ThreadPool::new(threads),
-            tt: Arc::new(TransTable::new(hash_mb)),
+            tt: Arc::new(TransTable::with_threads(hash_mb, threads)),
             control: Arc::new(Control::default()),
             workers: Arc::new((0..threads).map(|i| Mutex::new(Worker::new(i))).collect()),
         }
@@ -863,7 +863,9 @@ impl<P: Evaluate> Searcher<P> {
     /// Replaces the table by an empty one of `mb` MiB (stops a running search first).
     pub fn set_hash_mb(&mut self, mb: usize) {
         self.stop_and_wait();
-        self.tt = Arc::new(TransTable::new(mb.max(1)));
+        // Drop the old table first so that both never take memory at once.
+        self.tt = Arc::new(TransTable::new(1));
+        self.tt = Arc::new(TransTable::with_threads(mb.max(1), self.pool.len()));
     }
 
     /// Forgets everything learnt: table (cleared in parallel), killers and history.

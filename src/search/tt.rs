@@ -107,11 +107,27 @@ pub fn score_from_tt(s: Score, ply: usize) -> Score {
 impl TransTable {
     /// A table of about `mb` MiB (at least one cluster).
     pub fn new(mb: usize) -> TransTable {
+        Self::with_threads(mb, 1)
+    }
+
+    /// A table of about `mb` MiB, its memory written (zeroed) by `threads` threads at once.
+    pub fn with_threads(mb: usize, threads: usize) -> TransTable {
         let bytes = mb.max(1).saturating_mul(1 << 20);
         let clusters = (bytes / (CLUSTER * std::mem::size_of::<Slot>())).max(1);
         let n = clusters * CLUSTER;
-        let mut slots = Vec::with_capacity(n);
-        slots.resize_with(n, Slot::default);
+        let mut slots: Vec<Slot> = Vec::with_capacity(n);
+        let chunk = n.div_ceil(threads.max(1)).max(1);
+        std::thread::scope(|s| {
+            for part in slots.spare_capacity_mut()[..n].chunks_mut(chunk) {
+                s.spawn(move || {
+                    for slot in part {
+                        slot.write(Slot::default());
+                    }
+                });
+            }
+        });
+        // SAFETY: the scope above initialised all `n` elements (the chunks cover 0..n).
+        unsafe { slots.set_len(n) };
         TransTable {
             slots,
             clusters,
@@ -272,6 +288,16 @@ mod tests {
         assert!(tt.probe(12346, 0).is_none());
         tt.clear(2);
         assert!(tt.probe(12345, 0).is_none());
+    }
+
+    #[test]
+    fn parallel_allocation_gives_an_empty_table_of_the_size_asked() {
+        let tt = TransTable::with_threads(3, 3);
+        assert_eq!(tt.size_mb(), 3);
+        assert_eq!(tt.hashfull(), 0);
+        for k in 1..1000u64 {
+            assert!(tt.probe(k.wrapping_mul(0x9E37_79B9_7F4A_7C15), 0).is_none());
+        }
     }
 
     #[test]
