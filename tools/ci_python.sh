@@ -20,6 +20,9 @@ if ! "$VENV/bin/python" -c 'import draughts' 2>/dev/null; then
   "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check pydraughts==0.6.7
 fi
 
-cargo build --release --bin damka
-ENGINE=${DAMKA:-target/release/damka}
+# The profile .ci/run tests with (optimised, built already by then); HUB_CHECK_PROFILE=release
+# checks the fully optimised binary instead.
+PROFILE=${HUB_CHECK_PROFILE:-ci}
+cargo build --profile "$PROFILE" --bin damka
+ENGINE=${DAMKA:-target/$PROFILE/damka}
 "$VENV/bin/python" tools/hub_check.py --engine "$ENGINE" "$@"

@@ -86,6 +86,10 @@ pub struct BenchArgs {
     /// Transposition table, MiB [default: 16].
     #[arg(long)]
     pub hash: Option<usize>,
+    /// Instead of the node count, measure the time-to-depth speed-up of this many threads
+    /// over one on every position (prints each ratio and the median).
+    #[arg(long)]
+    pub speedup: Option<usize>,
 }
 
 /// The result of one bench position.
@@ -172,8 +176,120 @@ pub fn bench(
     Ok(lines)
 }
 
+fn speedup_game<P: Evaluate>(
+    list: &[&str],
+    depth: u32,
+    threads: usize,
+    hash: usize,
+) -> Result<Vec<f64>, String> {
+    let mut one = Searcher::<P>::new(1, hash);
+    let mut many = Searcher::<P>::new(threads, hash);
+    let mut ratios = Vec::new();
+    for (index, fen) in list.iter().enumerate() {
+        let pos = P::parse_any(fen).map_err(|e| format!("bench position {index}: {e}"))?;
+        let limits = SearchLimits {
+            depth: Some(depth),
+            analyze: true,
+            ..SearchLimits::default()
+        };
+        let time = |s: &mut Searcher<P>| {
+            s.clear();
+            let c = main_thread_cpu();
+            let t = Instant::now();
+            s.search(Job::new(pos, limits), |_| {});
+            let wall = t.elapsed().as_secs_f64();
+            let cpu = match (c, main_thread_cpu()) {
+                (Some(a), Some(b)) => (b - a) as f64 * 1e-9,
+                _ => wall,
+            };
+            (wall, cpu)
+        };
+        let (w1, c1) = time(&mut one);
+        let (wn, cn) = time(&mut many);
+        let r = c1 / cn.max(1e-6);
+        println!(
+            "{:<8} {:>2} depth={depth} wall1={w1:.3} wall{threads}={wn:.3} cpu1={c1:.3} \
+             cpu{threads}={cn:.3} speedup={r:.2}",
+            P::VARIANT.name(),
+            index + 1
+        );
+        ratios.push(r);
+    }
+    Ok(ratios)
+}
+
+/// CPU time (ns) of the running search's main thread (`search-0`), from Linux's
+/// `/proc/self/task/*/schedstat`. On a machine shared with other work a process does not get
+/// one core per thread, so wall time would not show the speed-up; when every thread gets the
+/// same share of a core, the main thread's CPU time to reach a depth is the wall time it would
+/// take with a core per thread. `None` where `/proc` is not available.
+fn main_thread_cpu() -> Option<u64> {
+    let mut total = None;
+    for task in std::fs::read_dir("/proc/self/task").ok()?.flatten() {
+        let dir = task.path();
+        let comm = std::fs::read_to_string(dir.join("comm")).unwrap_or_default();
+        if comm.trim() == "search-0" {
+            let stat = std::fs::read_to_string(dir.join("schedstat")).ok()?;
+            let ns: u64 = stat.split_whitespace().next()?.parse().ok()?;
+            total = Some(total.unwrap_or(0) + ns);
+        }
+    }
+    total
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    if n == 0 {
+        0.0
+    } else if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
 /// Runs `damka bench`; returns the exit status.
 pub fn run(args: BenchArgs) -> i32 {
+    if let Some(n) = args.speedup {
+        let n = n.clamp(2, crate::engine::MAX_THREADS);
+        let hash = args
+            .hash
+            .unwrap_or(DEFAULT_HASH_MB)
+            .clamp(1, crate::engine::MAX_HASH_MB);
+        let mut all = Vec::new();
+        for v in Variant::ALL {
+            if args.variant.is_some_and(|w| w != v) {
+                continue;
+            }
+            let r = match v {
+                Variant::Russian => speedup_game::<RussianPosition>(
+                    RUSSIAN,
+                    args.depth.unwrap_or(DEFAULT_DEPTH_RUSSIAN),
+                    n,
+                    hash,
+                ),
+                Variant::Turkish => speedup_game::<TurkishPosition>(
+                    TURKISH,
+                    args.depth.unwrap_or(DEFAULT_DEPTH_TURKISH),
+                    n,
+                    hash,
+                ),
+            };
+            match r {
+                Ok(mut r) => {
+                    println!("{} median speedup={:.2}", v.name(), median(&mut r));
+                    all.extend(r);
+                }
+                Err(e) => {
+                    eprintln!("damka bench: {e}");
+                    return 1;
+                }
+            }
+        }
+        println!("speedup threads={n} median={:.2}", median(&mut all));
+        return 0;
+    }
     let depth = args.depth.map(|d| d.clamp(1, 100));
     let threads = args
         .threads

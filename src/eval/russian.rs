@@ -83,6 +83,30 @@ const DOUBLE_CORNER: u64 = (1 << 6)
     | (1 << 57);
 const DARK: u64 = 0xAA55_AA55_AA55_AA55;
 
+/// The squares ahead of a man on each square that it could reach or be stopped from: every
+/// square `d` ranks further up and at most `d` files aside.
+const CONE: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut rr = r + 1;
+        while rr < 8 {
+            let w = rr - r;
+            let mut ff = f - w;
+            while ff <= f + w {
+                if ff >= 0 && ff < 8 {
+                    t[sq] |= 1u64 << (rr * 8 + ff);
+                }
+                ff += 1;
+            }
+            rr += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
 #[inline]
 fn blend(open: i32, end: i32, phase: i32) -> i32 {
     (open * phase + end * (FULL - phase)) / FULL
@@ -149,16 +173,8 @@ fn side(own: Pieces, opp: Pieces, phase: i32) -> i32 {
 
         // Runaway men: nothing of the enemy in the cone ahead.
         for sq in Bits(own.men) {
-            let (f, r) = (sq.file() as i32, sq.rank() as i32);
-            let mut cone = 0u64;
-            for rr in r + 1..8 {
-                let w = rr - r;
-                for ff in (f - w).max(0)..=(f + w).min(7) {
-                    cone |= 1u64 << (rr * 8 + ff);
-                }
-            }
-            if cone & opp.all() == 0 {
-                s += RUNAWAY_BASE - RUNAWAY_PER_STEP * (7 - r - 1);
+            if CONE[sq.index()] & opp.all() == 0 {
+                s += RUNAWAY_BASE - RUNAWAY_PER_STEP * (6 - sq.rank() as i32);
             }
         }
     }

@@ -659,7 +659,9 @@ impl<P: Evaluate> Worker<P> {
         let mut decisive_streak = 0;
         let main = self.id == 0;
         for depth in 1..=max_depth {
-            if !main && depth > 1 && skip_depth(self.id, depth) {
+            // Helpers skip some depths, but never the last one: a helper that finishes the
+            // deepest iteration ends the search with its result.
+            if !main && depth > 1 && depth < max_depth && skip_depth(self.id, depth) {
                 continue;
             }
             let prev = result.as_ref().map(|r| r.score);
@@ -700,6 +702,12 @@ impl<P: Evaluate> Worker<P> {
             self.completed = depth;
             sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
             if !main {
+                if depth == max_depth
+                    && !job.limits.infinite
+                    && !sh.control.pondering.load(Ordering::SeqCst)
+                {
+                    sh.control.stop.store(true, Ordering::SeqCst);
+                }
                 continue;
             }
             let r = result.as_ref().expect("just set");
@@ -968,7 +976,10 @@ impl<P: Evaluate> Searcher<P> {
             for r in lock(&sh.results).iter().flatten() {
                 let better = match &best {
                     None => true,
-                    Some(b) => r.depth > b.depth && r.score >= b.score && !r.pv.is_empty(),
+                    Some(b) => {
+                        !r.pv.is_empty()
+                            && (r.depth > b.depth || (r.depth == b.depth && r.score > b.score))
+                    }
                 };
                 if better {
                     best = Some(r.clone());

@@ -161,8 +161,15 @@ impl TransTable {
     #[inline]
     pub fn prefetch(&self, key: u64) {
         let c = self.cluster(key);
-        // A plain load is enough to start the cache miss early on every target.
-        let _ = c[0].data.load(Ordering::Relaxed);
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: prefetching is a hint; any address is allowed and nothing is read.
+        #[allow(unused_unsafe)]
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch::<_MM_HINT_T0>(c.as_ptr() as *const i8);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = c;
     }
 
     /// The entry stored for `key`, if any; the score is adjusted for `ply`.

@@ -181,7 +181,7 @@ fn crash_loses_and_the_engine_is_restarted() {
 
 #[test]
 fn hung_engine_times_out() {
-    let (f, out) = failing_match("--hang-at 2", &["--depth", "1", "--timeout", "0.5"], "2");
+    let (f, out) = failing_match("--hang-at 2", &["--depth", "1", "--timeout", "2"], "2");
     assert_eq!(f["score"], "2", "{}", out.stdout);
     assert_eq!(
         out.stdout.matches("b timeout:").count(),
@@ -194,8 +194,8 @@ fn hung_engine_times_out() {
 #[test]
 fn slow_engine_loses_on_time() {
     let (f, out) = failing_match(
-        "--delay-ms 300",
-        &["--movetime", "0.05", "--margin", "0.05"],
+        "--delay-ms 700",
+        &["--movetime", "0.2", "--margin", "0.1"],
         "2",
     );
     assert_eq!(f["score"], "2", "{}", out.stdout);
@@ -207,8 +207,8 @@ fn slow_engine_loses_on_time() {
     );
     // On a clock as well.
     let (f, out) = failing_match(
-        "--delay-ms 200",
-        &["--tc", "0.3+0.01", "--margin", "0.01"],
+        "--delay-ms 400",
+        &["--tc", "1+0.05", "--margin", "0.05"],
         "2",
     );
     assert_eq!(f["score"], "2", "{}", out.stdout);
