@@ -5,12 +5,15 @@
 //! pieces stay on the board until the move ends (the Turkish strike), so they block and are
 //! never jumped twice; a man reaching the far rank mid-capture goes on as a king; a king must
 //! land where it can go on capturing if any landing square allows it; and a move is its
-//! (from, to, captured, promotes), generated once. Duplicates are dropped as they are pushed,
-//! by comparing with the captures already in the list, and the commonest source of them (a
-//! king that can go on along the same line from several landing squares) is never explored
-//! twice in the first place.
+//! (from, to, captured, promotes), generated once. The commonest source of duplicates (a king
+//! that can go on along the same line from several landing squares) is never explored twice in
+//! the first place; the rest (circuits, four captures or more) are dropped as they are pushed,
+//! by comparing with the captures already found.
+//!
+//! Men's captures start with all men at once: the first jumps in each direction are whole-board
+//! shifts, and only the men that can go on after their first jump are followed one by one.
 
-use super::square::{DARK, FILES_AB, FILES_GH, RANK_1, RANK_8};
+use super::square::{DARK, INNER, RANK_1, RANK_8};
 use super::tables::{king_attacks, ray_attacks, NE, NEXT, NW, SE, SW};
 use super::{RussianMove, RussianPosition};
 use crate::core::{Color, MoveList, Square};
@@ -24,24 +27,8 @@ const fn perpendicular(d: usize) -> (usize, usize) {
     }
 }
 
-/// Landing squares of a man's jumps from the squares `b` in each direction (NE, NW, SE, SW),
-/// over pieces of `avail` onto `empty`. Whole-board shifts; the file masks stop jumps that
-/// would wrap round the board edge.
-#[inline(always)]
-fn man_jumps(b: u64, avail: u64, empty: u64) -> [u64; 4] {
-    [
-        ((((b & !FILES_GH) << 9) & avail) << 9) & empty,
-        ((((b & !FILES_AB) << 7) & avail) << 7) & empty,
-        ((((b & !FILES_GH) >> 7) & avail) >> 7) & empty,
-        ((((b & !FILES_AB) >> 9) & avail) >> 9) & empty,
-    ]
-}
-
 /// Shift of a one-square step in each direction (NE, NW, SE, SW).
 const SHIFT: [i32; 4] = [9, 7, -7, -9];
-
-/// Squares from which a jump in each direction stays on the board (two files of room).
-const JUMP_FROM: [u64; 4] = [!FILES_GH, !FILES_AB, !FILES_GH, !FILES_AB];
 
 /// `b` moved by `s` squares (a constant in every use, so this is one shift instruction).
 #[inline(always)]
@@ -54,15 +41,17 @@ const fn shift(b: u64, s: i32) -> u64 {
 }
 
 /// Landing squares of jumps in direction `D` from the squares `b` over `avail` onto `empty`.
+/// `avail` must lie within [`INNER`], which keeps the shifts from wrapping round the board.
 #[inline(always)]
 fn jumps<const D: usize>(b: u64, avail: u64, empty: u64) -> u64 {
-    shift(shift(b & JUMP_FROM[D], SHIFT[D]) & avail, SHIFT[D]) & empty
+    shift(shift(b, SHIFT[D]) & avail, SHIFT[D]) & empty
 }
 
 /// Squares from which a man jumps in direction `D` over a piece of `avail` onto `empty`.
+/// `avail` must lie within [`INNER`], as for [`jumps`].
 #[inline(always)]
 fn jumpers<const D: usize>(avail: u64, empty: u64) -> u64 {
-    shift(avail, -SHIFT[D]) & shift(empty, -2 * SHIFT[D]) & JUMP_FROM[D]
+    shift(avail, -SHIFT[D]) & shift(empty, -2 * SHIFT[D])
 }
 
 /// Number of squares in a set that usually has very few (cheaper than a software popcount).
@@ -308,7 +297,13 @@ impl<S: Sink> Capturer<'_, S> {
     /// whether there was any.
     #[inline(always)]
     fn man_from(&mut self, b: u64, cap: u64) -> bool {
-        let j = man_jumps(b, self.enemy & !cap, self.empty);
+        let avail = self.enemy & !cap & INNER;
+        let j = [
+            jumps::<NE>(b, avail, self.empty),
+            jumps::<NW>(b, avail, self.empty),
+            jumps::<SE>(b, avail, self.empty),
+            jumps::<SW>(b, avail, self.empty),
+        ];
         if j[0] | j[1] | j[2] | j[3] == 0 {
             return false;
         }
@@ -377,10 +372,10 @@ fn capture_setup(pos: &RussianPosition) -> Option<Setup> {
     let empty = DARK & !all;
     let men = own & !pos.kings;
     let j = [
-        jumpers::<NE>(enemy, empty),
-        jumpers::<NW>(enemy, empty),
-        jumpers::<SE>(enemy, empty),
-        jumpers::<SW>(enemy, empty),
+        jumpers::<NE>(enemy & INNER, empty),
+        jumpers::<NW>(enemy & INNER, empty),
+        jumpers::<SE>(enemy & INNER, empty),
+        jumpers::<SW>(enemy & INNER, empty),
     ];
     let kings = own & pos.kings;
     if (men & (j[0] | j[1] | j[2] | j[3])) | kings == 0 {
@@ -506,10 +501,11 @@ pub fn has_capture(pos: &RussianPosition) -> bool {
     let all = own | enemy;
     let empty = DARK & !all;
     let men = own & !pos.kings;
-    if jumps::<NE>(men, enemy, empty)
-        | jumps::<NW>(men, enemy, empty)
-        | jumps::<SE>(men, enemy, empty)
-        | jumps::<SW>(men, enemy, empty)
+    let avail = enemy & INNER;
+    if jumps::<NE>(men, avail, empty)
+        | jumps::<NW>(men, avail, empty)
+        | jumps::<SE>(men, avail, empty)
+        | jumps::<SW>(men, avail, empty)
         != 0
     {
         return true;

@@ -14,7 +14,7 @@
 //!
 //! Only dark squares are ever occupied, which the move generator relies on: a one-step shift
 //! that wraps around the board edge always lands on a light square, so masking with
-//! [`DARK`] is enough for steps (jumps still need explicit file masks).
+//! [`DARK`] is enough for steps (for jumps, see [`INNER`]).
 
 use crate::core::Square;
 
@@ -27,11 +27,10 @@ pub const RANK_1: u64 = 0x0000_0000_0000_00FF;
 /// Rank 8 (where White's men are crowned).
 pub const RANK_8: u64 = 0xFF00_0000_0000_0000;
 
-/// Files a and b: a piece there cannot jump towards the a-file side.
-pub const FILES_AB: u64 = 0x0303_0303_0303_0303;
-
-/// Files g and h: a piece there cannot jump towards the h-file side.
-pub const FILES_GH: u64 = 0xC0C0_C0C0_C0C0_C0C0;
+/// Dark squares off the a- and h-files: the only squares a jumped piece can stand on. With
+/// this mask on the jumped pieces, jumps by whole-board shifts need no other edge mask: a
+/// single step that wraps round the board edge lands on a light square, where no piece is.
+pub const INNER: u64 = DARK & !0x8181_8181_8181_8181;
 
 /// Hub number (1 = a1, 2 = c1, ..., 32 = h8) of a dark square.
 pub fn hub_number(sq: Square) -> Option<u32> {

@@ -170,7 +170,7 @@ pub fn play_game<P: Position>(
     for (i, e) in engines.iter_mut().enumerate() {
         if let Err(f) = e.new_game(set.timeout) {
             let side = if i == 0 { Color::White } else { Color::Black };
-            let (o, r, fr) = fail(side, names, f, e, set);
+            let (o, r, fr) = fail(side, names, f, e, set, true);
             return Some(finish(game, o, r, Some(fr)));
         }
     }
@@ -209,7 +209,7 @@ pub fn play_game<P: Position>(
                         f.detail = format!("no move within {:.1}s", deadline.as_secs_f64());
                     }
                 }
-                let (o, r, fr) = fail(side, names, f, engines[si], set);
+                let (o, r, fr) = fail(side, names, f, engines[si], set, true);
                 return Some(finish(game, o, r, Some(fr)));
             }
         };
@@ -221,7 +221,7 @@ pub fn play_game<P: Position>(
                     FailureKind::Illegal,
                     format!("{:?} in {}: {err}", reply.mv, pos.to_fen()),
                 );
-                let (o, r, fr) = fail(side, names, f, engines[si], set);
+                let (o, r, fr) = fail(side, names, f, engines[si], set, false);
                 return Some(finish(game, o, r, Some(fr)));
             }
         };
@@ -233,7 +233,7 @@ pub fn play_game<P: Position>(
                     reply.elapsed.as_secs_f64()
                 ),
             );
-            let (o, r, fr) = fail(side, names, f, engines[si], set);
+            let (o, r, fr) = fail(side, names, f, engines[si], set, false);
             return Some(finish(game, o, r, Some(fr)));
         }
         hub_moves.push(pos.move_to_hub(&mv));
@@ -284,22 +284,24 @@ fn adjudicate(
 }
 
 /// The result when `side`'s engine failed: a loss, its reason, and the report with its last
-/// lines. A failed engine that may still be thinking is stopped or killed, so it is fresh for
-/// the next game.
+/// lines. A failed engine that may still be busy (`waiting`: it owed an answer it has not
+/// given) is stopped or killed, and one that talked nonsense is killed, so the next game
+/// starts with an engine in a known state.
 fn fail(
     side: Color,
     names: [&str; 2],
     f: Failure,
     e: &mut Engine,
     set: &GameSettings,
+    waiting: bool,
 ) -> (Outcome, String, FailureReport) {
     let last_lines = e.last_lines(10);
     match f.kind {
-        FailureKind::Timeout | FailureKind::TimeLoss if !e.is_dead() => {
-            // A late engine may still answer `stop`; a hung one is killed by `recover`.
+        FailureKind::Malformed | FailureKind::Error | FailureKind::Crash => e.kill(),
+        FailureKind::Timeout | FailureKind::TimeLoss if waiting && !e.is_dead() => {
+            // A slow engine may still answer `stop`; a hung one is killed by `recover`.
             e.recover(Duration::from_secs(1).min(set.timeout));
         }
-        FailureKind::Malformed | FailureKind::Error | FailureKind::Crash => e.kill(),
         _ => {}
     }
     let reason = format!("{} {}", names[side.index()], f.kind);
