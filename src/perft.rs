@@ -4,7 +4,7 @@
 //! Leaves are bulk-counted: at the last ply the driver asks [`Position::count_moves`] instead
 //! of playing each move. Positions with no legal move count 0 at any depth above 0.
 
-use crate::core::MoveList;
+use crate::core::{Color, MoveList};
 use crate::variant::{GameMove, Position};
 use rayon::prelude::*;
 
@@ -36,11 +36,11 @@ macro_rules! perft_body {
         let mut n = 0;
         if $depth == 2 {
             for mv in list.iter() {
-                n += $pos.play(mv).count_moves() as u64;
+                n += $pos.play_no_key(mv).count_moves() as u64;
             }
         } else {
             for mv in list.iter() {
-                n += $recurse(&$pos.play(mv), $depth - 1);
+                n += $recurse(&$pos.play_no_key(mv), $depth - 1);
             }
         }
         n
@@ -92,7 +92,15 @@ pub fn perft_checked<P: Position>(pos: &P, depth: u32) -> Result<u64, String> {
     }
     let mut n = 0;
     for mv in list.iter() {
-        n += perft_checked(&pos.play(mv), depth - 1)?;
+        let next = pos.play(mv);
+        let fast = pos.play_no_key(mv);
+        if fast.side_to_move() != next.side_to_move()
+            || fast.pieces(Color::White) != next.pieces(Color::White)
+            || fast.pieces(Color::Black) != next.pieces(Color::Black)
+        {
+            return Err(format!("play_no_key differs from play for {mv:?} in {pos}"));
+        }
+        n += perft_checked(&next, depth - 1)?;
     }
     Ok(n)
 }

@@ -195,6 +195,14 @@ pub trait Position:
     /// The position after `mv`, which must be legal here.
     fn play(&self, mv: &Self::Move) -> Self;
 
+    /// Like [`Position::play`], but the key of the result may be left stale: for callers that
+    /// never read it (fast perft), so a variant can skip the Zobrist update. Every other
+    /// method of the result behaves as after `play`.
+    #[inline(always)]
+    fn play_no_key(&self, mv: &Self::Move) -> Self {
+        self.play(mv)
+    }
+
     /// Whether the position could occur again after `mv` (no capture, no promotion, no man
     /// move that can never be undone). Repetition checks look back only over reversible moves.
     fn is_reversible(&self, mv: &Self::Move) -> bool;

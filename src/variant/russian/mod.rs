@@ -246,6 +246,27 @@ impl Position for RussianPosition {
         }
     }
 
+    #[inline(always)]
+    fn play_no_key(&self, mv: &Self::Move) -> Self {
+        let from = 1u64 << mv.from;
+        let to = 1u64 << mv.to;
+        let us = self.side.index();
+        let them = us ^ 1;
+        let cap = mv.captured;
+        // Branch-free: the king bit moves with the piece, a promotion sets it.
+        let moved_king = (self.kings & from != 0) | mv.promotes;
+        let kings = (self.kings & !from & !cap) | (to & (moved_king as u64).wrapping_neg());
+        let mut by = self.by;
+        by[us] = (by[us] & !from) | to;
+        by[them] &= !cap;
+        RussianPosition {
+            by,
+            kings,
+            key: self.key,
+            side: !self.side,
+        }
+    }
+
     fn is_reversible(&self, mv: &Self::Move) -> bool {
         mv.captured == 0 && !mv.promotes && self.kings & (1u64 << mv.from) != 0
     }
