@@ -111,11 +111,23 @@ impl TransTable {
     }
 
     /// A table of about `mb` MiB, its memory written (zeroed) by `threads` threads at once.
+    ///
+    /// A size the system refuses to allocate is halved until it is granted, so that a user
+    /// asking for more memory than the machine has gets a smaller table, not an abort.
     pub fn with_threads(mb: usize, threads: usize) -> TransTable {
-        let bytes = mb.max(1).saturating_mul(1 << 20);
-        let clusters = (bytes / (CLUSTER * std::mem::size_of::<Slot>())).max(1);
+        let mut mb = mb.max(1);
+        let (clusters, mut slots) = loop {
+            let bytes = mb.saturating_mul(1 << 20);
+            let clusters = (bytes / (CLUSTER * std::mem::size_of::<Slot>())).max(1);
+            let mut slots: Vec<Slot> = Vec::new();
+            if slots.try_reserve_exact(clusters * CLUSTER).is_ok() || mb == 1 {
+                break (clusters, slots);
+            }
+            mb /= 2;
+        };
         let n = clusters * CLUSTER;
-        let mut slots: Vec<Slot> = Vec::with_capacity(n);
+        // Only reached for a one-MiB table that could not be had: let it fail loudly.
+        slots.reserve_exact(n);
         let chunk = n.div_ceil(threads.max(1)).max(1);
         std::thread::scope(|s| {
             for part in slots.spare_capacity_mut()[..n].chunks_mut(chunk) {
