@@ -31,19 +31,17 @@ pub fn perft<P: Position>(pos: &P, depth: u32) -> u64 {
 /// the ply above it, which saves a call and a move-list frame per counted position.
 macro_rules! perft_body {
     ($pos:expr, $depth:expr, $recurse:ident) => {{
-        let mut list = MoveList::new();
-        $pos.generate(&mut list);
-        let mut n = 0;
         if $depth == 2 {
-            for mv in list.iter() {
-                n += $pos.play_no_key(mv).count_moves() as u64;
-            }
+            $pos.count_moves_after_each()
         } else {
+            let mut list = MoveList::new();
+            $pos.generate(&mut list);
+            let mut n = 0;
             for mv in list.iter() {
                 n += $recurse(&$pos.play_no_key(mv), $depth - 1);
             }
+            n
         }
-        n
     }};
 }
 
@@ -80,6 +78,13 @@ pub fn perft_checked<P: Position>(pos: &P, depth: u32) -> Result<u64, String> {
             "count_moves {} but generate {} in {pos}",
             pos.count_moves(),
             list.len()
+        ));
+    }
+    let after_each: u64 = list.iter().map(|m| pos.play(m).count_moves() as u64).sum();
+    if pos.count_moves_after_each() != after_each {
+        return Err(format!(
+            "count_moves_after_each {} but {after_each} from the moves in {pos}",
+            pos.count_moves_after_each()
         ));
     }
     if pos.has_capture() != list.iter().any(|m| m.is_capture()) {

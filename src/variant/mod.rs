@@ -189,6 +189,19 @@ pub trait Position:
         l.len()
     }
 
+    /// The sum of [`Position::count_moves`] over the positions after each legal move: perft
+    /// to depth 2, which a variant may compute without building the move list.
+    #[inline(always)]
+    fn count_moves_after_each(&self) -> u64 {
+        let mut l = MoveList::new();
+        self.generate(&mut l);
+        let mut n = 0;
+        for m in l.iter() {
+            n += self.play_no_key(m).count_moves() as u64;
+        }
+        n
+    }
+
     /// Whether the side to move must capture.
     fn has_capture(&self) -> bool;
 
