@@ -4,7 +4,7 @@
 //! Leaves are bulk-counted: at the last ply the driver asks [`Position::count_moves`] instead
 //! of playing each move. Positions with no legal move count 0 at any depth above 0.
 
-use crate::core::MoveList;
+use crate::core::{Color, MoveList};
 use crate::variant::{GameMove, Position};
 use rayon::prelude::*;
 
@@ -31,19 +31,17 @@ pub fn perft<P: Position>(pos: &P, depth: u32) -> u64 {
 /// the ply above it, which saves a call and a move-list frame per counted position.
 macro_rules! perft_body {
     ($pos:expr, $depth:expr, $recurse:ident) => {{
-        let mut list = MoveList::new();
-        $pos.generate(&mut list);
-        let mut n = 0;
         if $depth == 2 {
-            for mv in list.iter() {
-                n += $pos.play(mv).count_moves() as u64;
-            }
+            $pos.count_moves_after_each()
         } else {
+            let mut list = MoveList::new();
+            $pos.generate(&mut list);
+            let mut n = 0;
             for mv in list.iter() {
-                n += $recurse(&$pos.play(mv), $depth - 1);
+                n += $recurse(&$pos.play_no_key(mv), $depth - 1);
             }
+            n
         }
-        n
     }};
 }
 
@@ -82,6 +80,13 @@ pub fn perft_checked<P: Position>(pos: &P, depth: u32) -> Result<u64, String> {
             list.len()
         ));
     }
+    let after_each: u64 = list.iter().map(|m| pos.play(m).count_moves() as u64).sum();
+    if pos.count_moves_after_each() != after_each {
+        return Err(format!(
+            "count_moves_after_each {} but {after_each} from the moves in {pos}",
+            pos.count_moves_after_each()
+        ));
+    }
     if pos.has_capture() != list.iter().any(|m| m.is_capture()) {
         return Err(format!("has_capture disagrees with generate in {pos}"));
     }
@@ -92,7 +97,15 @@ pub fn perft_checked<P: Position>(pos: &P, depth: u32) -> Result<u64, String> {
     }
     let mut n = 0;
     for mv in list.iter() {
-        n += perft_checked(&pos.play(mv), depth - 1)?;
+        let next = pos.play(mv);
+        let fast = pos.play_no_key(mv);
+        if fast.side_to_move() != next.side_to_move()
+            || fast.pieces(Color::White) != next.pieces(Color::White)
+            || fast.pieces(Color::Black) != next.pieces(Color::Black)
+        {
+            return Err(format!("play_no_key differs from play for {mv:?} in {pos}"));
+        }
+        n += perft_checked(&next, depth - 1)?;
     }
     Ok(n)
 }

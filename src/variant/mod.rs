@@ -189,11 +189,32 @@ pub trait Position:
         l.len()
     }
 
+    /// The sum of [`Position::count_moves`] over the positions after each legal move: perft
+    /// to depth 2, which a variant may compute without building the move list.
+    #[inline(always)]
+    fn count_moves_after_each(&self) -> u64 {
+        let mut l = MoveList::new();
+        self.generate(&mut l);
+        let mut n = 0;
+        for m in l.iter() {
+            n += self.play_no_key(m).count_moves() as u64;
+        }
+        n
+    }
+
     /// Whether the side to move must capture.
     fn has_capture(&self) -> bool;
 
     /// The position after `mv`, which must be legal here.
     fn play(&self, mv: &Self::Move) -> Self;
+
+    /// Like [`Position::play`], but the key of the result may be left stale: for callers that
+    /// never read it (fast perft), so a variant can skip the Zobrist update. Every other
+    /// method of the result behaves as after `play`.
+    #[inline(always)]
+    fn play_no_key(&self, mv: &Self::Move) -> Self {
+        self.play(mv)
+    }
 
     /// Whether the position could occur again after `mv` (no capture, no promotion, no man
     /// move that can never be undone). Repetition checks look back only over reversible moves.

@@ -204,6 +204,21 @@ impl Position for RussianPosition {
         }
     }
 
+    #[inline(always)]
+    fn count_moves_after_each(&self) -> u64 {
+        let mut list = MoveList::new();
+        if movegen::generate_captures(self, &mut list) != 0 {
+            // A plain loop, not an iterator adaptor: an adaptor's closure may be left out of
+            // line, and then it loses the caller's target features (popcnt in perft).
+            let mut n = 0;
+            for m in list.iter() {
+                n += self.play_no_key(m).count_moves() as u64;
+            }
+            return n;
+        }
+        movegen::count_moves_after_quiet(self)
+    }
+
     #[inline]
     fn has_capture(&self) -> bool {
         movegen::has_capture(self)
@@ -242,6 +257,27 @@ impl Position for RussianPosition {
             by,
             kings,
             key,
+            side: !self.side,
+        }
+    }
+
+    #[inline(always)]
+    fn play_no_key(&self, mv: &Self::Move) -> Self {
+        let from = 1u64 << mv.from;
+        let to = 1u64 << mv.to;
+        let us = self.side.index();
+        let them = us ^ 1;
+        let cap = mv.captured;
+        // Branch-free: the king bit moves with the piece, a promotion sets it.
+        let moved_king = (self.kings & from != 0) | mv.promotes;
+        let kings = (self.kings & !from & !cap) | (to & (moved_king as u64).wrapping_neg());
+        let mut by = self.by;
+        by[us] = (by[us] & !from) | to;
+        by[them] &= !cap;
+        RussianPosition {
+            by,
+            kings,
+            key: self.key,
             side: !self.side,
         }
     }
