@@ -4,6 +4,7 @@
 pub mod movelist;
 pub mod score;
 pub mod square;
+pub mod zobrist;
 
 pub use movelist::MoveList;
 pub use score::*;

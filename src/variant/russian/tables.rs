@@ -8,6 +8,8 @@
 //! with the diagonal gives the reachable squares. Two table reads and a multiply per line: the
 //! hot path never walks square by square.
 
+use crate::core::zobrist::{piece_keys, splitmix};
+
 /// Direction towards h8 (+9).
 pub const NE: usize = 0;
 /// Direction towards a8 (+7).
@@ -155,37 +157,8 @@ pub fn king_attacks(sq: usize, occ: u64) -> u64 {
     diag_attacks(sq, 0, occ) | diag_attacks(sq, 1, occ)
 }
 
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (s, z ^ (z >> 31))
-}
-
-const fn build_zobrist() -> [[[u64; 64]; 2]; 2] {
-    let mut t = [[[0u64; 64]; 2]; 2];
-    let mut state = 0x6461_6D6B_6172_7573u64;
-    let mut c = 0;
-    while c < 2 {
-        let mut k = 0;
-        while k < 2 {
-            let mut sq = 0;
-            while sq < 64 {
-                let (s, v) = splitmix(state);
-                state = s;
-                t[c][k][sq] = v;
-                sq += 1;
-            }
-            k += 1;
-        }
-        c += 1;
-    }
-    t
-}
-
 /// `ZOBRIST[colour][is king][square]`.
-pub static ZOBRIST: [[[u64; 64]; 2]; 2] = build_zobrist();
+pub static ZOBRIST: [[[u64; 64]; 2]; 2] = piece_keys(0x6461_6D6B_6172_7573u64);
 
 /// Added to the key when Black is to move.
 pub const ZOBRIST_BLACK: u64 = splitmix(0x1234_5678_9ABC_DEF0).1;

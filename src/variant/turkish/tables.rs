@@ -9,6 +9,7 @@
 //! The edge squares of a line never block anything beyond them, so six bits suffice.
 
 use super::square::FILE_A;
+use crate::core::zobrist::{piece_keys, splitmix};
 
 /// Direction towards rank 8 (`+8`).
 pub const NORTH: usize = 0;
@@ -162,39 +163,10 @@ pub fn direction(from: u32, to: u32) -> usize {
 }
 
 /// Zobrist keys, indexed `[colour][is king][square]`.
-pub static ZOBRIST_PIECES: [[[u64; 64]; 2]; 2] = build_zobrist();
+pub static ZOBRIST_PIECES: [[[u64; 64]; 2]; 2] = piece_keys(0x6461_6d6b_6154_524bu64);
 
 /// Zobrist key of Black to move.
 pub const ZOBRIST_BLACK_TO_MOVE: u64 = splitmix(0x7475_726b_6973_6821).1;
-
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (s, z ^ (z >> 31))
-}
-
-const fn build_zobrist() -> [[[u64; 64]; 2]; 2] {
-    let mut t = [[[0u64; 64]; 2]; 2];
-    let mut state = 0x6461_6d6b_6154_524bu64;
-    let mut c = 0;
-    while c < 2 {
-        let mut k = 0;
-        while k < 2 {
-            let mut sq = 0;
-            while sq < 64 {
-                let (s, v) = splitmix(state);
-                state = s;
-                t[c][k][sq] = v;
-                sq += 1;
-            }
-            k += 1;
-        }
-        c += 1;
-    }
-    t
-}
 
 #[cfg(test)]
 mod tests {
