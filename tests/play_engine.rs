@@ -1,30 +1,8 @@
 //! `damka play` against the engine, driven through stdin: hints, engine replies, undo back to
 //! the human's turn, and engine-against-engine games played to their end.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-fn run(args: &[&str], input: &str) -> (i32, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_damka"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("damka starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).expect("utf-8 output"),
-    )
-}
+mod play_support;
+use play_support::run;
 
 #[test]
 fn human_against_the_engine_with_hint_and_undo() {

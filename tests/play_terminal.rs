@@ -1,29 +1,8 @@
 //! `damka play` driven through stdin, as a user would: whole short games, bad input, undo,
 //! flip, save, and end of input.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-/// Runs `damka play ARGS` with `input` on stdin; returns (exit code, stdout).
-fn run(args: &[&str], input: &str) -> (i32, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_damka"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("damka starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8(out.stdout).expect("utf-8 output");
-    (out.status.code().unwrap_or(-1), stdout)
-}
+mod play_support;
+use play_support::run;
 
 fn temp_file(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("damka-play-test-{}", std::process::id()));
