@@ -216,18 +216,7 @@ impl Position for RussianPosition {
 
     #[inline(always)]
     fn count_moves_after_each(&self) -> u64 {
-        let mut list = MoveList::new();
-        if movegen::generate_captures(self, &mut list) != 0 {
-            let view = movegen::View::of(self);
-            // A plain loop, not an iterator adaptor: an adaptor's closure may be left out of
-            // line, and then it loses the caller's target features (popcnt in perft).
-            let mut n = 0;
-            for m in list.iter() {
-                n += view.after(m).count_moves() as u64;
-            }
-            return n;
-        }
-        movegen::count_moves_after_quiet(self)
+        movegen::count_moves_after_each(self)
     }
 
     #[inline]

@@ -708,30 +708,53 @@ pub fn generate_quiet(pos: &RussianPosition, list: &mut MoveList<RussianMove>) {
     }
 }
 
-/// The sum of the move counts of the positions after each quiet move (only meaningful when
-/// there is no capture): the children are made from the shifted square sets directly, with no
-/// move list and no key.
+/// The sum of the move counts of the positions after each move of `pos`: the children are
+/// never made, only viewed ([`View`]), and quiet moves need no move list.
 #[inline(always)]
-pub fn count_moves_after_quiet(pos: &RussianPosition) -> u64 {
+pub fn count_moves_after_each(pos: &RussianPosition) -> u64 {
     let v = View::of(pos);
+    match v.side {
+        Color::White => after_each::<true>(pos, &v),
+        Color::Black => after_each::<false>(pos, &v),
+    }
+}
+
+/// [`count_moves_after_each`] with the side to move (White when `WHITE`) known at compile
+/// time: the step shifts are constants and the side-dependent masks of the children fold.
+#[inline(always)]
+fn after_each<const WHITE: bool>(pos: &RussianPosition, v: &View) -> u64 {
+    let v = View {
+        side: if WHITE { Color::White } else { Color::Black },
+        ..*v
+    };
+    let mut list = MoveList::new();
+    if generate_captures(pos, &mut list) != 0 {
+        // A plain loop, not an iterator adaptor: an adaptor's closure may be left out of
+        // line, and then it loses the caller's target features (popcnt in perft).
+        let mut n = 0;
+        for m in list.iter() {
+            n += v.after(m).count_moves() as u64;
+        }
+        return n;
+    }
+    after_quiet::<WHITE>(&v)
+}
+
+/// The sum of the move counts of the positions after each quiet move of `v` (only
+/// meaningful when there is no capture), whose side is White when `WHITE`: the children are
+/// made from the shifted square sets directly.
+#[inline(always)]
+fn after_quiet<const WHITE: bool>(v: &View) -> u64 {
     let (own, enemy, crown) = (v.own, v.enemy, v.crown());
     let all = own | enemy;
     let empty = DARK & !all;
-    let men = own & !pos.kings;
-    let (left, right, dl, dr) = match pos.side {
-        Color::White => ((men << 7) & empty, (men << 9) & empty, 7, 9),
-        Color::Black => ((men >> 9) & empty, (men >> 7) & empty, -9i32, -7i32),
+    let men = own & !v.kings;
+    let mut n = if WHITE {
+        steps_after::<7>(v, men, empty, crown) + steps_after::<9>(v, men, empty, crown)
+    } else {
+        steps_after::<-9>(v, men, empty, crown) + steps_after::<-7>(v, men, empty, crown)
     };
-    let mut n = 0;
-    for (mut t, back) in [(left, dl), (right, dr)] {
-        while t != 0 {
-            let to = t & t.wrapping_neg();
-            t &= t - 1;
-            let from = shift(to, -back);
-            n += count_child(&v, own ^ from ^ to, pos.kings | (to & crown));
-        }
-    }
-    let mut kings = own & pos.kings;
+    let mut kings = own & v.kings;
     while kings != 0 {
         let s = kings.trailing_zeros() as usize;
         kings &= kings - 1;
@@ -740,8 +763,22 @@ pub fn count_moves_after_quiet(pos: &RussianPosition) -> u64 {
         while t != 0 {
             let to = t & t.wrapping_neg();
             t &= t - 1;
-            n += count_child(&v, own ^ from ^ to, pos.kings ^ from ^ to);
+            n += count_child(v, own ^ from ^ to, v.kings ^ from ^ to);
         }
+    }
+    n
+}
+
+/// The sum of the move counts after each step of a man of `v` by `S` squares.
+#[inline(always)]
+fn steps_after<const S: i32>(v: &View, men: u64, empty: u64, crown: u64) -> u64 {
+    let mut n = 0;
+    let mut t = shift(men, S) & empty;
+    while t != 0 {
+        let to = t & t.wrapping_neg();
+        t &= t - 1;
+        let from = shift(to, -S);
+        n += count_child(v, v.own ^ from ^ to, v.kings | (to & crown));
     }
     n
 }
