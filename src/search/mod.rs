@@ -363,7 +363,11 @@ impl<P: Evaluate> Worker<P> {
     // ---- the search proper ----
 
     /// Capture resolution: a side that must capture searches its captures (they are all its
-    /// moves); otherwise the position is quiet and evaluated.
+    /// moves). A side that need not capture but faces a capture threat (the opponent would
+    /// capture if it were its turn) searches all its moves, `threats` times at most along a
+    /// path, because the static evaluation cannot see the material about to be lost. Any
+    /// other position is quiet and evaluated.
+    #[allow(clippy::too_many_arguments)]
     fn qsearch(
         &mut self,
         sh: &Shared<P>,
@@ -372,6 +376,7 @@ impl<P: Evaluate> Worker<P> {
         mut alpha: Score,
         beta: Score,
         ply: usize,
+        threats: u32,
     ) -> Score {
         self.nodes += 1;
         self.pv_len[ply] = ply;
@@ -389,28 +394,35 @@ impl<P: Evaluate> Worker<P> {
         if ply >= MAX_PLY {
             return pos.evaluate();
         }
+        let mut threats = threats;
         if !pos.has_capture() {
-            if pos.count_moves() == 0 {
-                return loss_in(ply);
+            if threats == 0 || !pos.opponent_has_capture() {
+                if pos.count_moves() == 0 {
+                    return loss_in(ply);
+                }
+                self.leaves += 1;
+                self.leaf_plies += ply as u64;
+                return pos.evaluate();
             }
-            self.leaves += 1;
-            self.leaf_plies += ply as u64;
-            return pos.evaluate();
+            threats -= 1;
         }
         let mut list = MoveList::new();
         pos.generate(&mut list);
+        let n = list.len();
+        if n == 0 {
+            return loss_in(ply);
+        }
         let mut keys = [0i32; MAX_MOVES];
         for (i, m) in list.iter().enumerate() {
             keys[i] = m.capture_count() as i32 * 4 + m.promotes() as i32;
         }
-        let n = list.len();
         let mut best = -INFINITE;
         for i in 0..n {
             pick(&mut list, &mut keys, i);
             let m = list[i];
             let child = pos.play(&m);
             let cs = pos.rule_state_after(state, &m, &child);
-            let s = -self.qsearch(sh, &child, cs, -beta, -alpha, ply + 1);
+            let s = -self.qsearch(sh, &child, cs, -beta, -alpha, ply + 1, threats);
             if self.aborted {
                 return 0;
             }
@@ -445,7 +457,7 @@ impl<P: Evaluate> Worker<P> {
             return DRAW;
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return self.qsearch(sh, pos, state, alpha, beta, ply);
+            return self.qsearch(sh, pos, state, alpha, beta, ply, QS_THREAT_REPLIES);
         }
         self.nodes += 1;
         self.pv_len[ply] = ply;
