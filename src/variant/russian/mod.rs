@@ -121,6 +121,19 @@ impl RussianPosition {
     }
 }
 
+/// The piece sets after the bits `mover` of the side to move and the bits `other` of the
+/// opponent flip. Written without indexing by colour: an indexed write of one entry followed
+/// by a read of the whole array (the next node's) defeats store-to-load forwarding, a stall
+/// that showed as 8% of perft time.
+#[inline(always)]
+fn flip_sides(by: [u64; 2], side: Color, mover: u64, other: u64) -> [u64; 2] {
+    let black = 0u64.wrapping_sub(side.index() as u64);
+    [
+        by[0] ^ (mover & !black) ^ (other & black),
+        by[1] ^ (other & !black) ^ (mover & black),
+    ]
+}
+
 impl Position for RussianPosition {
     type Move = RussianMove;
     type RuleState = rules::RuleCounters;
@@ -198,25 +211,12 @@ impl Position for RussianPosition {
 
     #[inline(always)]
     fn count_moves(&self) -> usize {
-        match movegen::count_captures(self) {
-            0 => movegen::count_quiet(self),
-            n => n,
-        }
+        movegen::View::of(self).count_moves()
     }
 
     #[inline(always)]
     fn count_moves_after_each(&self) -> u64 {
-        let mut list = MoveList::new();
-        if movegen::generate_captures(self, &mut list) != 0 {
-            // A plain loop, not an iterator adaptor: an adaptor's closure may be left out of
-            // line, and then it loses the caller's target features (popcnt in perft).
-            let mut n = 0;
-            for m in list.iter() {
-                n += self.play_no_key(m).count_moves() as u64;
-            }
-            return n;
-        }
-        movegen::count_moves_after_quiet(self)
+        movegen::count_moves_after_each(self)
     }
 
     #[inline]
@@ -259,9 +259,7 @@ impl Position for RussianPosition {
         if is_king {
             kings |= to;
         }
-        let mut by = self.by;
-        by[us] = (by[us] & !from) | to;
-        by[them] &= !cap;
+        let by = flip_sides(self.by, self.side, from ^ to, cap);
         RussianPosition {
             by,
             kings,
@@ -274,15 +272,11 @@ impl Position for RussianPosition {
     fn play_no_key(&self, mv: &Self::Move) -> Self {
         let from = 1u64 << mv.from;
         let to = 1u64 << mv.to;
-        let us = self.side.index();
-        let them = us ^ 1;
         let cap = mv.captured;
         // Branch-free: the king bit moves with the piece, a promotion sets it.
         let moved_king = (self.kings & from != 0) | mv.promotes;
         let kings = (self.kings & !from & !cap) | (to & (moved_king as u64).wrapping_neg());
-        let mut by = self.by;
-        by[us] = (by[us] & !from) | to;
-        by[them] &= !cap;
+        let by = flip_sides(self.by, self.side, from ^ to, cap);
         RussianPosition {
             by,
             kings,

@@ -17,7 +17,6 @@ use super::square::{DARK, INNER, RANK_1, RANK_8};
 use super::tables::{king_attacks, ray_attacks, NE, NEXT, NW, SE, SW};
 use super::{RussianMove, RussianPosition};
 use crate::core::{Color, MoveList, Square};
-use crate::variant::Position;
 
 /// The two directions perpendicular to `d`.
 #[inline(always)]
@@ -344,8 +343,70 @@ impl<S: Sink> Capturer<'_, S> {
 /// Sides as (own pieces, opponent pieces, own crowning rank).
 #[inline(always)]
 fn sides(pos: &RussianPosition) -> (u64, u64, u64) {
-    let us = pos.side.index();
-    (pos.by[us], pos.by[us ^ 1], [RANK_8, RANK_1][us])
+    let v = View::of(pos);
+    (v.own, v.enemy, v.crown())
+}
+
+/// A position as the side to move sees it, in plain values. Perft counts the moves of
+/// children it never makes: building them as a [`RussianPosition`] stores the colour-indexed
+/// piece array and reads it back at a variable index, a store-to-load forwarding stall that
+/// cost a quarter of the time; a view stays in registers.
+#[derive(Clone, Copy, Debug)]
+pub struct View {
+    /// The pieces of the side to move.
+    pub own: u64,
+    /// The opponent's pieces.
+    pub enemy: u64,
+    /// Every king, of both sides.
+    pub kings: u64,
+    /// The side to move.
+    pub side: Color,
+}
+
+impl View {
+    /// The view of the side to move of `pos`.
+    #[inline(always)]
+    pub fn of(pos: &RussianPosition) -> View {
+        let us = pos.side.index();
+        View {
+            own: pos.by[us],
+            enemy: pos.by[us ^ 1],
+            kings: pos.kings,
+            side: pos.side,
+        }
+    }
+
+    /// The rank where the side to move's men are crowned.
+    #[inline(always)]
+    fn crown(&self) -> u64 {
+        match self.side {
+            Color::White => RANK_8,
+            Color::Black => RANK_1,
+        }
+    }
+
+    /// The view after the side to move plays `m`: the opponent's turn.
+    #[inline(always)]
+    pub fn after(&self, m: &RussianMove) -> View {
+        let from = 1u64 << m.from;
+        let to = 1u64 << m.to;
+        let moved_king = (self.kings & from != 0) | m.promotes;
+        View {
+            own: self.enemy & !m.captured,
+            enemy: self.own ^ from ^ to,
+            kings: (self.kings & !from & !m.captured) | (to & (moved_king as u64).wrapping_neg()),
+            side: !self.side,
+        }
+    }
+
+    /// Number of legal moves of the side to move.
+    #[inline(always)]
+    pub fn count_moves(&self) -> usize {
+        match count_captures(self) {
+            0 => count_quiet(self),
+            n => n,
+        }
+    }
 }
 
 /// What the capture search starts from.
@@ -367,18 +428,18 @@ struct Setup {
 /// The men's first jumps (all men at once, by shifts) and the kings, or `None` when no man
 /// can jump and there is no king: the common case, decided without a call.
 #[inline(always)]
-fn capture_setup(pos: &RussianPosition) -> Option<Setup> {
-    let (own, enemy, crown) = sides(pos);
+fn capture_setup(v: &View) -> Option<Setup> {
+    let (own, enemy, crown) = (v.own, v.enemy, v.crown());
     let all = own | enemy;
     let empty = DARK & !all;
-    let men = own & !pos.kings;
+    let men = own & !v.kings;
     let j = [
         jumpers::<NE>(enemy & INNER, empty),
         jumpers::<NW>(enemy & INNER, empty),
         jumpers::<SE>(enemy & INNER, empty),
         jumpers::<SW>(enemy & INNER, empty),
     ];
-    let kings = own & pos.kings;
+    let kings = own & v.kings;
     if (men & (j[0] | j[1] | j[2] | j[3])) | kings == 0 {
         None
     } else {
@@ -396,7 +457,7 @@ fn capture_setup(pos: &RussianPosition) -> Option<Setup> {
 /// Appends every capture of the side to move; returns how many were appended.
 #[inline(always)]
 pub fn generate_captures(pos: &RussianPosition, list: &mut MoveList<RussianMove>) -> usize {
-    match capture_setup(pos) {
+    match capture_setup(&View::of(pos)) {
         None => 0,
         Some(setup) => {
             let start = list.len();
@@ -409,23 +470,13 @@ pub fn generate_captures(pos: &RussianPosition, list: &mut MoveList<RussianMove>
 
 /// Number of captures of the side to move.
 #[inline(always)]
-pub fn count_captures(pos: &RussianPosition) -> usize {
-    match capture_setup(pos) {
+pub fn count_captures(v: &View) -> usize {
+    match capture_setup(v) {
         None => 0,
         Some(setup) => {
             if setup.kings == 0 {
-                // Men only, and no jump that goes on: count the first jumps in place.
-                let j = setup.jumpers;
-                let men = setup.men;
-                let lands = [
-                    shift(men & j[NE], 2 * SHIFT[NE]),
-                    shift(men & j[NW], 2 * SHIFT[NW]),
-                    shift(men & j[SE], 2 * SHIFT[SE]),
-                    shift(men & j[SW], 2 * SHIFT[SW]),
-                ];
-                let goes_on = j[0] | j[1] | j[2] | j[3] | setup.crown;
-                if (lands[0] | lands[1] | lands[2] | lands[3]) & goes_on == 0 {
-                    return lands.iter().map(|l| l.count_ones() as usize).sum();
+                if let Some(n) = count_men_captures(&setup) {
+                    return n;
                 }
             }
             let mut sink = CountSink {
@@ -436,6 +487,95 @@ pub fn count_captures(pos: &RussianPosition) -> usize {
             sink.n
         }
     }
+}
+
+/// The landing squares of a man's next jumps from the square set `b` (one square) over a
+/// piece of `avail` (within [`INNER`]) onto `empty`, all four directions together: from one
+/// square they are distinct, and each jumped piece is the midpoint of its jump.
+#[inline(always)]
+fn man_next(b: u64, avail: u64, empty: u64) -> u64 {
+    jumps::<NE>(b, avail, empty)
+        | jumps::<NW>(b, avail, empty)
+        | jumps::<SE>(b, avail, empty)
+        | jumps::<SW>(b, avail, empty)
+}
+
+/// The square jumped over between squares `a` and `b` of one man's jump.
+#[inline(always)]
+fn midpoint(a: u32, b: u32) -> u64 {
+    1u64 << ((a + b) >> 1)
+}
+
+/// Number of captures when the side has men only, counted without the general search: the
+/// men's capture trees walked three jumps deep with no move made. `None` when a man would be
+/// crowned during a capture or a capture could take four pieces or more (where two paths may
+/// be one move): the general search counts those.
+#[inline(always)]
+fn count_men_captures(setup: &Setup) -> Option<usize> {
+    let j = setup.jumpers;
+    let men = setup.men;
+    let crown = setup.crown;
+    let lands = [
+        shift(men & j[NE], 2 * SHIFT[NE]),
+        shift(men & j[NW], 2 * SHIFT[NW]),
+        shift(men & j[SE], 2 * SHIFT[SE]),
+        shift(men & j[SW], 2 * SHIFT[SW]),
+    ];
+    let any = lands[0] | lands[1] | lands[2] | lands[3];
+    if any & crown != 0 {
+        return None;
+    }
+    // A landing square goes on exactly when it is one of the position's jumpers (see
+    // `first_jumps`); the others end the move.
+    let goes_on = j[0] | j[1] | j[2] | j[3];
+    let mut n = (lands[0] & !goes_on).count_ones()
+        + (lands[1] & !goes_on).count_ones()
+        + (lands[2] & !goes_on).count_ones()
+        + (lands[3] & !goes_on).count_ones();
+    if any & goes_on == 0 {
+        return Some(n as usize);
+    }
+    let avail = setup.enemy & INNER;
+    let empty = DARK & !setup.all;
+    for (d, l) in lands.iter().enumerate() {
+        let mut special = l & goes_on;
+        while special != 0 {
+            let t1 = special.trailing_zeros();
+            special &= special - 1;
+            let s0 = (t1 as i32 - 2 * SHIFT[d]) as u32;
+            // The start square is empty while the man moves.
+            let empty = empty | (1u64 << s0);
+            let cap1 = midpoint(s0, t1);
+            let mut next1 = man_next(1u64 << t1, avail & !cap1, empty);
+            debug_assert!(next1 != 0, "a landing square among the jumpers goes on");
+            if next1 & crown != 0 {
+                return None;
+            }
+            while next1 != 0 {
+                let t2 = next1.trailing_zeros();
+                next1 &= next1 - 1;
+                let cap2 = cap1 | midpoint(t1, t2);
+                let mut next2 = man_next(1u64 << t2, avail & !cap2, empty);
+                if next2 == 0 {
+                    n += 1;
+                    continue;
+                }
+                if next2 & crown != 0 {
+                    return None;
+                }
+                while next2 != 0 {
+                    let t3 = next2.trailing_zeros();
+                    next2 &= next2 - 1;
+                    let cap3 = cap2 | midpoint(t2, t3);
+                    if man_next(1u64 << t3, avail & !cap3, empty) != 0 {
+                        return None;
+                    }
+                    n += 1;
+                }
+            }
+        }
+    }
+    Some(n as usize)
 }
 
 /// The capture search proper. Kept out of line: most positions have no capture and stop
@@ -568,30 +708,53 @@ pub fn generate_quiet(pos: &RussianPosition, list: &mut MoveList<RussianMove>) {
     }
 }
 
-/// The sum of the move counts of the positions after each quiet move (only meaningful when
-/// there is no capture): the children are made from the shifted square sets directly, with no
-/// move list and no key.
+/// The sum of the move counts of the positions after each move of `pos`: the children are
+/// never made, only viewed ([`View`]), and quiet moves need no move list.
 #[inline(always)]
-pub fn count_moves_after_quiet(pos: &RussianPosition) -> u64 {
-    let (own, enemy, crown) = sides(pos);
-    let us = pos.side.index();
+pub fn count_moves_after_each(pos: &RussianPosition) -> u64 {
+    let v = View::of(pos);
+    match v.side {
+        Color::White => after_each::<true>(pos, &v),
+        Color::Black => after_each::<false>(pos, &v),
+    }
+}
+
+/// [`count_moves_after_each`] with the side to move (White when `WHITE`) known at compile
+/// time: the step shifts are constants and the side-dependent masks of the children fold.
+#[inline(always)]
+fn after_each<const WHITE: bool>(pos: &RussianPosition, v: &View) -> u64 {
+    let v = View {
+        side: if WHITE { Color::White } else { Color::Black },
+        ..*v
+    };
+    let mut list = MoveList::new();
+    if generate_captures(pos, &mut list) != 0 {
+        // A plain loop, not an iterator adaptor: an adaptor's closure may be left out of
+        // line, and then it loses the caller's target features (popcnt in perft).
+        let mut n = 0;
+        for m in list.iter() {
+            n += v.after(m).count_moves() as u64;
+        }
+        return n;
+    }
+    after_quiet::<WHITE>(&v)
+}
+
+/// The sum of the move counts of the positions after each quiet move of `v` (only
+/// meaningful when there is no capture), whose side is White when `WHITE`: the children are
+/// made from the shifted square sets directly.
+#[inline(always)]
+fn after_quiet<const WHITE: bool>(v: &View) -> u64 {
+    let (own, enemy, crown) = (v.own, v.enemy, v.crown());
     let all = own | enemy;
     let empty = DARK & !all;
-    let men = own & !pos.kings;
-    let (left, right, dl, dr) = match pos.side {
-        Color::White => ((men << 7) & empty, (men << 9) & empty, 7, 9),
-        Color::Black => ((men >> 9) & empty, (men >> 7) & empty, -9i32, -7i32),
+    let men = own & !v.kings;
+    let mut n = if WHITE {
+        steps_after::<7>(v, men, empty, crown) + steps_after::<9>(v, men, empty, crown)
+    } else {
+        steps_after::<-9>(v, men, empty, crown) + steps_after::<-7>(v, men, empty, crown)
     };
-    let mut n = 0;
-    for (mut t, back) in [(left, dl), (right, dr)] {
-        while t != 0 {
-            let to = t & t.wrapping_neg();
-            t &= t - 1;
-            let from = shift(to, -back);
-            n += count_child(pos, us, own ^ from ^ to, pos.kings | (to & crown));
-        }
-    }
-    let mut kings = own & pos.kings;
+    let mut kings = own & v.kings;
     while kings != 0 {
         let s = kings.trailing_zeros() as usize;
         kings &= kings - 1;
@@ -600,40 +763,52 @@ pub fn count_moves_after_quiet(pos: &RussianPosition) -> u64 {
         while t != 0 {
             let to = t & t.wrapping_neg();
             t &= t - 1;
-            n += count_child(pos, us, own ^ from ^ to, pos.kings ^ from ^ to);
+            n += count_child(v, own ^ from ^ to, v.kings ^ from ^ to);
         }
     }
     n
 }
 
-/// The move count of `pos` after a quiet move that leaves the mover's pieces on `own` and the
-/// kings on `kings`. Inlined into its callers so that it shares their target features (the
-/// popcnt instruction in perft).
+/// The sum of the move counts after each step of a man of `v` by `S` squares.
 #[inline(always)]
-fn count_child(pos: &RussianPosition, us: usize, own: u64, kings: u64) -> u64 {
-    let mut by = pos.by;
-    by[us] = own;
-    RussianPosition {
-        by,
+fn steps_after<const S: i32>(v: &View, men: u64, empty: u64, crown: u64) -> u64 {
+    let mut n = 0;
+    let mut t = shift(men, S) & empty;
+    while t != 0 {
+        let to = t & t.wrapping_neg();
+        t &= t - 1;
+        let from = shift(to, -S);
+        n += count_child(v, v.own ^ from ^ to, v.kings | (to & crown));
+    }
+    n
+}
+
+/// The move count after a quiet move of the side to move of `v` that leaves its pieces on
+/// `own` and the kings on `kings`. Inlined into its callers so that it shares their target
+/// features (the popcnt instruction in perft).
+#[inline(always)]
+fn count_child(v: &View, own: u64, kings: u64) -> u64 {
+    View {
+        own: v.enemy,
+        enemy: own,
         kings,
-        key: pos.key,
-        side: !pos.side,
+        side: !v.side,
     }
     .count_moves() as u64
 }
 
 /// Number of quiet moves of the side to move, counted without generating them.
 #[inline]
-pub fn count_quiet(pos: &RussianPosition) -> usize {
-    let (own, enemy, _) = sides(pos);
+pub fn count_quiet(v: &View) -> usize {
+    let (own, enemy) = (v.own, v.enemy);
     let all = own | enemy;
     let empty = DARK & !all;
-    let men = own & !pos.kings;
-    let mut n = match pos.side {
+    let men = own & !v.kings;
+    let mut n = match v.side {
         Color::White => ((men << 7) & empty).count_ones() + ((men << 9) & empty).count_ones(),
         Color::Black => ((men >> 7) & empty).count_ones() + ((men >> 9) & empty).count_ones(),
     };
-    let mut kings = own & pos.kings;
+    let mut kings = own & v.kings;
     while kings != 0 {
         let s = kings.trailing_zeros() as usize;
         kings &= kings - 1;
