@@ -363,10 +363,11 @@ impl<P: Evaluate> Worker<P> {
     // ---- the search proper ----
 
     /// Capture resolution: a side that must capture searches its captures (they are all its
-    /// moves). A side that need not capture but faces a capture threat (the opponent would
-    /// capture if it were its turn) searches all its moves, `threats` times at most along a
-    /// path, because the static evaluation cannot see the material about to be lost. Any
-    /// other position is quiet and evaluated.
+    /// moves). A side that need not capture but faces a real capture threat (see
+    /// [`real_threat`]) searches all its moves, `threats` times at most along a path, because
+    /// the static evaluation cannot see the material about to be lost; unless its static
+    /// value already fails low, which the threat could only confirm. Any other position is
+    /// quiet and evaluated.
     #[allow(clippy::too_many_arguments)]
     fn qsearch(
         &mut self,
@@ -396,13 +397,21 @@ impl<P: Evaluate> Worker<P> {
         }
         let mut threats = threats;
         if !pos.has_capture() {
-            if threats == 0 || !pos.opponent_has_capture() {
+            if threats == 0 || !real_threat(pos) {
                 if pos.count_moves() == 0 {
                     return loss_in(ply);
                 }
                 self.leaves += 1;
                 self.leaf_plies += ply as u64;
                 return pos.evaluate();
+            }
+            // The threat can only lower the score (barring a counter-threat, the side to move
+            // keeps the static value at best): a node already failing low stays failed low.
+            let stand = pos.evaluate();
+            if stand <= alpha {
+                self.leaves += 1;
+                self.leaf_plies += ply as u64;
+                return stand;
             }
             threats -= 1;
         }
@@ -412,9 +421,18 @@ impl<P: Evaluate> Worker<P> {
         if n == 0 {
             return loss_in(ply);
         }
+        // Either all moves capture or none does (a threat node): captures by the number taken,
+        // quiet answers to a threat by promotion, then history.
+        let side = pos.side_to_move().index();
         let mut keys = [0i32; MAX_MOVES];
         for (i, m) in list.iter().enumerate() {
-            keys[i] = m.capture_count() as i32 * 4 + m.promotes() as i32;
+            keys[i] = if m.is_capture() {
+                m.capture_count() as i32 * 4 + m.promotes() as i32
+            } else if m.promotes() {
+                HISTORY_MAX + 1
+            } else {
+                self.history[Self::hist_index(side, m)]
+            };
         }
         let mut best = -INFINITE;
         for i in 0..n {
@@ -796,6 +814,20 @@ type ReportFn<'a, P> = dyn FnMut(&Report<P>) + 'a;
 
 /// Helpers skip some depths so that the threads spread over several depths at once (the
 /// skip pattern of early Lazy SMP implementations).
+/// Whether the opponent threatens to win material: it would have a capture (if it were its
+/// turn) that takes two pieces or more, or after which the side to move cannot capture back.
+/// A threat answered by a recapture is an exchange offer, which the evaluation may judge.
+fn real_threat<P: Position>(pos: &P) -> bool {
+    let opp = pos.null_move();
+    if !opp.has_capture() {
+        return false;
+    }
+    let mut list = MoveList::new();
+    opp.generate(&mut list);
+    list.iter()
+        .any(|m| m.capture_count() >= 2 || !opp.play(m).has_capture())
+}
+
 fn skip_depth(id: usize, depth: u32) -> bool {
     const SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
     const PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
