@@ -6,7 +6,7 @@ mod search_common;
 use damka::core::Variant;
 use damka::engine::{Engine, GoMode, Limits};
 use damka::variant::RussianPosition;
-use search_common::check_forced_win;
+use search_common::{check_forced_win, check_threat_seen_at_depth_one};
 
 /// Men endings and shots won in 7 plies with exactly one winning first move (found by a random
 /// search over small positions, confirmed by the oracle in every run).
@@ -81,4 +81,10 @@ fn bench_is_deterministic() {
     assert!(a.len() >= 20);
     assert!(a.iter().all(|&n| n > 0));
     assert_eq!(a, run());
+}
+
+#[test]
+fn capture_threats_are_searched_at_the_horizon() {
+    // d4-e5 attacks two men and only one can be saved (a deep search wins the man too).
+    check_threat_seen_at_depth_one(Variant::Russian, "W:Wd4,a1,c1,h2:Bd6,f4,h8,a7", "d4-e5", 60);
 }

@@ -6,7 +6,7 @@ mod search_common;
 use damka::core::Variant;
 use damka::engine::{Engine, GoMode, Limits};
 use damka::variant::TurkishPosition;
-use search_common::check_forced_win;
+use search_common::{check_forced_win, check_threat_seen_at_depth_one};
 
 /// Wins in 5 plies with exactly one winning first move (found by a random search over small
 /// positions and confirmed by the oracle in every run): majority captures, king sweeps and the
@@ -88,4 +88,10 @@ fn bench_is_deterministic() {
     assert!(a.len() >= 20);
     assert!(a.iter().all(|&n| n > 0));
     assert_eq!(a, run());
+}
+
+#[test]
+fn capture_threats_are_searched_at_the_horizon() {
+    // d5-d6 attacks two men and only one can be saved (a deep search wins the man too).
+    check_threat_seen_at_depth_one(Variant::Turkish, "W:Wd5,a2,b2,h2:Bc6,e6,a7,h7", "d5-d6", 60);
 }

@@ -363,7 +363,12 @@ impl<P: Evaluate> Worker<P> {
     // ---- the search proper ----
 
     /// Capture resolution: a side that must capture searches its captures (they are all its
-    /// moves); otherwise the position is quiet and evaluated.
+    /// moves). A side that need not capture but faces a real capture threat (see
+    /// [`real_threat`]) searches all its moves, `threats` times at most along a path, because
+    /// the static evaluation cannot see the material about to be lost; unless its static
+    /// value already fails low, which the threat could only confirm. Any other position is
+    /// quiet and evaluated.
+    #[allow(clippy::too_many_arguments)]
     fn qsearch(
         &mut self,
         sh: &Shared<P>,
@@ -372,6 +377,7 @@ impl<P: Evaluate> Worker<P> {
         mut alpha: Score,
         beta: Score,
         ply: usize,
+        threats: u32,
     ) -> Score {
         self.nodes += 1;
         self.pv_len[ply] = ply;
@@ -389,28 +395,52 @@ impl<P: Evaluate> Worker<P> {
         if ply >= MAX_PLY {
             return pos.evaluate();
         }
+        let mut threats = threats;
         if !pos.has_capture() {
-            if pos.count_moves() == 0 {
-                return loss_in(ply);
+            if threats == 0 || !real_threat(pos) {
+                if pos.count_moves() == 0 {
+                    return loss_in(ply);
+                }
+                self.leaves += 1;
+                self.leaf_plies += ply as u64;
+                return pos.evaluate();
             }
-            self.leaves += 1;
-            self.leaf_plies += ply as u64;
-            return pos.evaluate();
+            // The threat can only lower the score (barring a counter-threat, the side to move
+            // keeps the static value at best): a node already failing low stays failed low.
+            let stand = pos.evaluate();
+            if stand <= alpha {
+                self.leaves += 1;
+                self.leaf_plies += ply as u64;
+                return stand;
+            }
+            threats -= 1;
         }
         let mut list = MoveList::new();
         pos.generate(&mut list);
+        let n = list.len();
+        if n == 0 {
+            return loss_in(ply);
+        }
+        // Either all moves capture or none does (a threat node): captures by the number taken,
+        // quiet answers to a threat by promotion, then history.
+        let side = pos.side_to_move().index();
         let mut keys = [0i32; MAX_MOVES];
         for (i, m) in list.iter().enumerate() {
-            keys[i] = m.capture_count() as i32 * 4 + m.promotes() as i32;
+            keys[i] = if m.is_capture() {
+                m.capture_count() as i32 * 4 + m.promotes() as i32
+            } else if m.promotes() {
+                HISTORY_MAX + 1
+            } else {
+                self.history[Self::hist_index(side, m)]
+            };
         }
-        let n = list.len();
         let mut best = -INFINITE;
         for i in 0..n {
             pick(&mut list, &mut keys, i);
             let m = list[i];
             let child = pos.play(&m);
             let cs = pos.rule_state_after(state, &m, &child);
-            let s = -self.qsearch(sh, &child, cs, -beta, -alpha, ply + 1);
+            let s = -self.qsearch(sh, &child, cs, -beta, -alpha, ply + 1, threats);
             if self.aborted {
                 return 0;
             }
@@ -445,7 +475,7 @@ impl<P: Evaluate> Worker<P> {
             return DRAW;
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return self.qsearch(sh, pos, state, alpha, beta, ply);
+            return self.qsearch(sh, pos, state, alpha, beta, ply, QS_THREAT_REPLIES);
         }
         self.nodes += 1;
         self.pv_len[ply] = ply;
@@ -784,6 +814,20 @@ type ReportFn<'a, P> = dyn FnMut(&Report<P>) + 'a;
 
 /// Helpers skip some depths so that the threads spread over several depths at once (the
 /// skip pattern of early Lazy SMP implementations).
+/// Whether the opponent threatens to win material: it would have a capture (if it were its
+/// turn) that takes two pieces or more, or after which the side to move cannot capture back.
+/// A threat answered by a recapture is an exchange offer, which the evaluation may judge.
+fn real_threat<P: Position>(pos: &P) -> bool {
+    let opp = pos.null_move();
+    if !opp.has_capture() {
+        return false;
+    }
+    let mut list = MoveList::new();
+    opp.generate(&mut list);
+    list.iter()
+        .any(|m| m.capture_count() >= 2 || !opp.play(m).has_capture())
+}
+
 fn skip_depth(id: usize, depth: u32) -> bool {
     const SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
     const PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];

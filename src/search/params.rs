@@ -25,6 +25,12 @@ pub const LMR_DEEP_MOVE: usize = 8;
 /// through, and draughts shots are sequences of forced moves).
 pub const SINGLE_REPLY_EXTENSION: bool = true;
 
+/// Capture resolution also answers capture threats: a position where the side to move has no
+/// capture but the opponent would have one that wins material (no recapture, or two pieces or
+/// more) is searched on (all moves) this many times along a path, instead of being evaluated.
+/// 0 turns it off.
+pub const QS_THREAT_REPLIES: u32 = 1;
+
 /// Move-ordering scores: the hash move first, then captures by the number taken, then
 /// promotions, killers and the history of quiet moves.
 pub const ORDER_HASH: i32 = 1 << 30;

@@ -205,6 +205,17 @@ pub trait Position:
     /// Whether the side to move must capture.
     fn has_capture(&self) -> bool;
 
+    /// The same board with the other side to move (a "null move"; the key is updated). Not a
+    /// legal move in either game: the search uses it to ask what the opponent threatens.
+    fn null_move(&self) -> Self;
+
+    /// Whether the opponent would have to capture if it were its turn: a threat the side to
+    /// move must answer, so the search does not take the position as quiet.
+    #[inline]
+    fn opponent_has_capture(&self) -> bool {
+        self.null_move().has_capture()
+    }
+
     /// The position after `mv`, which must be legal here.
     fn play(&self, mv: &Self::Move) -> Self;
 

@@ -96,3 +96,43 @@ pub fn check_forced_win<P: Evaluate>(
         WIN - f.score
     );
 }
+
+/// Checks capture-threat resolution at the horizon: in `fen` the move `fork` threatens two
+/// captures at once and the opponent can parry only one, winning a man for the side to move
+/// (from an even position). A depth-1 search must see it: its principal variation is the
+/// fork, a reply and a capture, and its score is at least `min_score` centi-men. A search
+/// that evaluated the position after the fork as quiet would stop after one move.
+pub fn check_threat_seen_at_depth_one(
+    variant: damka::core::Variant,
+    fen: &str,
+    fork: &str,
+    min_score: damka::core::Score,
+) {
+    use damka::engine::{Engine, GoMode, Limits};
+    use std::sync::{Arc, Mutex};
+    let mut e = Engine::new(variant);
+    e.set_position(fen, &[]).unwrap();
+    let pv = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&pv);
+    let out = e
+        .search_blocking(
+            Limits {
+                depth: Some(1),
+                ..Limits::default()
+            },
+            GoMode::Analyze,
+            Box::new(move |info| {
+                *seen.lock().unwrap() = info.pv.iter().map(|m| m.algebraic.clone()).collect();
+            }),
+        )
+        .unwrap();
+    let pv = pv.lock().unwrap().clone();
+    assert_eq!(out.best.unwrap().algebraic, fork, "{fen}: pv {pv:?}");
+    assert_eq!(pv.len(), 3, "{fen}: pv {pv:?}");
+    assert_eq!(pv[0], fork, "{fen}");
+    assert!(
+        pv[2].contains(':') || pv[2].contains('x'),
+        "{fen}: pv {pv:?}"
+    );
+    assert!(out.score >= min_score, "{fen}: score {}", out.score);
+}

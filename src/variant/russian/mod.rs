@@ -224,6 +224,15 @@ impl Position for RussianPosition {
         movegen::has_capture(self)
     }
 
+    #[inline]
+    fn null_move(&self) -> Self {
+        RussianPosition {
+            key: self.key ^ ZOBRIST_BLACK,
+            side: !self.side,
+            ..*self
+        }
+    }
+
     #[inline(always)]
     fn play(&self, mv: &Self::Move) -> Self {
         let from = 1u64 << mv.from;

@@ -259,6 +259,15 @@ impl Position for TurkishPosition {
     }
 
     #[inline]
+    fn null_move(&self) -> Self {
+        TurkishPosition {
+            key: self.key ^ ZOBRIST_BLACK_TO_MOVE,
+            side: self.side.opposite(),
+            ..*self
+        }
+    }
+
+    #[inline]
     fn play(&self, mv: &Self::Move) -> Self {
         let us = self.side.index();
         let them = us ^ 1;
