@@ -280,3 +280,34 @@ pub fn check_epd<P: Position>(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::russian::RussianPosition;
+
+    /// The portable recursion (what a CPU without popcnt or BMI runs) counts what the
+    /// run-time-selected one counts, on positions with kings, crowning and long captures.
+    #[test]
+    fn portable_build_counts_the_same() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/perft/russian.epd");
+        let text = std::fs::read_to_string(path).expect("the shared EPD file is readable");
+        let entries = parse_epd::<RussianPosition>(&text).expect("the EPD file parses");
+        let mut checked = 0;
+        for e in &entries {
+            for &(depth, expected) in &e.counts {
+                if depth >= 2 && expected <= 200_000 {
+                    assert_eq!(
+                        perft_plain(&e.position, depth),
+                        expected,
+                        "{} D{depth}",
+                        e.fen
+                    );
+                    assert_eq!(perft(&e.position, depth), expected, "{} D{depth}", e.fen);
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 100, "only {checked} counts checked");
+    }
+}
