@@ -377,7 +377,7 @@ impl<P: Evaluate> Worker<P> {
         mut alpha: Score,
         beta: Score,
         ply: usize,
-        threats: u32,
+        mut threats: u32,
     ) -> Score {
         self.nodes += 1;
         self.pv_len[ply] = ply;
@@ -395,20 +395,15 @@ impl<P: Evaluate> Worker<P> {
         if ply >= MAX_PLY {
             return pos.evaluate();
         }
-        let mut threats = threats;
         if !pos.has_capture() {
-            if threats == 0 || !real_threat(pos) {
-                if pos.count_moves() == 0 {
-                    return loss_in(ply);
-                }
-                self.leaves += 1;
-                self.leaf_plies += ply as u64;
-                return pos.evaluate();
+            let threatened = threats > 0 && real_threat(pos);
+            if !threatened && pos.count_moves() == 0 {
+                return loss_in(ply);
             }
-            // The threat can only lower the score (barring a counter-threat, the side to move
+            // A threat can only lower the score (barring a counter-threat, the side to move
             // keeps the static value at best): a node already failing low stays failed low.
             let stand = pos.evaluate();
-            if stand <= alpha {
+            if !threatened || stand <= alpha {
                 self.leaves += 1;
                 self.leaf_plies += ply as u64;
                 return stand;
@@ -812,8 +807,6 @@ impl<P: Evaluate> Worker<P> {
 /// The main thread's progress callback.
 type ReportFn<'a, P> = dyn FnMut(&Report<P>) + 'a;
 
-/// Helpers skip some depths so that the threads spread over several depths at once (the
-/// skip pattern of early Lazy SMP implementations).
 /// Whether the opponent threatens to win material: it would have a capture (if it were its
 /// turn) that takes two pieces or more, or after which the side to move cannot capture back.
 /// A threat answered by a recapture is an exchange offer, which the evaluation may judge.
@@ -828,6 +821,8 @@ fn real_threat<P: Position>(pos: &P) -> bool {
         .any(|m| m.capture_count() >= 2 || !opp.play(m).has_capture())
 }
 
+/// Helpers skip some depths so that the threads spread over several depths at once (the
+/// skip pattern of early Lazy SMP implementations).
 fn skip_depth(id: usize, depth: u32) -> bool {
     const SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
     const PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];

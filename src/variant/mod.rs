@@ -209,13 +209,6 @@ pub trait Position:
     /// legal move in either game: the search uses it to ask what the opponent threatens.
     fn null_move(&self) -> Self;
 
-    /// Whether the opponent would have to capture if it were its turn: a threat the side to
-    /// move must answer, so the search does not take the position as quiet.
-    #[inline]
-    fn opponent_has_capture(&self) -> bool {
-        self.null_move().has_capture()
-    }
-
     /// The position after `mv`, which must be legal here.
     fn play(&self, mv: &Self::Move) -> Self;
 
