@@ -29,6 +29,18 @@ pub struct RussianMove {
     pub promotes: bool,
 }
 
+impl RussianMove {
+    /// The kings of both sides after this move is played on a board whose kings are `kings`,
+    /// branch-free: the king bit moves with the piece, a promotion sets it, captured kings go.
+    #[inline(always)]
+    pub fn kings_after(&self, kings: u64) -> u64 {
+        let from = 1u64 << self.from;
+        let to = 1u64 << self.to;
+        let moved_king = (kings & from != 0) | self.promotes;
+        (kings & !from & !self.captured) | (to & (moved_king as u64).wrapping_neg())
+    }
+}
+
 impl GameMove for RussianMove {
     #[inline]
     fn from(&self) -> Square {
@@ -272,14 +284,10 @@ impl Position for RussianPosition {
     fn play_no_key(&self, mv: &Self::Move) -> Self {
         let from = 1u64 << mv.from;
         let to = 1u64 << mv.to;
-        let cap = mv.captured;
-        // Branch-free: the king bit moves with the piece, a promotion sets it.
-        let moved_king = (self.kings & from != 0) | mv.promotes;
-        let kings = (self.kings & !from & !cap) | (to & (moved_king as u64).wrapping_neg());
-        let by = flip_sides(self.by, self.side, from ^ to, cap);
+        let by = flip_sides(self.by, self.side, from ^ to, mv.captured);
         RussianPosition {
             by,
-            kings,
+            kings: mv.kings_after(self.kings),
             key: self.key,
             side: !self.side,
         }

@@ -388,13 +388,10 @@ impl View {
     /// The view after the side to move plays `m`: the opponent's turn.
     #[inline(always)]
     pub fn after(&self, m: &RussianMove) -> View {
-        let from = 1u64 << m.from;
-        let to = 1u64 << m.to;
-        let moved_king = (self.kings & from != 0) | m.promotes;
         View {
             own: self.enemy & !m.captured,
-            enemy: self.own ^ from ^ to,
-            kings: (self.kings & !from & !m.captured) | (to & (moved_king as u64).wrapping_neg()),
+            enemy: self.own ^ (1u64 << m.from) ^ (1u64 << m.to),
+            kings: m.kings_after(self.kings),
             side: !self.side,
         }
     }
