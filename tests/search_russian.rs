@@ -4,9 +4,11 @@
 mod search_common;
 
 use damka::core::Variant;
-use damka::engine::{Engine, GoMode, Limits};
 use damka::variant::RussianPosition;
-use search_common::{check_forced_win, check_threat_seen_at_depth_one};
+use search_common::{
+    check_bench_deterministic, check_forced_win, check_repetition_draw,
+    check_threat_seen_at_depth_one,
+};
 
 /// Men endings and shots won in 7 plies with exactly one winning first move (found by a random
 /// search over small positions, confirmed by the oracle in every run).
@@ -47,40 +49,17 @@ fn finds_king_wins_with_one_and_two_threads() {
 fn repetition_is_a_draw() {
     // Black, two kings down, saves itself only by repeating: after the history, d8-e7 goes back
     // to the position after its first move.
-    let mut e = Engine::new(Variant::Russian);
-    let fen = "B:WKa1,Kc1,Ke1:BKd8";
-    e.set_position(fen, &["d8-e7", "a1-b2", "e7-d8", "b2-a1"])
-        .unwrap();
-    let limits = Limits {
-        depth: Some(3),
-        ..Limits::default()
-    };
-    let out = e
-        .search_blocking(limits.clone(), GoMode::Analyze, Box::new(|_| {}))
-        .unwrap();
-    assert_eq!(out.best.unwrap().algebraic, "d8-e7");
-    assert_eq!(out.score, 0);
-
-    e.set_position(fen, &[]).unwrap();
-    let out = e
-        .search_blocking(limits, GoMode::Analyze, Box::new(|_| {}))
-        .unwrap();
-    assert!(out.score < -200, "{}", out.score);
+    check_repetition_draw(
+        Variant::Russian,
+        "B:WKa1,Kc1,Ke1:BKd8",
+        &["d8-e7", "a1-b2", "e7-d8", "b2-a1"],
+        "d8-e7",
+    );
 }
 
 #[test]
 fn bench_is_deterministic() {
-    let run = || {
-        damka::cli::bench::bench(Some(Variant::Russian), Some(5), 1, 4, &mut |_| {})
-            .unwrap()
-            .iter()
-            .map(|l| l.nodes)
-            .collect::<Vec<_>>()
-    };
-    let a = run();
-    assert!(a.len() >= 20);
-    assert!(a.iter().all(|&n| n > 0));
-    assert_eq!(a, run());
+    check_bench_deterministic(Variant::Russian, 5);
 }
 
 #[test]

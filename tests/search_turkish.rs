@@ -4,9 +4,11 @@
 mod search_common;
 
 use damka::core::Variant;
-use damka::engine::{Engine, GoMode, Limits};
 use damka::variant::TurkishPosition;
-use search_common::{check_forced_win, check_threat_seen_at_depth_one};
+use search_common::{
+    check_bench_deterministic, check_forced_win, check_repetition_draw,
+    check_threat_seen_at_depth_one,
+};
 
 /// Wins in 5 plies with exactly one winning first move (found by a random search over small
 /// positions and confirmed by the oracle in every run): majority captures, king sweeps and the
@@ -44,50 +46,17 @@ fn finds_forced_wins_with_two_threads() {
 fn repetition_is_a_draw() {
     // Black, a king down, can only save itself by going back to a position already seen:
     // h8-h7 repeats the position after the first move of the history.
-    let mut e = Engine::new(Variant::Turkish);
-    e.set_position("B:WKa1,Kc3:BKh8", &["h8-h7", "a1-a2", "h7-h8", "a2-a1"])
-        .unwrap();
-    let out = e
-        .search_blocking(
-            Limits {
-                depth: Some(3),
-                ..Limits::default()
-            },
-            GoMode::Analyze,
-            Box::new(|_| {}),
-        )
-        .unwrap();
-    assert_eq!(out.best.unwrap().algebraic, "h8-h7");
-    assert_eq!(out.score, 0);
-
-    // Without the history the same position is simply lost for Black.
-    e.set_position("B:WKa1,Kc3:BKh8", &[]).unwrap();
-    let out = e
-        .search_blocking(
-            Limits {
-                depth: Some(3),
-                ..Limits::default()
-            },
-            GoMode::Analyze,
-            Box::new(|_| {}),
-        )
-        .unwrap();
-    assert!(out.score < -200, "{}", out.score);
+    check_repetition_draw(
+        Variant::Turkish,
+        "B:WKa1,Kc3:BKh8",
+        &["h8-h7", "a1-a2", "h7-h8", "a2-a1"],
+        "h8-h7",
+    );
 }
 
 #[test]
 fn bench_is_deterministic() {
-    let run = || {
-        damka::cli::bench::bench(Some(Variant::Turkish), Some(4), 1, 4, &mut |_| {})
-            .unwrap()
-            .iter()
-            .map(|l| l.nodes)
-            .collect::<Vec<_>>()
-    };
-    let a = run();
-    assert!(a.len() >= 20);
-    assert!(a.iter().all(|&n| n > 0));
-    assert_eq!(a, run());
+    check_bench_deterministic(Variant::Turkish, 4);
 }
 
 #[test]

@@ -97,6 +97,57 @@ pub fn check_forced_win<P: Evaluate>(
     );
 }
 
+/// An analysis search of the engine's position to `depth`, reporting each iteration to
+/// `on_info`.
+pub fn analyse_to_depth(
+    e: &mut damka::engine::Engine,
+    depth: u32,
+    on_info: damka::engine::InfoCallback,
+) -> damka::engine::SearchOutcome {
+    let limits = damka::engine::Limits {
+        depth: Some(depth),
+        ..damka::engine::Limits::default()
+    };
+    e.search_blocking(limits, damka::engine::GoMode::Analyze, on_info)
+        .unwrap()
+}
+
+/// Checks repetition along the game history: after `history` from `fen`, the side to move is
+/// lost but saves itself by `repeat`, which goes back to a position already seen (a draw, score
+/// 0); without the history the same position is simply lost.
+pub fn check_repetition_draw(
+    variant: damka::core::Variant,
+    fen: &str,
+    history: &[&str],
+    repeat: &str,
+) {
+    let mut e = damka::engine::Engine::new(variant);
+    e.set_position(fen, history).unwrap();
+    let out = analyse_to_depth(&mut e, 3, Box::new(|_| {}));
+    assert_eq!(out.best.unwrap().algebraic, repeat);
+    assert_eq!(out.score, 0);
+
+    e.set_position(fen, &[]).unwrap();
+    let out = analyse_to_depth(&mut e, 3, Box::new(|_| {}));
+    assert!(out.score < -200, "{}", out.score);
+}
+
+/// Checks that `damka bench` of one game at `depth` (at least 20 positions) searches the same
+/// node counts on two runs.
+pub fn check_bench_deterministic(variant: damka::core::Variant, depth: u32) {
+    let run = || {
+        damka::cli::bench::bench(Some(variant), Some(depth), 1, 4, &mut |_| {})
+            .unwrap()
+            .iter()
+            .map(|l| l.nodes)
+            .collect::<Vec<_>>()
+    };
+    let a = run();
+    assert!(a.len() >= 20);
+    assert!(a.iter().all(|&n| n > 0));
+    assert_eq!(a, run());
+}
+
 /// Checks capture-threat resolution at the horizon: in `fen` the move `fork` threatens two
 /// captures at once and the opponent can parry only one, winning a man for the side to move
 /// (from an even position). A depth-1 search must see it: its principal variation is the
@@ -108,24 +159,18 @@ pub fn check_threat_seen_at_depth_one(
     fork: &str,
     min_score: damka::core::Score,
 ) {
-    use damka::engine::{Engine, GoMode, Limits};
     use std::sync::{Arc, Mutex};
-    let mut e = Engine::new(variant);
+    let mut e = damka::engine::Engine::new(variant);
     e.set_position(fen, &[]).unwrap();
     let pv = Arc::new(Mutex::new(Vec::new()));
     let seen = Arc::clone(&pv);
-    let out = e
-        .search_blocking(
-            Limits {
-                depth: Some(1),
-                ..Limits::default()
-            },
-            GoMode::Analyze,
-            Box::new(move |info| {
-                *seen.lock().unwrap() = info.pv.iter().map(|m| m.algebraic.clone()).collect();
-            }),
-        )
-        .unwrap();
+    let out = analyse_to_depth(
+        &mut e,
+        1,
+        Box::new(move |info| {
+            *seen.lock().unwrap() = info.pv.iter().map(|m| m.algebraic.clone()).collect();
+        }),
+    );
     let pv = pv.lock().unwrap().clone();
     assert_eq!(out.best.unwrap().algebraic, fork, "{fen}: pv {pv:?}");
     assert_eq!(pv.len(), 3, "{fen}: pv {pv:?}");
