@@ -2,11 +2,13 @@
 //! list and the game choice. Nothing here knows the rules of a game.
 
 pub mod movelist;
+pub mod rng;
 pub mod score;
 pub mod square;
 pub mod zobrist;
 
 pub use movelist::MoveList;
+pub use rng::Rng;
 pub use score::*;
 pub use square::{Bits, Square};
 
