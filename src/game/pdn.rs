@@ -14,7 +14,7 @@
 
 use super::Game;
 use crate::core::{Color, Variant};
-use crate::variant::{Outcome, Position};
+use crate::variant::{Notation, Outcome, Position};
 use std::fmt;
 
 /// The PDN `GameType` number of a game.
