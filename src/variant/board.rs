@@ -93,6 +93,14 @@ pub trait Rules:
     const MAX_PIECES: u32;
     /// The key of "Black to move".
     const BLACK_KEY: u64;
+    /// The separator between the squares of a capture in algebraic notation.
+    const CAPTURE_SEPARATOR: char;
+    /// The PDN `GameType` number.
+    const PDN_GAME_TYPE: u32;
+    /// The positions of `damka bench`.
+    const BENCH_POSITIONS: &'static [&'static str];
+    /// The default depth of `damka bench`.
+    const BENCH_DEPTH: u32;
 
     /// The game's piece keys.
     fn piece_keys() -> &'static PieceKeys;
@@ -258,10 +266,13 @@ impl<G: Rules> fmt::Display for Board<G> {
 }
 
 impl<G: Rules> Position for Board<G> {
+    type Game = G;
     type Move = Move;
     type RuleState = G::RuleState;
     const VARIANT: Variant = G::VARIANT;
     const PLAYABLE: u64 = G::PLAYABLE;
+    const CAPTURE_SEPARATOR: char = G::CAPTURE_SEPARATOR;
+    const PDN_GAME_TYPE: u32 = G::PDN_GAME_TYPE;
 
     fn start() -> Self {
         Self::from_sets(G::START, 0, Color::White)

@@ -4,6 +4,7 @@
 //! kings sliding along ranks and files through line-occupancy lookups ([`tables`]), captures by
 //! recursion with the majority rule and duplicate removal ([`movegen`]).
 
+pub mod bench;
 pub mod movegen;
 pub mod rules;
 pub mod square;
@@ -28,6 +29,10 @@ impl Rules for Turkish {
     // Each side starts with 16 and never gains any; more could also overflow a move list.
     const MAX_PIECES: u32 = 16;
     const BLACK_KEY: u64 = tables::ZOBRIST_BLACK;
+    const CAPTURE_SEPARATOR: char = 'x';
+    const BENCH_POSITIONS: &'static [&'static str] = bench::POSITIONS;
+    const BENCH_DEPTH: u32 = bench::DEPTH;
+    const PDN_GAME_TYPE: u32 = 30;
 
     #[inline(always)]
     fn piece_keys() -> &'static PieceKeys {
