@@ -157,20 +157,22 @@ impl<P: Evaluate> Searcher<P> {
         self.control.begin(signals.clone());
         self.tt.new_search();
         let root_moves = job.root.count_moves();
+        let (published_tx, published) = crossbeam_channel::unbounded();
         let sh = Arc::new(Shared {
             tt: self.tt.clone(),
             signals,
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             root_moves,
-            results: Mutex::new(vec![None; threads]),
+            results: published_tx,
             job,
         });
         // A search that must answer within a few milliseconds is left to the main thread: a
         // helper could not finish an iteration in that time, and would only compete with it
         // for a core.
-        let hurried = !sh.job.limits.ponder
-            && !sh.job.limits.infinite
-            && sh.job.limits.time.maximum.is_some_and(|m| m < HELPER_MIN_TIME);
+        let limits = &sh.job.limits;
+        let hurried = !limits.ponder
+            && !limits.infinite
+            && limits.time.maximum.is_some_and(|m| m < HELPER_MIN_TIME);
         let helpers = if hurried { 0 } else { threads - 1 };
         for i in 1..=helpers {
             let sh = sh.clone();
@@ -200,7 +202,7 @@ impl<P: Evaluate> Searcher<P> {
             };
             sh.signals.stop.store(true, Ordering::SeqCst);
             let mut best = main;
-            for r in lock(&sh.results).iter().flatten() {
+            for r in published.try_iter() {
                 let better = match &best {
                     None => true,
                     Some(b) => {
@@ -209,7 +211,7 @@ impl<P: Evaluate> Searcher<P> {
                     }
                 };
                 if better {
-                    best = Some(r.clone());
+                    best = Some(r);
                 }
             }
             let finished = finish(&sh, best);
