@@ -75,7 +75,7 @@ pub const TURKISH: &[&str] = &[
 #[derive(Args, Debug, Default)]
 pub struct BenchArgs {
     /// Only this game (both when omitted).
-    #[arg(long, value_parser = super::parse_variant)]
+    #[arg(long)]
     pub variant: Option<Variant>,
     /// Depth of every search [default: 11 for Russian, 8 for Turkish].
     #[arg(long)]

@@ -16,7 +16,7 @@ use std::time::Duration;
 #[derive(Args, Debug, Clone)]
 pub struct GenArgs {
     /// The game.
-    #[arg(long, value_parser = damka::cli::parse_variant, default_value = "russian")]
+    #[arg(long, default_value = "russian")]
     pub variant: Variant,
     /// The engine that judges the positions (a command line, e.g. "target/release/damka").
     #[arg(long)]

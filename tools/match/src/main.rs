@@ -48,7 +48,7 @@ enum Cmd {
 #[derive(Args, Debug)]
 struct MatchArgs {
     /// The game, for the whole match.
-    #[arg(long, value_parser = damka::cli::parse_variant, default_value = "russian")]
+    #[arg(long, default_value = "russian")]
     variant: Variant,
     /// An engine: `NAME=COMMAND` or `COMMAND` (named after the program). Give it at least
     /// twice; the first is measured against the others.
