@@ -409,6 +409,9 @@ fn bad_input_is_refused_clearly() {
         vec!["--tc", "x"],
         vec!["--sprt", "elo0=5,elo1=1"],
         vec!["--resign", "moves=2"],
+        vec!["--level", "b:depth=x"],
+        vec!["--level", "b:speed=2"],
+        vec!["--level", "b:"],
     ] {
         let mut args = vec![
             "--engine".to_string(),
@@ -463,6 +466,8 @@ fn openings_generator_keeps_balanced_positions() {
         file.to_str().unwrap(),
         "--games",
         "4",
+        "--level",
+        "b:depth=1 nodes=100",
     ]);
     assert_eq!(last_line(&out)["games"], "4");
     // A judge that sees a big advantage everywhere keeps nothing.
