@@ -3,7 +3,7 @@
 //! from random games), plus the test positions of `../shared/rules/turkish.md`.
 
 use damka::core::{Bits, Color, MoveList, Rng, Square};
-use damka::variant::{GameMove, Pieces, Position, TurkishPosition};
+use damka::variant::{GameMove, Notation, Pieces, Position, TurkishPosition};
 use std::collections::BTreeSet;
 
 #[derive(Clone, Copy, PartialEq, Eq)]

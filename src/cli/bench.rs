@@ -6,7 +6,7 @@
 use crate::core::Variant;
 use crate::eval::Evaluate;
 use crate::search::{Job, SearchLimits, Searcher};
-use crate::variant::{RussianPosition, TurkishPosition};
+use crate::variant::{Notation, RussianPosition, TurkishPosition};
 use clap::Args;
 use std::time::Instant;
 

@@ -8,7 +8,7 @@
 
 use crate::core::Variant;
 use crate::perft;
-use crate::variant::{Position, RussianPosition, TurkishPosition};
+use crate::variant::{Notation, Perft, RussianPosition, TurkishPosition};
 use clap::Args;
 use std::time::Instant;
 
@@ -55,7 +55,7 @@ fn usage(msg: &str) -> i32 {
     2
 }
 
-fn run_for<P: Position>(args: &PerftArgs) -> i32 {
+fn run_for<P: Perft>(args: &PerftArgs) -> i32 {
     let threads = args.threads.max(1);
     if let Some(file) = &args.epd {
         return run_epd::<P>(file, args.max_nodes, threads);
@@ -101,7 +101,7 @@ fn run_for<P: Position>(args: &PerftArgs) -> i32 {
     0
 }
 
-fn run_epd<P: Position>(file: &str, max_nodes: u64, threads: usize) -> i32 {
+fn run_epd<P: Perft>(file: &str, max_nodes: u64, threads: usize) -> i32 {
     let text = match std::fs::read_to_string(file) {
         Ok(t) => t,
         Err(e) => return usage(&format!("cannot read {file}: {e}")),

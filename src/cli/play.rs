@@ -9,7 +9,7 @@ use crate::core::{score_text, Color, Score, ScoreStyle, Variant};
 use crate::engine::{Engine, GoMode, Limits};
 use crate::game::pdn::today;
 use crate::game::{Game, Record};
-use crate::variant::{MoveError, Position, RussianPosition, TurkishPosition};
+use crate::variant::{MoveError, Notation, Position, RussianPosition, TurkishPosition};
 use clap::{Args, ValueEnum};
 use std::io::{self, BufRead, Write};
 
@@ -440,7 +440,8 @@ impl<'a, P: Position, R: BufRead, W: Write> Session<'a, P, R, W> {
     }
 
     fn show(&mut self) -> io::Result<()> {
-        let board = render_board(self.game.position(), self.flipped, self.args.ascii);
+        let board =
+            crate::variant::board::render(self.game.position(), self.flipped, self.args.ascii);
         write!(self.out, "{board}")?;
         if let Some((p, m)) = self.game.last_move() {
             writeln!(self.out, "Last move: {}", p.move_to_algebraic(m))?;
@@ -468,66 +469,4 @@ fn player_tag(p: Player) -> &'static str {
         Player::Human => "Human",
         Player::Engine => "damka",
     }
-}
-
-/// Draws the board with coordinates, White at the bottom unless `flipped`. Unicode draughts
-/// pieces, or `w W b B` with `ascii`; `.` is an empty playable square.
-pub fn render_board<P: Position>(pos: &P, flipped: bool, ascii: bool) -> String {
-    let w = pos.pieces(Color::White);
-    let b = pos.pieces(Color::Black);
-    let files: Vec<u8> = if flipped {
-        (0..8).rev().collect()
-    } else {
-        (0..8).collect()
-    };
-    let ranks: Vec<u8> = if flipped {
-        (0..8).collect()
-    } else {
-        (0..8).rev().collect()
-    };
-    let letters: String = files
-        .iter()
-        .map(|f| format!(" {}", (b'a' + f) as char))
-        .collect();
-    let mut out = format!("   {letters}\n");
-    for &r in &ranks {
-        out.push_str(&format!(" {} ", r + 1));
-        for &f in &files {
-            let bit = 1u64 << (8 * r + f);
-            let c = if w.men & bit != 0 {
-                if ascii {
-                    "w"
-                } else {
-                    "⛀"
-                }
-            } else if w.kings & bit != 0 {
-                if ascii {
-                    "W"
-                } else {
-                    "⛁"
-                }
-            } else if b.men & bit != 0 {
-                if ascii {
-                    "b"
-                } else {
-                    "⛂"
-                }
-            } else if b.kings & bit != 0 {
-                if ascii {
-                    "B"
-                } else {
-                    "⛃"
-                }
-            } else if P::PLAYABLE & bit != 0 {
-                "."
-            } else {
-                " "
-            };
-            out.push(' ');
-            out.push_str(c);
-        }
-        out.push_str(&format!("  {}\n", r + 1));
-    }
-    out.push_str(&format!("   {letters}\n"));
-    out
 }

@@ -11,7 +11,7 @@ use crate::core::{Score, Variant};
 use crate::eval::Evaluate;
 use crate::search::time::TimePlan;
 use crate::search::{Finished, Job, Report, SearchLimits, Searcher};
-use crate::variant::{Position, RussianPosition, TurkishPosition};
+use crate::variant::{Notation, Position, RussianPosition, TurkishPosition};
 use std::fmt;
 
 /// Search limits, as set by the Hub `level` command or the command line. Unset fields do not

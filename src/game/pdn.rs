@@ -18,7 +18,7 @@ pub use date::{date_of_day, today};
 
 use super::Game;
 use crate::core::{Color, Variant};
-use crate::variant::{Outcome, Position};
+use crate::variant::{Notation, Outcome, Position};
 use std::fmt;
 
 /// The PDN `GameType` number of a game.

@@ -1,7 +1,7 @@
 //! Notation shared by both games: the Hub position string, Hub move numbers, algebraic moves,
 //! and matching move text against the legal moves.
 
-use super::{GameMove, Pieces, Position};
+use super::{GameMove, Notation, Pieces, Position};
 use crate::core::{Bits, Color, Square, Variant};
 use std::fmt;
 

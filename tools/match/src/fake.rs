@@ -7,7 +7,7 @@ use clap::Args;
 use damka::core::Variant;
 use damka::protocol::command::{parse_command, Command, PosSource};
 use damka::protocol::reply::{EngineReply, Id, InfoLine, ParamDecl, ParamKind};
-use damka::variant::{GameMove, Position, RussianPosition, TurkishPosition};
+use damka::variant::{GameMove, Notation, Position, RussianPosition, TurkishPosition};
 use std::io::{BufRead, Write};
 use std::time::Duration;
 

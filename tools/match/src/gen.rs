@@ -8,7 +8,7 @@ use clap::Args;
 use damka::core::Variant;
 use damka::game::Game;
 use damka::protocol::command::LevelUpdate;
-use damka::variant::{Position, RussianPosition, TurkishPosition};
+use damka::variant::{Notation, Position, RussianPosition, TurkishPosition};
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::PathBuf;
