@@ -1,6 +1,7 @@
 //! The client's half of the commands: writing a typed [`Command`] as the line a GUI sends, so
 //! that a client (the match tool) and the engine ([`super::command::parse_command`]) share
-//! one definition of each command. What is written reads back as the same command.
+//! one definition of each command. What is written reads back as the same command (times to
+//! the millisecond).
 
 use super::command::{Command, LevelUpdate, PosSource};
 use super::format::Request;
@@ -42,8 +43,13 @@ impl Command {
     }
 }
 
-/// A `level` line with the fields set, in the protocol's order; real numbers in Rust's
-/// shortest form that reads back exactly.
+/// Seconds with three decimals: the millisecond is the resolution clients use (a finer value
+/// is rounded to it).
+fn seconds(x: f64) -> String {
+    format!("{x:.3}")
+}
+
+/// A `level` line with the fields set, in the protocol's order.
 fn level(u: &LevelUpdate) -> Request {
     let mut r = Request::new("level");
     if let Some(d) = u.depth {
@@ -53,13 +59,13 @@ fn level(u: &LevelUpdate) -> Request {
         r = r.arg("nodes", n);
     }
     if let Some(t) = u.movetime {
-        r = r.arg("move-time", t);
+        r = r.arg("move-time", seconds(t));
     }
     if let Some(t) = u.time {
-        r = r.arg("time", t);
+        r = r.arg("time", seconds(t));
     }
     if let Some(i) = u.inc {
-        r = r.arg("inc", i);
+        r = r.arg("inc", seconds(i));
     }
     if let Some(m) = u.moves {
         r = r.arg("moves", m);
@@ -144,7 +150,7 @@ mod tests {
                 moves: Some(40),
                 ..Default::default()
             })),
-            "level time=9.523 inc=0.1 moves=40"
+            "level time=9.523 inc=0.100 moves=40"
         );
         assert_eq!(
             round_trip(Command::Level(LevelUpdate {
@@ -158,10 +164,16 @@ mod tests {
         );
         round_trip(Command::Level(LevelUpdate {
             time: Some(-0.25),
-            inc: Some(1e-5),
+            inc: Some(0.0),
             infinite: Some(false),
             ..Default::default()
         }));
+        // Finer than the millisecond is rounded to it.
+        let l = Command::Level(LevelUpdate {
+            time: Some(1.23456),
+            ..Default::default()
+        });
+        assert_eq!(l.to_line(), "level time=1.235");
         assert_eq!(round_trip(Command::Level(LevelUpdate::default())), "level");
     }
 }

@@ -9,6 +9,7 @@ mod hub;
 mod openings;
 mod pdn;
 mod stats;
+mod tally;
 mod tc;
 mod tournament;
 

@@ -63,9 +63,9 @@ impl TimeControl {
     }
 }
 
-/// Seconds for a `level` line: never negative, to the millisecond.
+/// Seconds for a `level` line: never negative (the line is written to the millisecond).
 fn secs(x: f64) -> f64 {
-    (x.max(0.0) * 1000.0).round() / 1000.0
+    x.max(0.0)
 }
 
 /// What happened to the clock after a move.
@@ -220,12 +220,12 @@ mod tests {
     fn clock_runs_down_and_flags() {
         let tc = TimeControl::parse_clock("1+0.5").unwrap();
         let mut c = Clock::new(tc, 0.05);
-        assert_eq!(line(&c), "level time=1 inc=0.5");
+        assert_eq!(line(&c), "level time=1.000 inc=0.500");
         assert_eq!(c.deadline(Duration::from_secs(99)).as_secs_f64(), 1.55);
         assert_eq!(c.spend(Duration::from_millis(700)), Spent::Ok);
         assert!((c.remaining() - 0.8).abs() < 1e-9);
         // The engine is told its time to the millisecond.
-        assert_eq!(line(&c), "level time=0.8 inc=0.5");
+        assert_eq!(line(&c), "level time=0.800 inc=0.500");
         // 0.8 + 0.5 available; 1.34 s is within the 0.05 margin.
         assert_eq!(c.spend(Duration::from_millis(1340)), Spent::Ok);
         match c.spend(Duration::from_secs(2)) {
@@ -238,17 +238,17 @@ mod tests {
     fn refilled_clock() {
         let tc = TimeControl::parse_clock("2/10").unwrap();
         let mut c = Clock::new(tc, 0.0);
-        assert_eq!(line(&c), "level time=10 inc=0 moves=2");
+        assert_eq!(line(&c), "level time=10.000 inc=0.000 moves=2");
         c.spend(Duration::from_secs(3));
-        assert_eq!(line(&c), "level time=7 inc=0 moves=1");
+        assert_eq!(line(&c), "level time=7.000 inc=0.000 moves=1");
         c.spend(Duration::from_secs(3));
-        assert_eq!(line(&c), "level time=14 inc=0 moves=2");
+        assert_eq!(line(&c), "level time=14.000 inc=0.000 moves=2");
     }
 
     #[test]
     fn fixed_limits() {
         let mut c = Clock::new(TimeControl::MoveTime(0.2), 0.1);
-        assert_eq!(line(&c), "level move-time=0.2");
+        assert_eq!(line(&c), "level move-time=0.200");
         assert_eq!(c.spend(Duration::from_millis(290)), Spent::Ok);
         assert!(matches!(
             c.spend(Duration::from_millis(400)),
