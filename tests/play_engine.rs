@@ -2,6 +2,7 @@
 //! the human's turn, and engine-against-engine games played to their end.
 
 mod play_support;
+mod process_support;
 use play_support::run;
 
 #[test]

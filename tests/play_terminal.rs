@@ -2,6 +2,7 @@
 //! flip, save, and end of input.
 
 mod play_support;
+mod process_support;
 use play_support::run;
 
 fn temp_file(name: &str) -> std::path::PathBuf {

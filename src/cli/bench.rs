@@ -18,7 +18,7 @@ pub const DEFAULT_HASH_MB: usize = 16;
 #[derive(Args, Debug, Default)]
 pub struct BenchArgs {
     /// Only this game (both when omitted).
-    #[arg(long, value_parser = super::parse_variant)]
+    #[arg(long)]
     pub variant: Option<Variant>,
     /// Depth of every search [default: 11 for Russian, 8 for Turkish].
     #[arg(long)]
