@@ -101,20 +101,21 @@ impl<P: Position> Game<P> {
 
     /// The moves in algebraic notation with every landing square, in order.
     pub fn move_texts(&self) -> Vec<String> {
-        self.moves
-            .iter()
-            .zip(&self.positions)
-            .map(|(m, p)| p.move_to_algebraic(m))
-            .collect()
+        self.texts(P::move_to_algebraic)
     }
 
     /// The moves in Hub notation (`from-to`, `fromxtoxcaptured...`), in order: unambiguous
-    /// text for [`crate::engine::Engine::set_position`].
+    /// text for a Hub engine's `pos ... moves=`.
     pub fn move_texts_hub(&self) -> Vec<String> {
+        self.texts(P::move_to_hub)
+    }
+
+    /// Each move written by `write` in the position it was played from.
+    fn texts(&self, write: impl Fn(&P, &P::Move) -> String) -> Vec<String> {
         self.moves
             .iter()
             .zip(&self.positions)
-            .map(|(m, p)| p.move_to_hub(m))
+            .map(|(m, p)| write(p, m))
             .collect()
     }
 
