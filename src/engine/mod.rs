@@ -1,11 +1,10 @@
-//! The engine facade: the one place where text meets search. It owns the current game (chosen
-//! variant, position, history), the options (threads, hash), and the search threads; `go` is
-//! non-blocking and reports through callbacks, so the protocol and CLI never see a generic
-//! type or a search internal.
-//!
-//! The types and signatures below are the contract used by the Hub protocol, the CLI and the
-//! tools. Inside, the game is chosen once: an `enum` over one [`Searcher`] per game, each with
-//! its own position history, so nothing below this file is dispatched per node.
+//! The engine facade: the one place where text meets search. [`GameSession`] is one game,
+//! typed: a [`crate::game::Game`] (moves, positions, rule counters) and the searcher that
+//! thinks about it; callers that know the game at compile time (terminal play, tools) use it
+//! directly. [`Engine`] holds the session of the game chosen at run time, with the options
+//! (threads and hash live in the session's searcher) and text in and out, so the protocol
+//! never sees a generic type or a search internal; `go` is non-blocking and reports through
+//! callbacks. Nothing below this file is dispatched per node.
 
 mod session;
 

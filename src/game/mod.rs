@@ -145,8 +145,8 @@ impl<P: Position> Game<P> {
         self.rules.push(rules);
     }
 
-    /// Parses move text (algebraic or Hub numbers, see [`Position::parse_move`]) against the
-    /// current position and plays it; returns the move.
+    /// Parses move text (algebraic or Hub numbers, see [`crate::variant::Notation::parse_move`])
+    /// against the current position and plays it; returns the move.
     pub fn play_text(&mut self, text: &str) -> Result<P::Move, MoveError> {
         let mv = self.position().parse_move(text)?;
         self.play_unchecked(mv);

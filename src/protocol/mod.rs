@@ -2,7 +2,7 @@
 //!
 //! - [`parse`] splits a line into command and arguments (lenient reading),
 //! - [`command`] turns it into a typed [`command::Command`] (typed errors),
-//! - [`format`] writes lines: replies strictly, commands by the protocol's rule,
+//! - [`format`](mod@format) writes lines: replies strictly, commands by the protocol's rule,
 //! - [`reply`] the engine's replies, typed: written by the session, read by a client
 //!   ([`reply::parse_reply`]),
 //! - [`request`] writes a typed command as a client sends it ([`command::Command::to_line`]),

@@ -116,7 +116,7 @@ pub trait Rules:
         l.len()
     }
 
-    /// See [`Perft::count_moves_after_each`].
+    /// See [`super::Perft::count_moves_after_each`].
     #[inline(always)]
     fn count_moves_after_each(b: &Board<Self>) -> u64 {
         let mut l = MoveList::new();
@@ -232,7 +232,7 @@ impl<G: Rules> Board<G> {
     }
 
     /// The position after `mv` with the key left stale (fast perft; see
-    /// [`Perft::play_no_key`]).
+    /// [`super::Perft::play_no_key`]).
     #[inline(always)]
     pub fn play_no_key(&self, mv: &Move) -> Board<G> {
         let from = 1u64 << mv.from;
