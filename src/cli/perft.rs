@@ -7,8 +7,10 @@
 //! ```
 
 use crate::core::Variant;
+use crate::dispatch::{dispatch, GameTask};
+use crate::eval::Evaluate;
 use crate::perft;
-use crate::variant::{Notation, Perft, RussianPosition, TurkishPosition};
+use crate::variant::{Notation, Perft};
 use clap::Args;
 use std::time::Instant;
 
@@ -44,10 +46,14 @@ pub fn run(args: PerftArgs) -> i32 {
         Ok(v) => v,
         Err(e) => return usage(&format!("{e}")),
     };
-    match variant {
-        Variant::Russian => run_for::<RussianPosition>(&args),
-        Variant::Turkish => run_for::<TurkishPosition>(&args),
+    struct Run<'a>(&'a PerftArgs);
+    impl GameTask for Run<'_> {
+        type Output = i32;
+        fn run<P: Evaluate + Perft>(self) -> i32 {
+            run_for::<P>(self.0)
+        }
     }
+    dispatch(variant, Run(&args))
 }
 
 fn usage(msg: &str) -> i32 {

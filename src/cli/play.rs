@@ -6,10 +6,12 @@
 //! Input ends cleanly at end of file; nothing the user types makes it panic.
 
 use crate::core::{score_text, Color, Score, ScoreStyle, Variant};
-use crate::engine::{Engine, GoMode, Limits};
+use crate::dispatch::{dispatch, GameTask};
+use crate::engine::{GameSession, GoMode, Limits, DEFAULT_HASH_MB};
+use crate::eval::Evaluate;
 use crate::game::pdn::today;
 use crate::game::{Game, Record};
-use crate::variant::{MoveError, Notation, Position, RussianPosition, TurkishPosition};
+use crate::variant::{MoveError, Notation, Perft};
 use clap::{Args, ValueEnum};
 use std::io::{self, BufRead, Write};
 
@@ -77,16 +79,29 @@ pub fn run(args: PlayArgs) -> i32 {
 /// (0 when the game ends, the user quits or the input ends; 1 if the engine fails; 2 for a bad
 /// start position).
 pub fn play(args: &PlayArgs, input: impl BufRead, mut out: impl Write) -> i32 {
-    let code = match args.variant {
-        Variant::Russian => run_variant::<RussianPosition>(args, input, &mut out),
-        Variant::Turkish => run_variant::<TurkishPosition>(args, input, &mut out),
+    struct Play<'a, R, W> {
+        args: &'a PlayArgs,
+        input: R,
+        out: W,
+    }
+    impl<R: BufRead, W: Write> GameTask for Play<'_, R, W> {
+        type Output = io::Result<i32>;
+        fn run<P: Evaluate + Perft>(self) -> io::Result<i32> {
+            run_variant::<P>(self.args, self.input, self.out)
+        }
+    }
+    let task = Play {
+        args,
+        input,
+        out: &mut out,
     };
+    let code = dispatch(args.variant, task);
     let _ = out.flush();
     // An error here means the output went away (closed pipe): nothing more to tell anyone.
     code.unwrap_or(0)
 }
 
-fn run_variant<P: Position>(
+fn run_variant<P: Evaluate>(
     args: &PlayArgs,
     input: impl BufRead,
     mut out: impl Write,
@@ -130,18 +145,18 @@ Commands:
   quit       leave";
 
 /// One game in progress with its players and display settings.
-struct Session<'a, P: Position, R: BufRead, W: Write> {
+struct Session<'a, P: Evaluate, R: BufRead, W: Write> {
     args: &'a PlayArgs,
     input: R,
     out: W,
     game: Game<P>,
-    engine: Option<Engine>,
+    engine: Option<GameSession<P>>,
     flipped: bool,
     /// The ply at which the result was last announced (announce once per ending).
     announced: Option<usize>,
 }
 
-impl<'a, P: Position, R: BufRead, W: Write> Session<'a, P, R, W> {
+impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
     fn player(&self, c: Color) -> Player {
         match c {
             Color::White => self.args.white,
@@ -344,8 +359,9 @@ impl<'a, P: Position, R: BufRead, W: Write> Session<'a, P, R, W> {
         Ok(())
     }
 
-    fn engine(&mut self) -> &mut Engine {
-        self.engine.get_or_insert_with(|| Engine::new(P::VARIANT))
+    fn engine(&mut self) -> &mut GameSession<P> {
+        self.engine
+            .get_or_insert_with(|| GameSession::new(1, DEFAULT_HASH_MB))
     }
 
     fn limits(&self) -> Limits {
@@ -364,23 +380,14 @@ impl<'a, P: Position, R: BufRead, W: Write> Session<'a, P, R, W> {
     /// Searches the current position; returns the best move (checked against the legal moves)
     /// and the score.
     fn search(&mut self) -> Result<(P::Move, Score, u32), String> {
-        let start = self.game.start().to_fen();
-        let moves = self.game.move_texts_hub();
-        let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
         let limits = self.limits();
+        let game = self.game.clone();
         let engine = self.engine();
-        engine
-            .set_position(&start, &refs)
-            .map_err(|e| e.to_string())?;
+        engine.set_game(game);
         let res = engine
-            .search_blocking(limits, GoMode::Think, Box::new(|_| {}))
+            .search_blocking(&limits, GoMode::Think, |_| {})
             .map_err(|e| e.to_string())?;
-        let best = res.best.ok_or("the engine found no move")?;
-        let mv = self
-            .game
-            .position()
-            .parse_move(&best.hub)
-            .map_err(|e| format!("engine move {}: {e}", best.hub))?;
+        let mv = res.best.ok_or("the engine found no move")?;
         Ok((mv, res.score, res.depth))
     }
 
@@ -388,7 +395,9 @@ impl<'a, P: Position, R: BufRead, W: Write> Session<'a, P, R, W> {
     fn engine_move(&mut self) -> Result<String, String> {
         let (mv, score, depth) = self.search()?;
         let text = self.game.position().move_to_algebraic(&mv);
-        self.game.play_unchecked(mv);
+        self.game
+            .play(mv)
+            .map_err(|e| format!("engine move {text}: {e}"))?;
         Ok(format!(
             "{text} (score {}, depth {depth})",
             score_text(score, ScoreStyle::Words)

@@ -149,6 +149,9 @@ impl Pieces {
 pub trait Position:
     Copy + Clone + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + Sized + 'static
 {
+    /// The game: its constants and tables.
+    type Game: Rules;
+
     /// The move type of this game.
     type Move: GameMove;
 
@@ -161,6 +164,13 @@ pub trait Position:
 
     /// The squares pieces may stand on, in the common 64-bit layout.
     const PLAYABLE: u64;
+
+    /// The separator between the squares of a capture in algebraic notation (`c3:e5`,
+    /// Turkish `d3xd5`).
+    const CAPTURE_SEPARATOR: char;
+
+    /// The PDN `GameType` number of the game.
+    const PDN_GAME_TYPE: u32;
 
     /// The initial position.
     fn start() -> Self;
