@@ -305,10 +305,18 @@ impl Engine {
         with_session!(&mut self.game, s => s.stop_and_wait())
     }
 
-    /// Number of search threads (at least 1).
+    /// Number of search threads (at least 1). Threads the system refuses to start are not
+    /// fatal: the engine keeps those it could start and [`Engine::take_notices`] says so.
     pub fn set_threads(&mut self, n: usize) {
         let n = n.clamp(1, MAX_THREADS);
         with_session!(&mut self.game, s => s.searcher_mut().set_threads(n));
+    }
+
+    /// Messages about resources asked for but not granted since the last call (threads that
+    /// could not start, a smaller table than asked), for the user: the Hub session sends them
+    /// as `info string=...`, the command line prints them.
+    pub fn take_notices(&mut self) -> Vec<String> {
+        with_session!(&mut self.game, s => s.searcher_mut().take_notices())
     }
 
     /// The number of search threads.
@@ -316,7 +324,8 @@ impl Engine {
         with_session!(&self.game, s => s.searcher().threads())
     }
 
-    /// Transposition table size in MiB (at least 1); clears it.
+    /// Transposition table size in MiB (at least 1); clears it. A size the system refuses is
+    /// halved until granted ([`Engine::take_notices`] says so).
     pub fn set_hash_mb(&mut self, mb: usize) {
         let mb = mb.clamp(1, MAX_HASH_MB);
         with_session!(&mut self.game, s => s.searcher_mut().set_hash_mb(mb));

@@ -53,6 +53,11 @@ pub trait Backend {
     fn ponder_hit(&self);
     /// Blocks until the running search (if any) has finished.
     fn wait(&mut self);
+    /// Messages about resources asked for but not granted since the last call (threads that
+    /// could not start, a smaller table): the session sends each as `info string=...`.
+    fn take_notices(&mut self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 impl Backend for Engine {
@@ -88,5 +93,8 @@ impl Backend for Engine {
     }
     fn wait(&mut self) {
         Engine::wait(self)
+    }
+    fn take_notices(&mut self) -> Vec<String> {
+        Engine::take_notices(self)
     }
 }
