@@ -279,6 +279,8 @@ impl<B: Backend, W: Write> Session<B, W> {
             Reply::new("id")
                 .arg("name", env!("CARGO_PKG_NAME"))
                 .arg("version", env!("CARGO_PKG_VERSION"))
+                // The evaluation of each game (the learned net's name, or `classic`).
+                .arg("eval", crate::engine::eval_names())
                 .arg("author", "the damka authors"),
         )?;
         for opt in self.backend.options() {
@@ -297,6 +299,7 @@ impl<B: Backend, W: Write> Session<B, W> {
                 OptionKind::Int { min, max } => {
                     r.arg("type", "int").arg("min", min).arg("max", max)
                 }
+                OptionKind::Text => r.arg("type", "string"),
             };
             self.send(r)?;
         }
@@ -376,6 +379,7 @@ fn check_option_value(opt: &EngineOption, value: &str) -> Result<(), String> {
                 opt.name
             )),
         },
+        OptionKind::Text => Ok(()),
     }
 }
 
