@@ -22,8 +22,9 @@ fn handshake_declares_every_param_and_applies_them_once_at_init() {
         lines,
         vec![
             format!(
-                "id name=damka version={} author=\"the damka authors\"",
-                env!("CARGO_PKG_VERSION")
+                "id name=damka version={} eval=\"{}\" author=\"the damka authors\"",
+                env!("CARGO_PKG_VERSION"),
+                damka::engine::eval_names()
             ),
             "param name=variant value=russian type=enum values=\"russian turkish\"".to_string(),
             "param name=threads value=1 type=int min=1 max=256".to_string(),

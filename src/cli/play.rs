@@ -51,6 +51,9 @@ pub struct PlayArgs {
     /// Draw the board from Black's side.
     #[arg(long)]
     pub flip: bool,
+    /// The evaluation.
+    #[command(flatten)]
+    pub eval: super::eval_opts::EvalArgs,
 }
 
 impl Default for PlayArgs {
@@ -64,12 +67,17 @@ impl Default for PlayArgs {
             fen: None,
             ascii: false,
             flip: false,
+            eval: Default::default(),
         }
     }
 }
 
 /// Runs `damka play` on the terminal; returns the exit status.
 pub fn run(args: PlayArgs) -> i32 {
+    if let Err(e) = args.eval.apply() {
+        eprintln!("damka play: {e}");
+        return 2;
+    }
     let stdin = io::stdin();
     let stdout = io::stdout();
     play(&args, stdin.lock(), stdout.lock())

@@ -152,6 +152,8 @@ pub enum OptionKind {
         /// Largest value.
         max: i64,
     },
+    /// Any text (a file name).
+    Text,
 }
 
 /// An option the engine declares, with its current value.
@@ -263,6 +265,18 @@ macro_rules! with_session {
 /// live in the session's searcher, nowhere else.
 pub struct Engine {
     game: AnyGame,
+    /// The last weights file loaded with the `eval-file` option (empty: none).
+    eval_file: String,
+}
+
+/// The evaluation in use for each game, for the Hub `id` line and `--version`:
+/// `russian:<net> turkish:<net>` (`classic` for the hand-written one).
+pub fn eval_names() -> String {
+    Variant::ALL
+        .iter()
+        .map(|&v| format!("{}:{}", v.name(), crate::eval::select::name(v)))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 impl Engine {
@@ -270,6 +284,7 @@ impl Engine {
     pub fn new(variant: Variant) -> Engine {
         Engine {
             game: Self::make(variant, 1, DEFAULT_HASH_MB),
+            eval_file: String::new(),
         }
     }
 
@@ -359,6 +374,20 @@ impl Engine {
                 },
                 value: self.hash_mb().to_string(),
             },
+            EngineOption {
+                name: "eval",
+                kind: OptionKind::Enum(vec!["learned", "classic"]),
+                value: match crate::eval::select::active(self.variant()) {
+                    Some(_) => "learned",
+                    None => "classic",
+                }
+                .to_string(),
+            },
+            EngineOption {
+                name: "eval-file",
+                kind: OptionKind::Text,
+                value: self.eval_file.clone(),
+            },
         ]
     }
 
@@ -391,6 +420,28 @@ impl Engine {
             "hash" => {
                 let n = int(1, MAX_HASH_MB)?;
                 self.set_hash_mb(n);
+                Ok(())
+            }
+            "eval" => {
+                let kind = value
+                    .parse::<crate::eval::select::EvalKind>()
+                    .map_err(EngineError::BadOption)?;
+                self.stop_and_wait();
+                for v in Variant::ALL {
+                    // Learned where a game has no compiled-in net: that game keeps what it has.
+                    let _ = crate::eval::select::set(v, kind);
+                }
+                Ok(())
+            }
+            "eval-file" => {
+                let path = value.trim();
+                if path.is_empty() {
+                    return Ok(());
+                }
+                self.stop_and_wait();
+                crate::eval::select::load_file(std::path::Path::new(path))
+                    .map_err(|e| EngineError::BadOption(format!("eval-file: {e}")))?;
+                self.eval_file = path.to_string();
                 Ok(())
             }
             _ => Err(EngineError::BadOption(format!("unknown option {name:?}"))),

@@ -296,6 +296,8 @@ impl<B: Backend, W: Write> Session<B, W> {
             name: Some(env!("CARGO_PKG_NAME").into()),
             version: Some(env!("CARGO_PKG_VERSION").into()),
             author: Some("the damka authors".into()),
+            // The evaluation of each game (the learned net's name, or `classic`).
+            eval: Some(crate::engine::eval_names()),
         };
         self.send(EngineReply::Id(id).to_reply())?;
         for opt in self.backend.options() {
@@ -314,6 +316,7 @@ impl<B: Backend, W: Write> Session<B, W> {
                     min: Some(*min),
                     max: Some(*max),
                 },
+                OptionKind::Text => ParamKind::Other("string".into()),
             };
             let decl = ParamDecl {
                 name: opt.name.to_string(),
@@ -400,6 +403,7 @@ fn check_option_value(opt: &EngineOption, value: &str) -> Result<(), String> {
                 opt.name
             )),
         },
+        OptionKind::Text => Ok(()),
     }
 }
 
