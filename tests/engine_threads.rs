@@ -24,6 +24,15 @@ fn go_collect(e: &mut Engine, limits: Limits, mode: GoMode) -> mpsc::Receiver<Se
     rx
 }
 
+/// A Turkish engine with `threads` threads, a small table, at a middle-game position.
+fn midgame_engine(threads: usize) -> Engine {
+    let mut e = Engine::new(Variant::Turkish);
+    e.set_threads(threads);
+    e.set_hash_mb(4);
+    e.set_position(TURKISH_MIDGAME, &[]).unwrap();
+    e
+}
+
 fn legal(e: &Engine, o: &SearchOutcome) -> bool {
     let m = o.best.as_ref().expect("a move");
     e.legal_moves().contains(m)
@@ -31,10 +40,7 @@ fn legal(e: &Engine, o: &SearchOutcome) -> bool {
 
 #[test]
 fn start_stop_many_times_with_threads() {
-    let mut e = Engine::new(Variant::Turkish);
-    e.set_threads(3);
-    e.set_hash_mb(4);
-    e.set_position(TURKISH_MIDGAME, &[]).unwrap();
+    let mut e = midgame_engine(3);
     for i in 0..60 {
         let rx = go_collect(&mut e, Limits::default(), GoMode::Analyze);
         assert!(e.is_searching());
@@ -117,10 +123,7 @@ fn busy_and_bad_input_are_errors() {
 
 #[test]
 fn ponder_waits_for_the_hit_then_obeys_the_clock() {
-    let mut e = Engine::new(Variant::Turkish);
-    e.set_threads(2);
-    e.set_hash_mb(4);
-    e.set_position(TURKISH_MIDGAME, &[]).unwrap();
+    let mut e = midgame_engine(2);
     let limits = Limits {
         depth: Some(3),
         movetime: Some(0.2),
@@ -152,10 +155,7 @@ fn ponder_waits_for_the_hit_then_obeys_the_clock() {
 
 #[test]
 fn clock_limits_are_respected() {
-    let mut e = Engine::new(Variant::Turkish);
-    e.set_threads(2);
-    e.set_hash_mb(4);
-    e.set_position(TURKISH_MIDGAME, &[]).unwrap();
+    let mut e = midgame_engine(2);
     for (time, inc) in [(1.0, 0.0), (0.3, 0.1), (0.05, 0.0), (-1.0, 0.0)] {
         let t = Instant::now();
         let o = e

@@ -2,6 +2,7 @@
 //! binary (stdin/stdout, nothing on stderr, exit status 0).
 
 mod hub_support;
+mod process_support;
 
 use damka::core::Variant;
 use damka::engine::{
@@ -306,38 +307,6 @@ fn clock_limits_are_kept() {
     }
 }
 
-/// Runs the binary on a script, with a pause after the lines marked by a leading `~`.
-fn run_binary(script: &[&[u8]]) -> (Vec<String>, String, i32) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_damka"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start damka");
-    let mut stdin = child.stdin.take().unwrap();
-    for line in script {
-        if let Some(rest) = line.strip_prefix(b"~") {
-            stdin.write_all(rest).unwrap();
-            stdin.flush().unwrap();
-            std::thread::sleep(Duration::from_millis(200));
-        } else {
-            stdin.write_all(line).unwrap();
-        }
-    }
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
-    let lines = String::from_utf8(out.stdout)
-        .expect("stdout is UTF-8")
-        .lines()
-        .map(str::to_string)
-        .collect();
-    (
-        lines,
-        String::from_utf8_lossy(&out.stderr).to_string(),
-        out.status.code().unwrap_or(-1),
-    )
-}
-
 #[test]
 fn binary_session_survives_bad_input_and_writes_nothing_to_stderr() {
     let million = format!("{}\n", "z".repeat(1_000_000));
@@ -364,9 +333,11 @@ fn binary_session_survives_bad_input_and_writes_nothing_to_stderr() {
         b"quit\n",
         b"ping\n",
     ];
-    let (lines, stderr, code) = run_binary(&script);
-    assert_eq!(stderr, "");
-    assert_eq!(code, 0);
+    // The script runs on the binary with a pause after the lines marked by a leading `~`.
+    let out = process_support::run(env!("CARGO_BIN_EXE_damka"), &[], &script);
+    assert_eq!(out.stderr, "");
+    assert_eq!(out.code, 0);
+    let lines = out.lines();
     for l in &lines {
         assert_strict(l);
     }
@@ -378,7 +349,7 @@ fn binary_session_survives_bad_input_and_writes_nothing_to_stderr() {
     assert_eq!(
         kinds,
         [
-            "id", "param", "param", "param", "wait",  // hub
+            "id", "param", "param", "param", "param", "param", "wait",  // hub
             "error", // unknown variant
             "ready", "error", // go without a position
             "error", // not UTF-8

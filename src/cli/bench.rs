@@ -18,7 +18,7 @@ pub const DEFAULT_HASH_MB: usize = 16;
 #[derive(Args, Debug, Default)]
 pub struct BenchArgs {
     /// Only this game (both when omitted).
-    #[arg(long, value_parser = super::parse_variant)]
+    #[arg(long)]
     pub variant: Option<Variant>,
     /// Depth of every search [default: 11 for Russian, 8 for Turkish].
     #[arg(long)]
@@ -33,6 +33,9 @@ pub struct BenchArgs {
     /// over one on every position (prints each ratio and the median).
     #[arg(long)]
     pub speedup: Option<usize>,
+    /// The evaluation.
+    #[command(flatten)]
+    pub eval: super::eval_opts::EvalArgs,
 }
 
 /// The result of one bench position.
@@ -227,6 +230,10 @@ fn median(v: &mut [f64]) -> f64 {
 
 /// Runs `damka bench`; returns the exit status.
 pub fn run(args: BenchArgs) -> i32 {
+    if let Err(e) = args.eval.apply() {
+        eprintln!("damka bench: {e}");
+        return 2;
+    }
     if let Some(n) = args.speedup {
         let n = n.clamp(2, crate::engine::MAX_THREADS);
         let hash = args

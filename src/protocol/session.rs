@@ -9,6 +9,7 @@
 use super::command::{parse_command, shorten, Command, PosSource};
 use super::format::{self, Reply};
 use super::reader::{read_loop, Input};
+use super::reply::{EngineReply, Id, ParamDecl, ParamKind};
 use super::Backend;
 use crate::core::Variant;
 use crate::dispatch::{dispatch, GameTask};
@@ -195,7 +196,7 @@ impl<B: Backend, W: Write> Session<B, W> {
                     return Ok(Flow::Continue);
                 }
                 Command::Ping => {
-                    self.send(Reply::new("pong"))?;
+                    self.send(EngineReply::Pong.to_reply())?;
                     return Ok(Flow::Continue);
                 }
                 // Anything else: stop, answer `done`, then carry it out.
@@ -263,7 +264,7 @@ impl<B: Backend, W: Write> Session<B, W> {
             Command::SetParam { name, value } => self.set_param(&name, &value)?,
             Command::Init => {
                 self.apply_pending()?;
-                self.send(Reply::new("ready"))?;
+                self.send(EngineReply::Ready.to_reply())?;
             }
             Command::NewGame => self.backend.new_game(),
             Command::Pos { source, moves } => {
@@ -284,19 +285,21 @@ impl<B: Backend, W: Write> Session<B, W> {
             // Outside a search these have nothing to act on; a late `stop` after `done` is
             // normal in real clients, so it is not an error.
             Command::Stop | Command::PonderHit => {}
-            Command::Ping => self.send(Reply::new("pong"))?,
+            Command::Ping => self.send(EngineReply::Pong.to_reply())?,
             Command::Quit => return Ok(Flow::Quit),
         }
         Ok(Flow::Continue)
     }
 
     fn hub(&mut self) -> io::Result<()> {
-        self.send(
-            Reply::new("id")
-                .arg("name", env!("CARGO_PKG_NAME"))
-                .arg("version", env!("CARGO_PKG_VERSION"))
-                .arg("author", "the damka authors"),
-        )?;
+        let id = Id {
+            name: Some(env!("CARGO_PKG_NAME").into()),
+            version: Some(env!("CARGO_PKG_VERSION").into()),
+            author: Some("the damka authors".into()),
+            // The evaluation of each game (the learned net's name, or `classic`).
+            eval: Some(crate::engine::eval_names()),
+        };
+        self.send(EngineReply::Id(id).to_reply())?;
         for opt in self.backend.options() {
             // A value set but not yet applied is the one in force for the client.
             let value = self
@@ -305,18 +308,24 @@ impl<B: Backend, W: Write> Session<B, W> {
                 .rev()
                 .find(|(n, _)| *n == opt.name)
                 .map_or(opt.value.clone(), |(_, v)| v.clone());
-            let r = Reply::new("param")
-                .arg("name", opt.name)
-                .arg("value", value);
-            let r = match &opt.kind {
-                OptionKind::Enum(values) => r.arg("type", "enum").arg("values", values.join(" ")),
-                OptionKind::Int { min, max } => {
-                    r.arg("type", "int").arg("min", min).arg("max", max)
+            let kind = match &opt.kind {
+                OptionKind::Enum(values) => {
+                    ParamKind::Enum(values.iter().map(|v| v.to_string()).collect())
                 }
+                OptionKind::Int { min, max } => ParamKind::Int {
+                    min: Some(*min),
+                    max: Some(*max),
+                },
+                OptionKind::Text => ParamKind::Other("string".into()),
             };
-            self.send(r)?;
+            let decl = ParamDecl {
+                name: opt.name.to_string(),
+                value: Some(value),
+                kind: Some(kind),
+            };
+            self.send(EngineReply::Param(decl).to_reply())?;
         }
-        self.send(Reply::new("wait"))
+        self.send(EngineReply::Wait.to_reply())
     }
 
     fn set_param(&mut self, name: &str, value: &str) -> io::Result<()> {
@@ -394,6 +403,7 @@ fn check_option_value(opt: &EngineOption, value: &str) -> Result<(), String> {
                 opt.name
             )),
         },
+        OptionKind::Text => Ok(()),
     }
 }
 
