@@ -53,9 +53,37 @@ pub struct Control {
     busy: Mutex<bool>,
     idle: Condvar,
     current: Mutex<Option<Arc<Signals>>>,
+    /// The main thread of recent searches spent more time waiting for a core than running:
+    /// the machine is oversubscribed, and helpers would only take CPU from the main thread.
+    starved: AtomicBool,
 }
 
 impl Control {
+    /// Whether helpers should sit out: see [`Control::record_main_thread`].
+    pub(super) fn starved(&self) -> bool {
+        self.starved.load(Ordering::Relaxed)
+    }
+
+    /// Records how the main thread fared in a search, from its scheduler statistics at the
+    /// start and at the end: starved once it waited for a core longer than it ran, no longer
+    /// once it waited less than a quarter as long as it ran (the gap keeps the state from
+    /// flapping). Searches shorter than [`STARVATION_MIN_NS`] say too little to count.
+    pub(super) fn record_main_thread(&self, start: Option<ThreadTimes>, end: Option<ThreadTimes>) {
+        let (Some(s), Some(e)) = (start, end) else {
+            return;
+        };
+        let ran = e.cpu_ns.saturating_sub(s.cpu_ns);
+        let waited = e.wait_ns.saturating_sub(s.wait_ns);
+        if ran + waited < STARVATION_MIN_NS {
+            return;
+        }
+        if waited > ran {
+            self.starved.store(true, Ordering::Relaxed);
+        } else if waited * 4 < ran {
+            self.starved.store(false, Ordering::Relaxed);
+        }
+    }
+
     /// A search with `signals` starts.
     pub(super) fn begin(&self, signals: Arc<Signals>) {
         *lock(&self.current) = Some(signals);
@@ -161,5 +189,77 @@ pub(super) struct OnDrop<F: FnMut()>(pub(super) F);
 impl<F: FnMut()> Drop for OnDrop<F> {
     fn drop(&mut self) {
         (self.0)();
+    }
+}
+
+/// Shortest search (running plus waiting, nanoseconds) whose scheduler statistics count.
+const STARVATION_MIN_NS: u64 = 2_000_000;
+
+/// A thread's scheduler statistics: time run on a core and time spent runnable but waiting
+/// for one, nanoseconds since the thread started.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ThreadTimes {
+    cpu_ns: u64,
+    wait_ns: u64,
+}
+
+impl ThreadTimes {
+    /// The calling thread's statistics, where the system gives them (Linux: the first two
+    /// fields of `/proc/thread-self/schedstat`); `None` elsewhere, and then helpers always run.
+    pub(super) fn now() -> Option<ThreadTimes> {
+        let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+        let mut f = s.split_whitespace().map(|x| x.parse::<u64>());
+        Some(ThreadTimes {
+            cpu_ns: f.next()?.ok()?,
+            wait_ns: f.next()?.ok()?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn times(cpu_ms: u64, wait_ms: u64) -> Option<ThreadTimes> {
+        Some(ThreadTimes {
+            cpu_ns: cpu_ms * 1_000_000,
+            wait_ns: wait_ms * 1_000_000,
+        })
+    }
+
+    #[test]
+    fn helpers_sit_out_while_the_main_thread_waits_longer_than_it_runs() {
+        let c = Control::default();
+        assert!(!c.starved());
+        // Ran 10 ms, waited 30 ms: starved.
+        c.record_main_thread(times(0, 0), times(10, 30));
+        assert!(c.starved());
+        // Waited a little less than it ran: still starved (no flapping).
+        c.record_main_thread(times(10, 30), times(30, 45));
+        assert!(c.starved());
+        // Too short to say anything.
+        c.record_main_thread(times(30, 45), times(30, 46));
+        assert!(c.starved());
+        // Waited under a quarter of its running time: helpers come back.
+        c.record_main_thread(times(30, 46), times(70, 50));
+        assert!(!c.starved());
+        // No statistics (not Linux): nothing changes.
+        c.record_main_thread(None, times(70, 500));
+        assert!(!c.starved());
+    }
+
+    #[test]
+    fn thread_times_grow_with_work_where_the_system_gives_them() {
+        let Some(a) = ThreadTimes::now() else {
+            return;
+        };
+        let mut x = 0u64;
+        for i in 0..20_000_000u64 {
+            x = x.wrapping_mul(31).wrapping_add(i);
+        }
+        std::hint::black_box(x);
+        let b = ThreadTimes::now().expect("still available");
+        assert!(b.cpu_ns > a.cpu_ns);
+        assert!(b.wait_ns >= a.wait_ns);
     }
 }

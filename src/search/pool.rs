@@ -4,6 +4,7 @@
 
 use crossbeam_channel::{unbounded, Sender};
 use std::cell::Cell;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 type Job = Box<dyn FnOnce() + Send + 'static>;
@@ -76,15 +77,25 @@ impl ThreadPool {
         self.members.len()
     }
 
-    /// Runs `job` on thread `i`, after the jobs already queued there; on the calling thread
-    /// if the pool has no thread `i` (none could be started), so that work is never lost.
+    /// Runs `job` on thread `i`, after the jobs already queued there. If the pool has no
+    /// thread `i` (it could not be started), on a thread of its own if one can be started
+    /// now, else on the calling thread, so that work is never lost.
     pub fn run_on(&self, i: usize, job: impl FnOnce() + Send + 'static) {
-        match self.members.get(i).and_then(|m| m.tx.as_ref()) {
+        if let Some(tx) = self.members.get(i).and_then(|m| m.tx.as_ref()) {
             // The receiver lives as long as the member; a send cannot fail before drop.
-            Some(tx) => {
-                let _ = tx.send(Box::new(job));
+            let _ = tx.send(Box::new(job));
+            return;
+        }
+        let cell = Arc::new(Mutex::new(Some(job)));
+        let take = |c: &Mutex<Option<_>>| c.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let theirs = cell.clone();
+        let started = spawn(self.members.len(), move || {
+            if let Some(job) = take(&theirs) {
+                job();
             }
-            None => {
+        });
+        if started.is_err() {
+            if let Some(job) = take(&cell) {
                 let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
             }
         }
@@ -136,7 +147,6 @@ impl Drop for ThreadPool {
 mod tests {
     use super::*;
     use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::Arc;
 
     #[test]
     fn jobs_run_on_every_thread_and_pool_resizes() {
@@ -165,15 +175,22 @@ mod tests {
         assert_eq!(pool.resize(3), 2);
         refuse_thread_starts_from(Some(0));
         let mut empty = ThreadPool::new(2);
-        refuse_thread_starts_from(None);
         assert!(empty.is_empty());
-        // Without threads, a job runs on the caller.
+        // No thread at all, and none can be started now: the job runs on the caller.
         let count = Arc::new(AtomicUsize::new(0));
         let c = count.clone();
         empty.run_on(0, move || {
             c.fetch_add(1, Ordering::SeqCst);
         });
         assert_eq!(count.load(Ordering::SeqCst), 1);
+        refuse_thread_starts_from(None);
+        // One can be started now: the job gets a thread of its own.
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        empty.run_on(0, move || {
+            let _ = tx.send(std::thread::current().name().map(String::from));
+        });
+        let name = rx.recv_timeout(std::time::Duration::from_secs(10)).unwrap();
+        assert_eq!(name.as_deref(), Some("search-0"));
         assert_eq!(empty.resize(2), 2);
         assert_eq!(pool.resize(4), 4);
     }

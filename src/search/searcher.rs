@@ -2,7 +2,7 @@
 //! [`Worker`]; starts a search on every thread, gathers the threads' results and builds the
 //! answer ([`Finished`]), with a legal move even if no iteration completed.
 
-use super::control::{lock, Control, OnDrop, Shared, Signals, ThreadResult};
+use super::control::{lock, Control, OnDrop, Shared, Signals, ThreadResult, ThreadTimes};
 use super::params::HELPER_MIN_TIME;
 use super::pool::ThreadPool;
 use super::tt::TransTable;
@@ -173,7 +173,13 @@ impl<P: Evaluate> Searcher<P> {
         let hurried = !limits.ponder
             && !limits.infinite
             && limits.time.maximum.is_some_and(|m| m < HELPER_MIN_TIME);
-        let helpers = if hurried { 0 } else { threads - 1 };
+        // On an oversubscribed machine helpers only take CPU time from the main thread (with
+        // the scheduler's per-session fair share, from the same share): they sit out.
+        let helpers = if hurried || self.control.starved() {
+            0
+        } else {
+            threads - 1
+        };
         for i in 1..=helpers {
             let sh = sh.clone();
             let workers = self.workers.clone();
@@ -194,12 +200,14 @@ impl<P: Evaluate> Searcher<P> {
                     control.finish();
                 }
             });
+            let before = ThreadTimes::now();
             let main = if root_moves == 0 {
                 None
             } else {
                 let mut w = lock(&workers[0]);
                 w.iterate(&sh, Some(&mut on_report))
             };
+            control.record_main_thread(before, ThreadTimes::now());
             sh.signals.stop.store(true, Ordering::SeqCst);
             let mut best = main;
             for r in published.try_iter() {
