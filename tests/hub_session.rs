@@ -79,8 +79,7 @@ fn start_values_come_from_the_config() {
 
 #[test]
 fn bad_params_get_errors_and_change_nothing() {
-    let c = Client::start();
-    c.handshake();
+    let c = Client::ready();
     let before = c.calls();
     for (line, want) in [
         (
@@ -122,8 +121,7 @@ fn bad_params_get_errors_and_change_nothing() {
 
 #[test]
 fn think_reports_info_in_scan_order_then_done() {
-    let c = Client::start();
-    c.handshake();
+    let c = Client::ready();
     assert!(c
         .ask(&format!("pos pos={RUSSIAN_START} moves=\"10-14 23-18\""))
         .is_empty());
@@ -151,8 +149,7 @@ fn think_reports_info_in_scan_order_then_done() {
 
 #[test]
 fn level_lines_accumulate_and_pos_resets_them() {
-    let c = Client::start();
-    c.handshake();
+    let c = Client::ready();
     c.send(&format!("pos pos={RUSSIAN_START}"));
     c.send("level time=9.5 inc=1e-05");
     c.send("level moves=40");
@@ -187,8 +184,7 @@ fn level_lines_accumulate_and_pos_resets_them() {
 
 #[test]
 fn stop_ends_a_search_at_once_and_ping_does_not() {
-    let c = Client::start();
-    c.handshake();
+    let c = Client::ready();
     c.send(&format!("pos pos={RUSSIAN_START}"));
     c.send("go think"); // no limits: runs until stop
     assert!(c.recv().starts_with("info depth=1 "));
@@ -223,8 +219,7 @@ fn fastest_stop(c: &Client, go: &str) -> Duration {
 
 #[test]
 fn ponder_waits_for_ponder_hit_or_stop() {
-    let c = Client::start();
-    c.handshake();
+    let c = Client::ready();
     c.send(&format!("pos pos={RUSSIAN_START} moves=\"10-14 23-18\""));
     c.send("level depth=2");
     c.send("go ponder");
@@ -243,8 +238,7 @@ fn ponder_waits_for_ponder_hit_or_stop() {
 
 #[test]
 fn another_command_during_a_search_stops_it_first() {
-    let c = Client::start();
-    c.handshake();
+    let c = Client::ready();
     c.send(&format!("pos pos={RUSSIAN_START}"));
     c.send("level infinite");
     c.send("go analyze");
@@ -270,8 +264,7 @@ fn another_command_during_a_search_stops_it_first() {
 
 #[test]
 fn quit_and_end_of_input_during_a_search_still_answer_done() {
-    let c = Client::start();
-    c.handshake();
+    let c = Client::ready();
     c.send(&format!("pos pos={RUSSIAN_START}"));
     c.send("go think");
     c.recv();
@@ -289,8 +282,7 @@ fn quit_and_end_of_input_during_a_search_still_answer_done() {
 
 #[test]
 fn end_of_input_ends_an_idle_session() {
-    let c = Client::start();
-    c.handshake();
+    let c = Client::ready();
     assert!(c.close().is_empty());
     // Even without a newline on the last line.
     let c = Client::start();
@@ -300,8 +292,7 @@ fn end_of_input_ends_an_idle_session() {
 
 #[test]
 fn positions_moves_and_variants() {
-    let c = Client::start();
-    c.handshake();
+    let c = Client::ready();
     // A bad position and an illegal move are errors; the next go still has a position only
     // if one was set before.
     let lines = c.ask("pos pos=Wbbb");
@@ -345,8 +336,7 @@ fn positions_moves_and_variants() {
 
 #[test]
 fn no_legal_move_is_an_error() {
-    let c = Client::start();
-    c.handshake();
+    let c = Client::ready();
     assert!(c
         .ask("pos pos=Wbbbbbbbbbbbbeeeeeeeeeeeeeeeeeeee")
         .is_empty());
@@ -356,8 +346,7 @@ fn no_legal_move_is_an_error() {
 
 #[test]
 fn every_kind_of_malformed_line_gets_one_error() {
-    let c = Client::start();
-    c.handshake();
+    let c = Client::ready();
     let million = "x".repeat(1_000_000);
     let cases: Vec<Vec<u8>> = vec![
         b"launch missiles".to_vec(),

@@ -109,21 +109,19 @@ impl<P: Position> Game<P> {
 
     /// The moves in algebraic notation with every landing square, in order.
     pub fn move_texts(&self) -> Vec<String> {
-        self.moves
-            .iter()
-            .zip(&self.positions)
-            .map(|(m, p)| p.move_to_algebraic(m))
-            .collect()
+        self.texts(P::move_to_algebraic)
     }
 
     /// The moves in Hub notation (`from-to`, `fromxtoxcaptured...`), in order: unambiguous
     /// text for [`crate::engine::Engine::set_position`].
     pub fn move_texts_hub(&self) -> Vec<String> {
-        self.moves
-            .iter()
-            .zip(&self.positions)
-            .map(|(m, p)| p.move_to_hub(m))
-            .collect()
+        self.texts(P::move_to_hub)
+    }
+
+    /// The moves written by `text` from the positions they were played in.
+    fn texts(&self, text: fn(&P, &P::Move) -> String) -> Vec<String> {
+        let played = self.moves.iter().zip(&self.positions);
+        played.map(|(m, p)| text(p, m)).collect()
     }
 
     /// Legal moves in the current position.

@@ -6,7 +6,7 @@
 //! waits on both and is the only one that writes. So `stop`, `ponder-hit` and `ping` are
 //! handled while a search runs, and output lines never interleave.
 
-use super::command::{parse_command, shorten, Command, PosSource};
+use super::command::{parse_command, shorten, shorten_to, Command, PosSource};
 use super::format::{self, Reply};
 use super::reader::{read_loop, Input};
 use super::reply::{EngineReply, Id, ParamDecl, ParamKind};
@@ -393,19 +393,8 @@ fn check_option_value(opt: &EngineOption, value: &str) -> Result<(), String> {
 }
 
 /// The message of an engine error as the protocol words it (`illegal move ...`,
-/// `bad position: ...`, `no legal move`).
+/// `bad position: ...`, `no legal move`). Engine messages may quote user text of any
+/// length: at most 200 characters keep replies readable.
 fn engine_error_message(e: &EngineError) -> String {
-    shorten_long(&e.to_string())
-}
-
-/// Engine messages may quote user text of any length; keep replies readable.
-fn shorten_long(s: &str) -> String {
-    const MAX: usize = 200;
-    if s.chars().count() <= MAX {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(MAX).collect();
-        t.push_str("...");
-        t
-    }
+    shorten_to(&e.to_string(), 200)
 }

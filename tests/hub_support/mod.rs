@@ -400,6 +400,13 @@ impl Client {
         self.calls.lock().unwrap().clone()
     }
 
+    /// A session on the fake engine, past its handshake.
+    pub fn ready() -> Client {
+        let c = Client::start();
+        c.handshake();
+        c
+    }
+
     /// Runs `hub`, `init` and returns nothing; checks the replies.
     pub fn handshake(&self) {
         let lines = self.ask("hub");

@@ -121,51 +121,46 @@ fn turkish_games_to_the_end() {
 }
 
 /// `games` games of a sound engine against one misbehaving as `bad` says, under `limit`.
-fn failing_match(bad: &str, limit: &str, games: &str) -> (HashMap<String, String>, Out) {
+fn failing_match(bad: &str, limit: &str, games: usize) -> (HashMap<String, String>, Out) {
     let out = duel("--seed 5", bad, &format!("--games {games} {limit}"), &[]);
     (last_line(&out), out)
 }
 
+/// A failing match in which every game is lost by the failure `failure` (`b timeout:`).
+fn lost_by_failure(bad: &str, limit: &str, games: usize, failure: &str) -> Out {
+    let (f, out) = failing_match(bad, limit, games);
+    assert_eq!(f["score"], games.to_string(), "{}", out.stdout);
+    assert_count(&out, failure, games);
+    out
+}
+
 #[test]
 fn illegal_move_loses_with_last_lines() {
-    let (f, out) = failing_match("--illegal-at 5", "--depth 1", "2");
-    assert_eq!(f["score"], "2", "{}", out.stdout);
-    assert_count(&out, "b illegal move:", 2);
+    let out = lost_by_failure("--illegal-at 5", "--depth 1", 2, "b illegal move:");
     assert!(out.stdout.contains("last lines of b:"));
     assert!(out.stdout.contains("    done move="), "{}", out.stdout);
 }
 
 #[test]
 fn crash_loses_and_the_engine_is_restarted() {
-    let (f, out) = failing_match("--crash-at 3", "--depth 1", "4");
-    assert_eq!(f["score"], "4", "{}", out.stdout);
-    assert_count(&out, "b crash:", 4);
+    let out = lost_by_failure("--crash-at 3", "--depth 1", 4, "b crash:");
     assert!(out.stdout.contains("process exited"), "{}", out.stdout);
 }
 
 #[test]
-fn hung_engine_times_out() {
-    let (f, out) = failing_match("--hang-at 2", "--depth 1 --timeout 2", "2");
-    assert_eq!(f["score"], "2", "{}", out.stdout);
-    assert_count(&out, "b timeout:", 2);
+fn hung_engine_and_malformed_reply_lose() {
+    lost_by_failure("--hang-at 2", "--depth 1 --timeout 2", 2, "b timeout:");
+    lost_by_failure("--garbage-at 0", "--depth 1", 2, "b malformed reply:");
 }
 
 #[test]
 fn slow_engine_loses_on_time() {
-    let (f, out) = failing_match("--delay-ms 700", "--movetime 0.2 --margin 0.1", "2");
-    assert_eq!(f["score"], "2", "{}", out.stdout);
-    assert_count(&out, "b loss on time:", 2);
+    let limit = "--movetime 0.2 --margin 0.1";
+    lost_by_failure("--delay-ms 700", limit, 2, "b loss on time:");
     // On a clock as well.
-    let (f, out) = failing_match("--delay-ms 400", "--tc 1+0.05 --margin 0.05", "2");
+    let (f, out) = failing_match("--delay-ms 400", "--tc 1+0.05 --margin 0.05", 2);
     assert_eq!(f["score"], "2", "{}", out.stdout);
     assert!(out.stdout.contains("b loss on time:"), "{}", out.stdout);
-}
-
-#[test]
-fn malformed_reply_loses() {
-    let (f, out) = failing_match("--garbage-at 0", "--depth 1", "2");
-    assert_eq!(f["score"], "2", "{}", out.stdout);
-    assert_count(&out, "b malformed reply:", 2);
 }
 
 #[test]
@@ -184,7 +179,7 @@ fn resign_adjudication_needs_both_scores() {
 #[test]
 fn sprt_stops_the_match() {
     let sprt = "--depth 1 --sprt elo0=0,elo1=100,alpha=0.05,beta=0.05";
-    let (f, out) = failing_match("--illegal-at 0", sprt, "200");
+    let (f, out) = failing_match("--illegal-at 0", sprt, 200);
     let games: usize = f["games"].parse().unwrap();
     assert!(games < 200, "{}", out.stdout);
     assert!(out.stdout.contains("H1 accepted"), "{}", out.stdout);
