@@ -10,7 +10,7 @@ use super::command::{parse_command, shorten, shorten_to, Command, PosSource};
 use super::format::{self, Reply};
 use super::reader::{read_loop, Input};
 use super::reply::{EngineReply, Id, ParamDecl, ParamKind};
-use super::Backend;
+use super::{Backend, SearchRequest};
 use crate::core::Variant;
 use crate::dispatch::{dispatch, GameTask};
 use crate::engine::{EngineError, EngineOption, GoMode, Info, Limits, OptionKind, SearchOutcome};
@@ -353,7 +353,13 @@ impl<B: Backend, W: Write> Session<B, W> {
         let on_done = Box::new(move |o: SearchOutcome| {
             let _ = tx_done.send(SearchEvent::Done(o));
         });
-        match self.backend.go(self.limits.clone(), mode, on_info, on_done) {
+        let search = SearchRequest {
+            limits: self.limits.clone(),
+            mode,
+            on_info,
+            on_done,
+        };
+        match self.backend.go(search) {
             Ok(()) => {
                 self.search = Some(Running { events: rx });
                 Ok(())

@@ -5,11 +5,8 @@
 
 use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError, Sender};
 use damka::core::Variant;
-use damka::engine::{
-    DoneCallback, EngineError, EngineOption, GoMode, Info, InfoCallback, Limits, MoveText,
-    OptionKind, SearchOutcome,
-};
-use damka::protocol::{run_session, Backend, HubConfig};
+use damka::engine::{EngineError, EngineOption, GoMode, Info, MoveText, OptionKind, SearchOutcome};
+use damka::protocol::{run_session, Backend, HubConfig, SearchRequest};
 use std::io::{self, BufRead, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -131,13 +128,13 @@ impl Backend for Fake {
         self.log(format!("set_position {pos} [{}]", moves.join(" ")));
         Ok(())
     }
-    fn go(
-        &mut self,
-        limits: Limits,
-        mode: GoMode,
-        mut on_info: InfoCallback,
-        on_done: DoneCallback,
-    ) -> Result<(), EngineError> {
+    fn go(&mut self, search: SearchRequest) -> Result<(), EngineError> {
+        let SearchRequest {
+            limits,
+            mode,
+            mut on_info,
+            on_done,
+        } = search;
         if self.search.is_some() {
             return Err(EngineError::Busy);
         }
