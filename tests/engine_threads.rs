@@ -188,3 +188,37 @@ fn parallel_searches_agree_on_a_forced_line() {
         assert!(o.score > 9000, "{threads} threads: {}", o.score);
     }
 }
+
+#[test]
+fn threads_that_cannot_start_leave_a_working_engine_and_a_message() {
+    let mut e = Engine::new(Variant::Turkish);
+    e.set_hash_mb(2);
+    assert!(e.take_notices().is_empty());
+    // As under a small address-space limit: the system refuses threads from the third on.
+    damka::search::pool::refuse_thread_starts_from(Some(2));
+    let set = e.set_option("threads", "4");
+    damka::search::pool::refuse_thread_starts_from(None);
+    set.expect("not an error: the engine goes on with fewer threads");
+    assert_eq!(e.threads(), 2);
+    let notices = e.take_notices();
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert!(
+        notices[0].contains("4 asked") && notices[0].contains("2 started"),
+        "{notices:?}"
+    );
+    assert!(e.take_notices().is_empty(), "each notice once");
+    e.set_position(TURKISH_MIDGAME, &[]).unwrap();
+    let limits = Limits {
+        depth: Some(5),
+        ..Limits::default()
+    };
+    let o = e
+        .search_blocking(limits, GoMode::Think, Box::new(|_| {}))
+        .unwrap();
+    assert_eq!(o.depth, 5);
+    assert!(legal(&e, &o));
+    // Once the system allows it, asking again gives all of them.
+    e.set_option("threads", "4").unwrap();
+    assert_eq!(e.threads(), 4);
+    assert!(e.take_notices().is_empty());
+}

@@ -62,6 +62,9 @@ pub fn run(args: AnalyseArgs) -> i32 {
     if let Some(h) = args.hash {
         engine.set_hash_mb(h);
     }
+    for notice in engine.take_notices() {
+        eprintln!("damka analyse: {notice}");
+    }
     let moves: Vec<&str> = args
         .moves
         .as_deref()

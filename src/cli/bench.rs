@@ -77,6 +77,9 @@ fn bench_game<P: Evaluate>(
 ) -> Result<Vec<BenchLine>, String> {
     let depth = depth.unwrap_or(P::Game::BENCH_DEPTH);
     let mut searcher = Searcher::<P>::new(threads, hash);
+    for notice in searcher.take_notices() {
+        eprintln!("damka bench: {notice}");
+    }
     let mut lines = Vec::new();
     for (index, fen) in P::Game::BENCH_POSITIONS.iter().enumerate() {
         let pos = P::parse_any(fen).map_err(|e| format!("bench position {index}: {e}"))?;
@@ -154,6 +157,9 @@ fn speedup_game<P: Evaluate>(
     let list = P::Game::BENCH_POSITIONS;
     let mut one = Searcher::<P>::new(1, hash);
     let mut many = Searcher::<P>::new(threads, hash);
+    for notice in many.take_notices() {
+        eprintln!("damka bench: {notice}");
+    }
     let mut ratios = Vec::new();
     for (index, fen) in list.iter().enumerate() {
         let pos = P::parse_any(fen).map_err(|e| format!("bench position {index}: {e}"))?;

@@ -1,11 +1,10 @@
-//! The engine facade: the one place where text meets search. It owns the current game (chosen
-//! variant, position, history), the options (threads, hash), and the search threads; `go` is
-//! non-blocking and reports through callbacks, so the protocol and CLI never see a generic
-//! type or a search internal.
-//!
-//! The types and signatures below are the contract used by the Hub protocol, the CLI and the
-//! tools. Inside, the game is chosen once: an `enum` over one [`Searcher`] per game, each with
-//! its own position history, so nothing below this file is dispatched per node.
+//! The engine facade: the one place where text meets search. [`GameSession`] is one game,
+//! typed: a [`crate::game::Game`] (moves, positions, rule counters) and the searcher that
+//! thinks about it; callers that know the game at compile time (terminal play, tools) use it
+//! directly. [`Engine`] holds the session of the game chosen at run time, with the options
+//! (threads and hash live in the session's searcher) and text in and out, so the protocol
+//! never sees a generic type or a search internal; `go` is non-blocking and reports through
+//! callbacks. Nothing below this file is dispatched per node.
 
 mod session;
 
@@ -306,10 +305,18 @@ impl Engine {
         with_session!(&mut self.game, s => s.stop_and_wait())
     }
 
-    /// Number of search threads (at least 1).
+    /// Number of search threads (at least 1). Threads the system refuses to start are not
+    /// fatal: the engine keeps those it could start and [`Engine::take_notices`] says so.
     pub fn set_threads(&mut self, n: usize) {
         let n = n.clamp(1, MAX_THREADS);
         with_session!(&mut self.game, s => s.searcher_mut().set_threads(n));
+    }
+
+    /// Messages about resources asked for but not granted since the last call (threads that
+    /// could not start, a smaller table than asked), for the user: the Hub session sends them
+    /// as `info string=...`, the command line prints them.
+    pub fn take_notices(&mut self) -> Vec<String> {
+        with_session!(&mut self.game, s => s.searcher_mut().take_notices())
     }
 
     /// The number of search threads.
@@ -317,7 +324,8 @@ impl Engine {
         with_session!(&self.game, s => s.searcher().threads())
     }
 
-    /// Transposition table size in MiB (at least 1); clears it.
+    /// Transposition table size in MiB (at least 1); clears it. A size the system refuses is
+    /// halved until granted ([`Engine::take_notices`] says so).
     pub fn set_hash_mb(&mut self, mb: usize) {
         let mb = mb.clamp(1, MAX_HASH_MB);
         with_session!(&mut self.game, s => s.searcher_mut().set_hash_mb(mb));

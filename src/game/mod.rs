@@ -113,15 +113,18 @@ impl<P: Position> Game<P> {
     }
 
     /// The moves in Hub notation (`from-to`, `fromxtoxcaptured...`), in order: unambiguous
-    /// text for [`crate::engine::Engine::set_position`].
+    /// text for a Hub engine's `pos ... moves=`.
     pub fn move_texts_hub(&self) -> Vec<String> {
         self.texts(P::move_to_hub)
     }
 
-    /// The moves written by `text` from the positions they were played in.
-    fn texts(&self, text: fn(&P, &P::Move) -> String) -> Vec<String> {
-        let played = self.moves.iter().zip(&self.positions);
-        played.map(|(m, p)| text(p, m)).collect()
+    /// Each move written by `write` in the position it was played from.
+    fn texts(&self, write: impl Fn(&P, &P::Move) -> String) -> Vec<String> {
+        self.moves
+            .iter()
+            .zip(&self.positions)
+            .map(|(m, p)| write(p, m))
+            .collect()
     }
 
     /// Legal moves in the current position.
@@ -150,8 +153,8 @@ impl<P: Position> Game<P> {
         self.rules.push(rules);
     }
 
-    /// Parses move text (algebraic or Hub numbers, see [`Position::parse_move`]) against the
-    /// current position and plays it; returns the move.
+    /// Parses move text (algebraic or Hub numbers, see [`crate::variant::Notation::parse_move`])
+    /// against the current position and plays it; returns the move.
     pub fn play_text(&mut self, text: &str) -> Result<P::Move, MoveError> {
         let mv = self.position().parse_move(text)?;
         self.play_unchecked(mv);

@@ -158,6 +158,7 @@ pub fn run(a: FakeArgs) -> i32 {
                             time: Some(0.0),
                             nps: Some(0.0),
                             pv: vec![m.clone()],
+                            string: None,
                         })
                         .to_line());
                         if hits(a.garbage_at, ply) {
