@@ -95,16 +95,18 @@ fn threads_that_cannot_start_are_reported_and_the_session_goes_on() {
     for l in &lines {
         assert_strict(l);
     }
+    search_then_threads(&c, 4, 3);
+}
+
+/// Searches the start position to `depth`, then checks that `hub` declares `threads` threads
+/// (the number really running).
+fn search_then_threads(c: &Client, depth: u32, threads: usize) {
     assert!(c.ask(&format!("pos pos={RUSSIAN_START}")).is_empty());
-    c.send("level depth=4");
-    assert!(search(&c, "go think").starts_with("done move="));
+    c.send(&format!("level depth={depth}"));
+    assert!(search(c, "go think").starts_with("done move="));
     let lines = c.ask("hub");
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("param name=threads value=3 ")),
-        "{lines:?}"
-    );
+    let declared = format!("param name=threads value={threads} ");
+    assert!(lines.iter().any(|l| l.starts_with(&declared)), "{lines:?}");
 }
 
 /// The `done` line of a search, checking the `info` lines before it.
@@ -200,16 +202,7 @@ fn declares_the_engines_options_and_searches_with_two_threads() {
     );
     assert!(c.ask("set-param name=threads value=2").is_empty());
     assert_eq!(c.ask("init"), vec!["ready"]);
-    assert!(c.ask(&format!("pos pos={RUSSIAN_START}")).is_empty());
-    c.send("level depth=6");
-    assert!(search(&c, "go think").starts_with("done move="));
-    let lines = c.ask("hub");
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("param name=threads value=2 ")),
-        "{lines:?}"
-    );
+    search_then_threads(&c, 6, 2);
 }
 
 #[test]

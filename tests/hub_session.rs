@@ -150,19 +150,17 @@ fn think_reports_info_in_scan_order_then_done() {
 #[test]
 fn level_lines_accumulate_and_pos_resets_them() {
     let c = Client::ready();
-    c.send(&format!("pos pos={RUSSIAN_START}"));
-    c.send("level time=9.5 inc=1e-05");
-    c.send("level moves=40");
-    c.send("level time=-0.5");
-    c.send("go think");
+    let start = format!("pos pos={RUSSIAN_START}");
+    let levels = [
+        "level time=9.5 inc=1e-05",
+        "level moves=40",
+        "level time=-0.5",
+    ];
+    c.send_all(&[&start, levels[0], levels[1], levels[2], "go think"]);
     c.until("done");
-    c.send(&format!("pos pos={RUSSIAN_START}"));
-    c.send("level move-time=0.01");
-    c.send("go think");
+    c.send_all(&[&start, "level move-time=0.01", "go think"]);
     c.until("done");
-    c.send(&format!("pos pos={RUSSIAN_START}"));
-    c.send("level depth=2 nodes=5000");
-    c.send("go analyze");
+    c.send_all(&[&start, "level depth=2 nodes=5000", "go analyze"]);
     c.until("done");
     let gos: Vec<String> = c
         .calls()
@@ -220,9 +218,8 @@ fn fastest_stop(c: &Client, go: &str) -> Duration {
 #[test]
 fn ponder_waits_for_ponder_hit_or_stop() {
     let c = Client::ready();
-    c.send(&format!("pos pos={RUSSIAN_START} moves=\"10-14 23-18\""));
-    c.send("level depth=2");
-    c.send("go ponder");
+    let pos = format!("pos pos={RUSSIAN_START} moves=\"10-14 23-18\"");
+    c.send_all(&[&pos, "level depth=2", "go ponder"]);
     // Depth 2 is reached quickly, but a ponder search goes on until ponder-hit: a third
     // iteration is reported (waited for, not timed, so a busy machine does not matter).
     let lines: Vec<String> = (0..3).map(|_| c.recv()).collect();

@@ -329,6 +329,13 @@ impl Client {
         self.send_bytes(format!("{line}\n").as_bytes());
     }
 
+    /// Sends lines one after the other.
+    pub fn send_all(&self, lines: &[&str]) {
+        for l in lines {
+            self.send(l);
+        }
+    }
+
     /// The next output line.
     pub fn recv(&self) -> String {
         match self.output.recv_timeout(TIMEOUT) {

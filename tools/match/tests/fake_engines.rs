@@ -74,13 +74,32 @@ fn check_pdn<P: Position>(text: &str) -> Vec<Record<P>> {
     records
 }
 
+/// A match with its PDN file read back.
+struct PdnMatch {
+    out: Out,
+    fields: HashMap<String, String>,
+    text: String,
+}
+
+/// A match of `games` games between the fakes `a` and `b` under `options`, its PDN read back
+/// game by game with the library.
+fn games_with_pdn<P: Position>(a: &str, b: &str, options: &str, games: usize) -> PdnMatch {
+    let pdn = temp_path(&format!("match-{a}-{b}.pdn").replace(' ', ""));
+    let options = format!("{options} --games {games} --pdn");
+    let out = duel(a, b, &options, &[pdn.to_str().unwrap()]);
+    let fields = last_line(&out);
+    assert_eq!(fields["games"], games.to_string());
+    let text = std::fs::read_to_string(&pdn).unwrap();
+    let _ = std::fs::remove_file(&pdn);
+    assert_eq!(check_pdn::<P>(&text).len(), games, "{text}");
+    PdnMatch { out, fields, text }
+}
+
 #[test]
 fn legal_games_to_the_end_with_pdn() {
-    let pdn = temp_path("match-legal.pdn");
-    let options = "--depth 1 --games 4 --concurrency 2 --pdn";
-    let out = duel("--seed 1", "--seed 2", options, &[pdn.to_str().unwrap()]);
-    let f = last_line(&out);
-    assert_eq!(f["games"], "4");
+    let options = "--depth 1 --concurrency 2";
+    let m = games_with_pdn::<RussianPosition>("--seed 1", "--seed 2", options, 4);
+    let (out, f) = (m.out, m.fields);
     let games: Vec<&str> = out
         .stdout
         .lines()
@@ -102,22 +121,13 @@ fn legal_games_to_the_end_with_pdn() {
         })
         .sum();
     assert_eq!(f["score"].parse::<f64>().unwrap(), a_points);
-    let text = std::fs::read_to_string(&pdn).unwrap();
-    assert_eq!(check_pdn::<RussianPosition>(&text).len(), 4);
-    let _ = std::fs::remove_file(&pdn);
 }
 
 #[test]
 fn turkish_games_to_the_end() {
-    let pdn = temp_path("match-turkish.pdn");
-    let options = "--variant turkish --movetime 1 --games 2 --pdn";
-    let out = duel("--seed 3", "--seed 4", options, &[pdn.to_str().unwrap()]);
-    let f = last_line(&out);
-    assert_eq!(f["games"], "2");
-    let text = std::fs::read_to_string(&pdn).unwrap();
-    assert!(text.contains("[GameType \"30\"]"));
-    assert_eq!(check_pdn::<TurkishPosition>(&text).len(), 2);
-    let _ = std::fs::remove_file(&pdn);
+    let options = "--variant turkish --movetime 1";
+    let m = games_with_pdn::<TurkishPosition>("--seed 3", "--seed 4", options, 2);
+    assert!(m.text.contains("[GameType \"30\"]"), "{}", m.text);
 }
 
 /// `games` games of a sound engine against one misbehaving as `bad` says, under `limit`.
