@@ -8,10 +8,8 @@ use play_support::{run_ok, says};
 #[test]
 fn human_against_the_engine_with_hint_and_undo() {
     let file = process_support::temp_path("play-engine.pdn");
-    let input = format!(
-        "hint\nc3-e5\nc3-d4\nundo\nmoves\ng3-h4\nsave {}\nquit\n",
-        file.display()
-    );
+    let save = format!("save {}", file.display());
+    let input = format!("hint\nc3-e5\nc3-d4\nundo\nmoves\ng3-h4\n{save}\nquit\n");
     let out = run_ok("--depth 3 --ascii", &input);
     says(
         &out,

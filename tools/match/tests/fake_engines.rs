@@ -146,21 +146,21 @@ fn lost_by_failure(bad: &str, limit: &str, games: usize, failure: &str) -> Out {
 
 #[test]
 fn illegal_move_loses_with_last_lines() {
-    let out = lost_by_failure("--illegal-at 5", "--depth 1", 2, "b illegal move:");
+    let out = lost_by_failure("--fail illegal@5", "--depth 1", 2, "b illegal move:");
     assert!(out.stdout.contains("last lines of b:"));
     assert!(out.stdout.contains("    done move="), "{}", out.stdout);
 }
 
 #[test]
 fn crash_loses_and_the_engine_is_restarted() {
-    let out = lost_by_failure("--crash-at 3", "--depth 1", 4, "b crash:");
+    let out = lost_by_failure("--fail crash@3", "--depth 1", 4, "b crash:");
     assert!(out.stdout.contains("process exited"), "{}", out.stdout);
 }
 
 #[test]
 fn hung_engine_and_malformed_reply_lose() {
-    lost_by_failure("--hang-at 2", "--depth 1 --timeout 2", 2, "b timeout:");
-    lost_by_failure("--garbage-at 0", "--depth 1", 2, "b malformed reply:");
+    lost_by_failure("--fail hang@2", "--depth 1 --timeout 2", 2, "b timeout:");
+    lost_by_failure("--fail garbage@0", "--depth 1", 2, "b malformed reply:");
 }
 
 #[test]
@@ -189,7 +189,7 @@ fn resign_adjudication_needs_both_scores() {
 #[test]
 fn sprt_stops_the_match() {
     let sprt = "--depth 1 --sprt elo0=0,elo1=100,alpha=0.05,beta=0.05";
-    let (f, out) = failing_match("--illegal-at 0", sprt, 200);
+    let (f, out) = failing_match("--fail illegal@0", sprt, 200);
     let games: usize = f["games"].parse().unwrap();
     assert!(games < 200, "{}", out.stdout);
     assert!(out.stdout.contains("H1 accepted"), "{}", out.stdout);
@@ -242,7 +242,7 @@ fn openings_are_played_with_both_colours() {
 #[test]
 fn gauntlet_of_three() {
     let c = fake("c", "--seed 3");
-    let out = duel("--seed 1", "--illegal-at 0", "--depth 1 --engine", &[&c]);
+    let out = duel("--seed 1", "--fail illegal@0", "--depth 1 --engine", &[&c]);
     let f = last_line(&out);
     assert_eq!(f["games"], "4", "{}", out.stdout);
     let row = |name: &str| {
