@@ -113,7 +113,11 @@ fn clean(s: &str, keep_eq: bool) -> String {
 /// `info string="..."`: a message for the user that is neither progress nor an error (a
 /// resource the engine could not have, and what it does instead).
 pub fn info_string(message: &str) -> Reply {
-    Reply::new("info").arg("string", message)
+    let i = InfoLine {
+        string: Some(message.to_string()),
+        ..InfoLine::default()
+    };
+    EngineReply::Info(i).to_reply()
 }
 
 /// `error message="..."`.
@@ -135,6 +139,7 @@ pub fn info_line(i: &Info) -> InfoLine {
         time: Some(i.time),
         nps: Some(i.nps / 1e6),
         pv: i.pv.iter().map(|m| m.hub.clone()).collect(),
+        string: None,
     }
 }
 

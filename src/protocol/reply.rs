@@ -70,6 +70,9 @@ pub struct InfoLine {
     pub nps: Option<f64>,
     /// `pv=`, the moves as written.
     pub pv: Vec<String>,
+    /// `string=`: a message for the user (a resource the engine could not have, and what it
+    /// does instead).
+    pub string: Option<String>,
 }
 
 /// A line the engine writes.
@@ -197,6 +200,9 @@ fn info_reply(i: &InfoLine) -> Reply {
     if !i.pv.is_empty() {
         r = r.arg("pv", i.pv.join(" "));
     }
+    if let Some(m) = &i.string {
+        r = r.arg("string", m);
+    }
     r
 }
 
@@ -312,6 +318,7 @@ fn parse_info(line: &Line<'_>) -> InfoLine {
             .split_ascii_whitespace()
             .map(str::to_string)
             .collect(),
+        string: line.value("string").map(str::to_string),
     }
 }
 
@@ -366,6 +373,11 @@ mod tests {
             time: Some(0.5),
             nps: Some(0.25),
             pv: vec!["10-14".into(), "23x5x10x14".into()],
+            string: None,
+        }));
+        round_trip(EngineReply::Info(InfoLine {
+            string: Some("threads: 256 asked, 3 started".into()),
+            ..Default::default()
         }));
         round_trip(EngineReply::Done {
             mv: "14x5x10".into(),
