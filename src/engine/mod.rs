@@ -514,7 +514,9 @@ impl Engine {
         with_session!(&self.game, s => s.searcher().is_searching())
     }
 
-    /// Blocks until the running search (if any) has finished and its `on_done` has returned.
+    /// Blocks until the running search (if any) has finished: its result is computed and
+    /// handed to `on_done`, which may still be running on the search thread (the engine is
+    /// free before the answer is delivered, so the next `go` never waits for that thread).
     pub fn wait(&mut self) {
         with_session!(&self.game, s => s.searcher().wait())
     }

@@ -272,10 +272,7 @@ impl<P: Evaluate> Worker<P> {
                 best_move = Some(m);
                 if s > alpha {
                     alpha = s;
-                    self.update_pv(ply, m);
-                    if ply == 0 {
-                        self.root_score = s;
-                    }
+                    self.new_best(ply, m, s);
                     if s >= beta {
                         if quiet {
                             self.reward(side, ply, m, depth, &quiets_tried[..nq]);
