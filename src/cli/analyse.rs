@@ -1,7 +1,7 @@
 //! `damka analyse`: analyses one position, printing one line per completed iteration and last
 //! `bestmove <move>` (algebraic, every landing square).
 
-use crate::core::{is_decisive, Score, Variant, WIN};
+use crate::core::{score_text, ScoreStyle, Variant};
 use crate::engine::{Engine, GoMode, Info, Limits};
 use clap::Args;
 
@@ -12,7 +12,7 @@ pub const DEFAULT_MOVETIME: f64 = 5.0;
 #[derive(Args, Debug, Default)]
 pub struct AnalyseArgs {
     /// The game.
-    #[arg(long, value_parser = super::parse_variant)]
+    #[arg(long)]
     pub variant: Option<Variant>,
     /// Position (FEN or Hub position string); the start position when omitted.
     #[arg(long)]
@@ -40,20 +40,6 @@ pub struct AnalyseArgs {
     pub eval: super::eval_opts::EvalArgs,
 }
 
-/// A score as text: men with two decimals, or the distance of a known win or loss.
-pub fn score_text(s: Score) -> String {
-    if is_decisive(s) {
-        let plies = WIN - s.abs();
-        if s > 0 {
-            format!("win-in-{plies}")
-        } else {
-            format!("loss-in-{plies}")
-        }
-    } else {
-        format!("{:+.2}", s as f64 / 100.0)
-    }
-}
-
 /// One iteration line.
 pub fn info_line(i: &Info) -> String {
     let pv: Vec<&str> = i.pv.iter().map(|m| m.algebraic.as_str()).collect();
@@ -61,7 +47,7 @@ pub fn info_line(i: &Info) -> String {
         "depth={} mean-depth={:.1} score={} nodes={} time={:.3} nps={:.0} pv=\"{}\"",
         i.depth,
         i.mean_depth,
-        score_text(i.score),
+        score_text(i.score, ScoreStyle::Token),
         i.nodes,
         i.time,
         i.nps,
@@ -82,6 +68,9 @@ pub fn run(args: AnalyseArgs) -> i32 {
     }
     if let Some(h) = args.hash {
         engine.set_hash_mb(h);
+    }
+    for notice in engine.take_notices() {
+        eprintln!("damka analyse: {notice}");
     }
     let moves: Vec<&str> = args
         .moves

@@ -40,7 +40,7 @@ const TURKISH_OPENINGS: &str = include_str!("../../tools/openings/turkish.txt");
 #[derive(Args, Debug)]
 pub struct DatagenArgs {
     /// The game.
-    #[arg(long, value_parser = super::parse_variant)]
+    #[arg(long)]
     pub variant: Variant,
     /// File the records are appended to.
     #[arg(long)]

@@ -11,7 +11,7 @@ use std::io::{self, BufReader};
 #[derive(Args, Debug, Default)]
 pub struct HubArgs {
     /// The game at start (russian or turkish).
-    #[arg(long, value_parser = super::parse_variant)]
+    #[arg(long)]
     pub variant: Option<Variant>,
     /// Search threads at start.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=crate::engine::MAX_THREADS as i64))]

@@ -70,9 +70,3 @@ pub fn main() -> i32 {
         Some(Command::Datagen(a)) => datagen::run(a),
     }
 }
-
-/// Parses a variant name for clap.
-pub fn parse_variant(s: &str) -> Result<crate::core::Variant, String> {
-    s.parse()
-        .map_err(|e: crate::core::UnknownVariant| e.to_string())
-}

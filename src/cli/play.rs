@@ -5,10 +5,13 @@
 //! unambiguous) or a command (`help` lists them). Engine moves come from the engine facade.
 //! Input ends cleanly at end of file; nothing the user types makes it panic.
 
-use crate::core::{Color, Score, Variant, WIN_THRESHOLD};
-use crate::engine::{Engine, GoMode, Limits};
-use crate::game::{Game, Record};
-use crate::variant::{MoveError, Position, RussianPosition, TurkishPosition};
+use crate::core::{score_text, Color, Score, ScoreStyle, Variant};
+use crate::dispatch::{dispatch, GameTask};
+use crate::engine::{GameSession, GoMode, Limits, DEFAULT_HASH_MB};
+use crate::eval::Evaluate;
+use crate::game::pdn::today;
+use crate::game::{sorted_legal_texts, Game, Record};
+use crate::variant::{MoveError, Notation, Perft};
 use clap::{Args, ValueEnum};
 use std::io::{self, BufRead, Write};
 
@@ -25,7 +28,7 @@ pub enum Player {
 #[derive(Args, Debug, Clone)]
 pub struct PlayArgs {
     /// The game: russian or turkish.
-    #[arg(long, default_value = "russian", value_parser = super::parse_variant)]
+    #[arg(long, default_value = "russian")]
     pub variant: Variant,
     /// Who plays White.
     #[arg(long, value_enum, default_value = "human")]
@@ -84,16 +87,29 @@ pub fn run(args: PlayArgs) -> i32 {
 /// (0 when the game ends, the user quits or the input ends; 1 if the engine fails; 2 for a bad
 /// start position).
 pub fn play(args: &PlayArgs, input: impl BufRead, mut out: impl Write) -> i32 {
-    let code = match args.variant {
-        Variant::Russian => run_variant::<RussianPosition>(args, input, &mut out),
-        Variant::Turkish => run_variant::<TurkishPosition>(args, input, &mut out),
+    struct Play<'a, R, W> {
+        args: &'a PlayArgs,
+        input: R,
+        out: W,
+    }
+    impl<R: BufRead, W: Write> GameTask for Play<'_, R, W> {
+        type Output = io::Result<i32>;
+        fn run<P: Evaluate + Perft>(self) -> io::Result<i32> {
+            run_variant::<P>(self.args, self.input, self.out)
+        }
+    }
+    let task = Play {
+        args,
+        input,
+        out: &mut out,
     };
+    let code = dispatch(args.variant, task);
     let _ = out.flush();
     // An error here means the output went away (closed pipe): nothing more to tell anyone.
     code.unwrap_or(0)
 }
 
-fn run_variant<P: Position>(
+fn run_variant<P: Evaluate>(
     args: &PlayArgs,
     input: impl BufRead,
     mut out: impl Write,
@@ -137,18 +153,18 @@ Commands:
   quit       leave";
 
 /// One game in progress with its players and display settings.
-struct Session<'a, P: Position, R: BufRead, W: Write> {
+struct Session<'a, P: Evaluate, R: BufRead, W: Write> {
     args: &'a PlayArgs,
     input: R,
     out: W,
     game: Game<P>,
-    engine: Option<Engine>,
+    engine: Option<GameSession<P>>,
     flipped: bool,
     /// The ply at which the result was last announced (announce once per ending).
     announced: Option<usize>,
 }
 
-impl<'a, P: Position, R: BufRead, W: Write> Session<'a, P, R, W> {
+impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
     fn player(&self, c: Color) -> Player {
         match c {
             Color::White => self.args.white,
@@ -240,13 +256,7 @@ impl<'a, P: Position, R: BufRead, W: Write> Session<'a, P, R, W> {
             }
             "fen" => writeln!(self.out, "{}", self.game.position().to_fen())?,
             "moves" => {
-                let pos = *self.game.position();
-                let mut list: Vec<String> = pos
-                    .legal_moves()
-                    .iter()
-                    .map(|m| pos.move_to_algebraic(m))
-                    .collect();
-                list.sort();
+                let list = sorted_legal_texts(self.game.position(), P::move_to_algebraic);
                 if list.is_empty() {
                     writeln!(self.out, "no legal moves")?;
                 } else {
@@ -309,12 +319,7 @@ impl<'a, P: Position, R: BufRead, W: Write> Session<'a, P, R, W> {
                         format!("{e}: neither a move nor a command (type 'help')")
                     }
                     MoveError::Illegal(_) if pos.has_capture() => {
-                        let mut caps: Vec<String> = pos
-                            .legal_moves()
-                            .iter()
-                            .map(|m| pos.move_to_algebraic(m))
-                            .collect();
-                        caps.sort();
+                        let caps = sorted_legal_texts(&pos, P::move_to_algebraic);
                         format!("{e}: a capture is compulsory ({})", caps.join(" "))
                     }
                     MoveError::Illegal(_) => format!("{e} (type 'moves' for the legal moves)"),
@@ -351,8 +356,9 @@ impl<'a, P: Position, R: BufRead, W: Write> Session<'a, P, R, W> {
         Ok(())
     }
 
-    fn engine(&mut self) -> &mut Engine {
-        self.engine.get_or_insert_with(|| Engine::new(P::VARIANT))
+    fn engine(&mut self) -> &mut GameSession<P> {
+        self.engine
+            .get_or_insert_with(|| GameSession::new(1, DEFAULT_HASH_MB))
     }
 
     fn limits(&self) -> Limits {
@@ -371,23 +377,14 @@ impl<'a, P: Position, R: BufRead, W: Write> Session<'a, P, R, W> {
     /// Searches the current position; returns the best move (checked against the legal moves)
     /// and the score.
     fn search(&mut self) -> Result<(P::Move, Score, u32), String> {
-        let start = self.game.start().to_fen();
-        let moves = self.game.move_texts_hub();
-        let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
         let limits = self.limits();
+        let game = self.game.clone();
         let engine = self.engine();
-        engine
-            .set_position(&start, &refs)
-            .map_err(|e| e.to_string())?;
+        engine.set_game(game);
         let res = engine
-            .search_blocking(limits, GoMode::Think, Box::new(|_| {}))
+            .search_blocking(&limits, GoMode::Think, |_| {})
             .map_err(|e| e.to_string())?;
-        let best = res.best.ok_or("the engine found no move")?;
-        let mv = self
-            .game
-            .position()
-            .parse_move(&best.hub)
-            .map_err(|e| format!("engine move {}: {e}", best.hub))?;
+        let mv = res.best.ok_or("the engine found no move")?;
         Ok((mv, res.score, res.depth))
     }
 
@@ -395,10 +392,12 @@ impl<'a, P: Position, R: BufRead, W: Write> Session<'a, P, R, W> {
     fn engine_move(&mut self) -> Result<String, String> {
         let (mv, score, depth) = self.search()?;
         let text = self.game.position().move_to_algebraic(&mv);
-        self.game.play_unchecked(mv);
+        self.game
+            .play(mv)
+            .map_err(|e| format!("engine move {text}: {e}"))?;
         Ok(format!(
             "{text} (score {}, depth {depth})",
-            score_text(score)
+            score_text(score, ScoreStyle::Words)
         ))
     }
 
@@ -409,7 +408,7 @@ impl<'a, P: Position, R: BufRead, W: Write> Session<'a, P, R, W> {
                 writeln!(
                     self.out,
                     "hint: {text} (score {}, depth {depth})",
-                    score_text(score)
+                    score_text(score, ScoreStyle::Words)
                 )
             }
             Err(e) => writeln!(self.out, "no hint: {e}"),
@@ -447,7 +446,8 @@ impl<'a, P: Position, R: BufRead, W: Write> Session<'a, P, R, W> {
     }
 
     fn show(&mut self) -> io::Result<()> {
-        let board = render_board(self.game.position(), self.flipped, self.args.ascii);
+        let board =
+            crate::variant::board::render(self.game.position(), self.flipped, self.args.ascii);
         write!(self.out, "{board}")?;
         if let Some((p, m)) = self.game.last_move() {
             writeln!(self.out, "Last move: {}", p.move_to_algebraic(m))?;
@@ -474,130 +474,5 @@ fn player_tag(p: Player) -> &'static str {
     match p {
         Player::Human => "Human",
         Player::Engine => "damka",
-    }
-}
-
-/// A score as a user reads it: `+0.35` men, or a win or loss in so many plies.
-fn score_text(s: Score) -> String {
-    let plies = |n: Score| {
-        if n == 1 {
-            "1 ply".to_string()
-        } else {
-            format!("{n} plies")
-        }
-    };
-    if s >= WIN_THRESHOLD {
-        format!("win in {}", plies(crate::core::WIN - s))
-    } else if s <= -WIN_THRESHOLD {
-        format!("loss in {}", plies(crate::core::WIN + s))
-    } else {
-        format!("{:+.2}", s as f64 / 100.0)
-    }
-}
-
-/// Draws the board with coordinates, White at the bottom unless `flipped`. Unicode draughts
-/// pieces, or `w W b B` with `ascii`; `.` is an empty playable square.
-pub fn render_board<P: Position>(pos: &P, flipped: bool, ascii: bool) -> String {
-    let w = pos.pieces(Color::White);
-    let b = pos.pieces(Color::Black);
-    let files: Vec<u8> = if flipped {
-        (0..8).rev().collect()
-    } else {
-        (0..8).collect()
-    };
-    let ranks: Vec<u8> = if flipped {
-        (0..8).collect()
-    } else {
-        (0..8).rev().collect()
-    };
-    let letters: String = files
-        .iter()
-        .map(|f| format!(" {}", (b'a' + f) as char))
-        .collect();
-    let mut out = format!("   {letters}\n");
-    for &r in &ranks {
-        out.push_str(&format!(" {} ", r + 1));
-        for &f in &files {
-            let bit = 1u64 << (8 * r + f);
-            let c = if w.men & bit != 0 {
-                if ascii {
-                    "w"
-                } else {
-                    "⛀"
-                }
-            } else if w.kings & bit != 0 {
-                if ascii {
-                    "W"
-                } else {
-                    "⛁"
-                }
-            } else if b.men & bit != 0 {
-                if ascii {
-                    "b"
-                } else {
-                    "⛂"
-                }
-            } else if b.kings & bit != 0 {
-                if ascii {
-                    "B"
-                } else {
-                    "⛃"
-                }
-            } else if P::PLAYABLE & bit != 0 {
-                "."
-            } else {
-                " "
-            };
-            out.push(' ');
-            out.push_str(c);
-        }
-        out.push_str(&format!("  {}\n", r + 1));
-    }
-    out.push_str(&format!("   {letters}\n"));
-    out
-}
-
-/// Today's date (UTC) as PDN writes it, `YYYY.MM.DD`.
-fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
-/// Gregorian date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + (m <= 2) as i64;
-    (y, m, d)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-    }
-
-    #[test]
-    fn scores() {
-        assert_eq!(score_text(35), "+0.35");
-        assert_eq!(score_text(-120), "-1.20");
-        assert_eq!(score_text(crate::core::WIN - 7), "win in 7 plies");
-        assert_eq!(score_text(-crate::core::WIN + 4), "loss in 4 plies");
-        assert_eq!(score_text(crate::core::WIN - 1), "win in 1 ply");
     }
 }

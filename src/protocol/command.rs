@@ -15,6 +15,17 @@ pub enum PosSource {
     Text(String),
 }
 
+/// Every key a `level` line knows, in the protocol's order (other keys are ignored).
+pub const LEVEL_KEYS: [&str; 7] = [
+    "depth",
+    "nodes",
+    "move-time",
+    "time",
+    "inc",
+    "moves",
+    "infinite",
+];
+
 /// The fields one `level` line sets; the others keep their earlier values (lines accumulate
 /// until the next `pos`).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -423,6 +434,17 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn every_level_key_sets_a_field() {
+        for key in LEVEL_KEYS {
+            let Command::Level(u) = cmd(&format!("level {key}=1")) else {
+                panic!("{key}")
+            };
+            assert_ne!(u, LevelUpdate::default(), "{key}");
+        }
+        assert_eq!(cmd("level other=1"), Command::Level(LevelUpdate::default()));
     }
 
     #[test]

@@ -2,7 +2,10 @@
 //!
 //! - [`parse`] splits a line into command and arguments (lenient reading),
 //! - [`command`] turns it into a typed [`command::Command`] (typed errors),
-//! - [`format`] writes replies (strict writing),
+//! - [`format`](mod@format) writes lines: replies strictly, commands by the protocol's rule,
+//! - [`reply`] the engine's replies, typed: written by the session, read by a client
+//!   ([`reply::parse_reply`]),
+//! - [`request`] writes a typed command as a client sends it ([`command::Command::to_line`]),
 //! - [`reader`] reads capped byte lines on a thread of their own,
 //! - [`session`] is the state machine driving a [`Backend`] (the engine facade, or a fake in
 //!   tests).
@@ -11,6 +14,8 @@ pub mod command;
 pub mod format;
 pub mod parse;
 pub mod reader;
+pub mod reply;
+pub mod request;
 pub mod session;
 
 pub use session::{run_session, start_position, HubConfig, SearchEvent, Session};
@@ -48,6 +53,11 @@ pub trait Backend {
     fn ponder_hit(&self);
     /// Blocks until the running search (if any) has finished.
     fn wait(&mut self);
+    /// Messages about resources asked for but not granted since the last call (threads that
+    /// could not start, a smaller table): the session sends each as `info string=...`.
+    fn take_notices(&mut self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 impl Backend for Engine {
@@ -83,5 +93,8 @@ impl Backend for Engine {
     }
     fn wait(&mut self) {
         Engine::wait(self)
+    }
+    fn take_notices(&mut self) -> Vec<String> {
+        Engine::take_notices(self)
     }
 }

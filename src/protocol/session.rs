@@ -9,19 +9,27 @@
 use super::command::{parse_command, shorten, Command, PosSource};
 use super::format::{self, Reply};
 use super::reader::{read_loop, Input};
+use super::reply::{EngineReply, Id, ParamDecl, ParamKind};
 use super::Backend;
 use crate::core::Variant;
+use crate::dispatch::{dispatch, GameTask};
 use crate::engine::{EngineError, EngineOption, GoMode, Info, Limits, OptionKind, SearchOutcome};
+use crate::eval::Evaluate;
+use crate::variant::{Notation, Perft};
 use crossbeam_channel::{select, unbounded, Receiver};
 use std::io::{self, BufRead, Write};
 use std::thread;
 
 /// Start position string of each game (for `pos start`, an extension).
-pub fn start_position(v: Variant) -> &'static str {
-    match v {
-        Variant::Russian => "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww",
-        Variant::Turkish => "Weeeeeeeebbbbbbbbbbbbbbbbeeeeeeeeeeeeeeeewwwwwwwwwwwwwwwweeeeeeee",
+pub fn start_position(v: Variant) -> String {
+    struct Start;
+    impl GameTask for Start {
+        type Output = String;
+        fn run<P: Evaluate + Perft>(self) -> String {
+            P::start().to_hub()
+        }
     }
+    dispatch(v, Start)
 }
 
 /// Starting values of the engine's options for a session (from the command line); the client
@@ -188,7 +196,7 @@ impl<B: Backend, W: Write> Session<B, W> {
                     return Ok(Flow::Continue);
                 }
                 Command::Ping => {
-                    self.send(Reply::new("pong"))?;
+                    self.send(EngineReply::Pong.to_reply())?;
                     return Ok(Flow::Continue);
                 }
                 // Anything else: stop, answer `done`, then carry it out.
@@ -230,12 +238,21 @@ impl<B: Backend, W: Write> Session<B, W> {
         Ok(())
     }
 
-    /// Hands set options to the engine.
+    /// Hands set options to the engine; what it could not grant (threads, memory) is said
+    /// in `info string=...` lines and the session goes on.
     fn apply_pending(&mut self) -> io::Result<()> {
         for (name, value) in std::mem::take(&mut self.pending) {
             if let Err(e) = self.backend.set_option(&name, &value) {
                 self.send_error(&engine_error_message(&e))?;
             }
+        }
+        self.send_notices()
+    }
+
+    /// Sends the engine's notices (resources asked for but not granted) as `info string=...`.
+    fn send_notices(&mut self) -> io::Result<()> {
+        for notice in self.backend.take_notices() {
+            self.send(format::info_string(&notice))?;
         }
         Ok(())
     }
@@ -247,14 +264,14 @@ impl<B: Backend, W: Write> Session<B, W> {
             Command::SetParam { name, value } => self.set_param(&name, &value)?,
             Command::Init => {
                 self.apply_pending()?;
-                self.send(Reply::new("ready"))?;
+                self.send(EngineReply::Ready.to_reply())?;
             }
             Command::NewGame => self.backend.new_game(),
             Command::Pos { source, moves } => {
                 // `pos` starts a new search request: earlier `level` lines are forgotten.
                 self.limits = Limits::default();
                 let text = match &source {
-                    PosSource::Start => start_position(self.backend.variant()).to_string(),
+                    PosSource::Start => start_position(self.backend.variant()),
                     PosSource::Text(t) => t.clone(),
                 };
                 let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
@@ -268,21 +285,24 @@ impl<B: Backend, W: Write> Session<B, W> {
             // Outside a search these have nothing to act on; a late `stop` after `done` is
             // normal in real clients, so it is not an error.
             Command::Stop | Command::PonderHit => {}
-            Command::Ping => self.send(Reply::new("pong"))?,
+            Command::Ping => self.send(EngineReply::Pong.to_reply())?,
             Command::Quit => return Ok(Flow::Quit),
         }
         Ok(Flow::Continue)
     }
 
     fn hub(&mut self) -> io::Result<()> {
-        self.send(
-            Reply::new("id")
-                .arg("name", env!("CARGO_PKG_NAME"))
-                .arg("version", env!("CARGO_PKG_VERSION"))
-                // The evaluation of each game (the learned net's name, or `classic`).
-                .arg("eval", crate::engine::eval_names())
-                .arg("author", "the damka authors"),
-        )?;
+        let id = Id {
+            name: Some(env!("CARGO_PKG_NAME").into()),
+            // With the evaluation of each game (the learned net's name, or `classic`).
+            version: Some(format!(
+                "{} eval {}",
+                env!("CARGO_PKG_VERSION"),
+                crate::engine::eval_names()
+            )),
+            author: Some("the damka authors".into()),
+        };
+        self.send(EngineReply::Id(id).to_reply())?;
         for opt in self.backend.options() {
             // A value set but not yet applied is the one in force for the client.
             let value = self
@@ -291,19 +311,24 @@ impl<B: Backend, W: Write> Session<B, W> {
                 .rev()
                 .find(|(n, _)| *n == opt.name)
                 .map_or(opt.value.clone(), |(_, v)| v.clone());
-            let r = Reply::new("param")
-                .arg("name", opt.name)
-                .arg("value", value);
-            let r = match &opt.kind {
-                OptionKind::Enum(values) => r.arg("type", "enum").arg("values", values.join(" ")),
-                OptionKind::Int { min, max } => {
-                    r.arg("type", "int").arg("min", min).arg("max", max)
+            let kind = match &opt.kind {
+                OptionKind::Enum(values) => {
+                    ParamKind::Enum(values.iter().map(|v| v.to_string()).collect())
                 }
-                OptionKind::Text => r.arg("type", "string"),
+                OptionKind::Int { min, max } => ParamKind::Int {
+                    min: Some(*min),
+                    max: Some(*max),
+                },
+                OptionKind::Text => ParamKind::Other("string".into()),
             };
-            self.send(r)?;
+            let decl = ParamDecl {
+                name: opt.name.to_string(),
+                value: Some(value),
+                kind: Some(kind),
+            };
+            self.send(EngineReply::Param(decl).to_reply())?;
         }
-        self.send(Reply::new("wait"))
+        self.send(EngineReply::Wait.to_reply())
     }
 
     fn set_param(&mut self, name: &str, value: &str) -> io::Result<()> {
@@ -324,6 +349,8 @@ impl<B: Backend, W: Write> Session<B, W> {
             }
             // The engine is at the new game's start now; the client must say where.
             self.has_position = false;
+            // The new game's searcher was built with the current threads and hash.
+            self.send_notices()?;
         } else {
             self.set_pending(opt.name.to_string(), value.trim().to_string());
         }

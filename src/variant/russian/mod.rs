@@ -9,321 +9,108 @@ pub mod rules;
 pub mod square;
 pub mod tables;
 
-use super::{GameMove, Pieces, Position, PositionError};
-use crate::core::{Bits, Color, MoveList, Square, Variant};
-use std::fmt;
-use tables::{ZOBRIST, ZOBRIST_BLACK};
+use super::board::{Board, Move, PieceKeys, Rules};
+use super::GameEnd;
+use crate::core::{MoveList, Square, Variant};
 
-/// A Russian move: start, end, captured set and whether a man is crowned. The path of a
-/// capture is not stored (see [`Position::path`]); two paths with the same four fields are
-/// one move.
+/// Russian draughts, the marker type of [`RussianPosition`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct RussianMove {
-    /// Captured squares (common 64-bit layout).
-    pub captured: u64,
-    /// Start square index.
-    pub from: u8,
-    /// End square index.
-    pub to: u8,
-    /// Whether a man becomes a king during this move.
-    pub promotes: bool,
-}
+pub struct Russian;
 
-impl RussianMove {
-    /// The kings of both sides after this move is played on a board whose kings are `kings`,
-    /// branch-free: the king bit moves with the piece, a promotion sets it, captured kings go.
-    #[inline(always)]
-    pub fn kings_after(&self, kings: u64) -> u64 {
-        let from = 1u64 << self.from;
-        let to = 1u64 << self.to;
-        let moved_king = (kings & from != 0) | self.promotes;
-        (kings & !from & !self.captured) | (to & (moved_king as u64).wrapping_neg())
-    }
-}
+/// A Russian position.
+pub type RussianPosition = Board<Russian>;
 
-impl GameMove for RussianMove {
-    #[inline]
-    fn from(&self) -> Square {
-        Square(self.from)
-    }
-    #[inline]
-    fn to(&self) -> Square {
-        Square(self.to)
-    }
-    #[inline]
-    fn captured(&self) -> u64 {
-        self.captured
-    }
-    #[inline]
-    fn promotes(&self) -> bool {
-        self.promotes
-    }
-}
-
-/// A Russian position: the pieces of each side, which of them are kings, the side to move and
-/// the Zobrist key.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct RussianPosition {
-    /// Pieces of each side, indexed by [`Color::index`].
-    by: [u64; 2],
-    kings: u64,
-    key: u64,
-    side: Color,
-}
-
-impl Default for RussianPosition {
-    fn default() -> Self {
-        RussianPosition::start()
-    }
-}
-
-impl fmt::Display for RussianPosition {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.to_fen())
-    }
-}
-
-impl RussianPosition {
-    /// The key of the pieces and side, computed from scratch.
-    fn key_from_scratch(white: u64, black: u64, kings: u64, side: Color) -> u64 {
-        let mut k = if side == Color::Black {
-            ZOBRIST_BLACK
-        } else {
-            0
-        };
-        for (c, set) in [(0, white), (1, black)] {
-            for sq in Bits(set) {
-                k ^= ZOBRIST[c][(kings & sq.bit() != 0) as usize][sq.index()];
-            }
-        }
-        k
-    }
-
-    /// A board picture for debugging and the terminal (White at the bottom).
-    pub fn diagram(&self) -> String {
-        let mut out = String::new();
-        for rank in (0..8u8).rev() {
-            out.push_str(&format!("{} ", rank + 1));
-            for file in 0..8u8 {
-                let b = Square::new(file, rank).bit();
-                let c = if self.by[0] & b != 0 {
-                    if self.kings & b != 0 {
-                        'W'
-                    } else {
-                        'w'
-                    }
-                } else if self.by[1] & b != 0 {
-                    if self.kings & b != 0 {
-                        'B'
-                    } else {
-                        'b'
-                    }
-                } else if square::DARK & b != 0 {
-                    '.'
-                } else {
-                    ' '
-                };
-                out.push(' ');
-                out.push(c);
-            }
-            out.push('\n');
-        }
-        out.push_str("   a b c d e f g h\n");
-        out
-    }
-}
-
-/// The piece sets after the bits `mover` of the side to move and the bits `other` of the
-/// opponent flip. Written without indexing by colour: an indexed write of one entry followed
-/// by a read of the whole array (the next node's) defeats store-to-load forwarding, a stall
-/// that showed as 8% of perft time.
-#[inline(always)]
-fn flip_sides(by: [u64; 2], side: Color, mover: u64, other: u64) -> [u64; 2] {
-    let black = 0u64.wrapping_sub(side.index() as u64);
-    [
-        by[0] ^ (mover & !black) ^ (other & black),
-        by[1] ^ (other & !black) ^ (mover & black),
-    ]
-}
-
-impl Position for RussianPosition {
-    type Move = RussianMove;
+impl Rules for Russian {
     type RuleState = rules::RuleCounters;
     const VARIANT: Variant = Variant::Russian;
     const PLAYABLE: u64 = square::DARK;
+    const START: [u64; 2] = [
+        square::DARK & 0x0000_0000_00FF_FFFF,
+        square::DARK & 0xFFFF_FF00_0000_0000,
+    ];
+    // No limit beyond the 32 squares (the format allows more than the 12 a side starts with).
+    const MAX_PIECES: u32 = 32;
+    const BLACK_KEY: u64 = tables::ZOBRIST_BLACK;
+    const CAPTURE_SEPARATOR: char = ':';
+    // The `Bench:` signature of search and evaluation commits: change only on purpose.
+    const BENCH_POSITIONS: &'static [&'static str] = &[
+        "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+        "B:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,d4,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+        "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,d4,e3,g3:Bb6,d6,g5,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+        "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,b4,e3,g3:Ba5,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+        "B:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,h4:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+        "B:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,f4,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+        "W:Wa1,c1,e1,b2,f2,c3,e3,g3,d4,f4:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,f8",
+        "B:Wc1,e1,b2,d2,f2,a3,c3,g3,b4,f4,h4:Ba5,c5,e5,b6,f6,h6,a7,e7,g7,d8",
+        "W:Wa1,e1,g1,b2,d2,h2,c3,e3,g3,d4,h4:Bb6,f6,h6,c7,e7,g7,d8,f8,c5,e5",
+        "B:Wc1,e1,b2,d2,f2,h2,c3,e3,g3,f4:Bb6,d6,h6,a7,c7,e7,g7,b8,f8,g5",
+        "W:Wc1,e1,d2,f2,c3,e3,g3,b4,d4:Bb6,d6,f6,a7,c7,e7,b8,h6,g5",
+        "B:Wa1,c1,b2,f2,h2,c3,g3,d4,f4,h4:Bb6,f6,h6,a7,c7,g7,b8,d8,e5",
+        "W:Wc1,e1,g1,d2,h2,a3,e3,b4,f4:Ba5,d6,f6,h6,c7,e7,g7,d8",
+        "W:We1,g1,d2,f2,c3,e3,h4,b4:Bb6,d6,c7,e7,f8,h6,a5",
+        "W:WKa1,c3,e3:Bh8,f6",
+        "W:WKc1,Ke1,Kg1:BKh8",
+        "W:Wc3,e3,g3:Bd6,f6,h6",
+        "B:Wa3,c3,f4:Bb6,e7,h6",
+        "W:WKd4,e3:BKa7,c7",
+        "W:Wb4,d4,f4,h4:Ba7,c7,e7,g7",
+        "B:WKh2,c3:Bb6,d6,Kf8",
+        "W:Wg3,e1:Bc7,a7,Kh8",
+        "W:WKa1:Bh6,f6",
+        "B:WKb2,Kh6:BKa7,c5",
+    ];
+    const BENCH_DEPTH: u32 = 11;
+    const PDN_GAME_TYPE: u32 = 25;
 
-    fn start() -> Self {
-        let white = square::DARK & 0x0000_0000_00FF_FFFF;
-        let black = square::DARK & 0xFFFF_FF00_0000_0000;
-        RussianPosition {
-            by: [white, black],
-            kings: 0,
-            key: Self::key_from_scratch(white, black, 0, Color::White),
-            side: Color::White,
-        }
-    }
-
-    fn from_pieces(w: Pieces, b: Pieces, side: Color) -> Result<Self, PositionError> {
-        let all = [w.men, w.kings, b.men, b.kings];
-        let mut seen = 0u64;
-        for set in all {
-            if set & seen != 0 {
-                return Err(PositionError::new("two pieces on one square"));
-            }
-            seen |= set;
-        }
-        if seen & !square::DARK != 0 {
-            let sq = Square((seen & !square::DARK).trailing_zeros() as u8);
-            return Err(PositionError::new(format!("square {sq} is not playable")));
-        }
-        if w.men & square::RANK_8 != 0 {
-            return Err(PositionError::new("a white man stands on rank 8"));
-        }
-        if b.men & square::RANK_1 != 0 {
-            return Err(PositionError::new("a black man stands on rank 1"));
-        }
-        let (white, black, kings) = (w.all(), b.all(), w.kings | b.kings);
-        Ok(RussianPosition {
-            by: [white, black],
-            kings,
-            key: Self::key_from_scratch(white, black, kings, side),
-            side,
-        })
-    }
-
-    #[inline]
-    fn pieces(&self, c: Color) -> Pieces {
-        let set = self.by[c.index()];
-        Pieces {
-            men: set & !self.kings,
-            kings: set & self.kings,
-        }
+    #[inline(always)]
+    fn piece_keys() -> &'static PieceKeys {
+        &tables::ZOBRIST
     }
 
     #[inline]
-    fn side_to_move(&self) -> Color {
-        self.side
-    }
-
-    #[inline]
-    fn key(&self) -> u64 {
-        self.key
-    }
-
-    fn compute_key(&self) -> u64 {
-        Self::key_from_scratch(self.by[0], self.by[1], self.kings, self.side)
-    }
-
-    #[inline]
-    fn generate(&self, list: &mut MoveList<Self::Move>) {
-        if movegen::generate_captures(self, list) == 0 {
-            movegen::generate_quiet(self, list);
+    fn generate(b: &RussianPosition, list: &mut MoveList<Move>) {
+        if movegen::generate_captures(b, list) == 0 {
+            movegen::generate_quiet(b, list);
         }
     }
 
     #[inline(always)]
-    fn count_moves(&self) -> usize {
-        movegen::View::of(self).count_moves()
+    fn count_moves(b: &RussianPosition) -> usize {
+        movegen::View::of(b).count_moves()
     }
 
     #[inline(always)]
-    fn count_moves_after_each(&self) -> u64 {
-        movegen::count_moves_after_each(self)
+    fn count_moves_after_each(b: &RussianPosition) -> u64 {
+        movegen::count_moves_after_each(b)
     }
 
     #[inline]
-    fn has_capture(&self) -> bool {
-        movegen::has_capture(self)
+    fn has_capture(b: &RussianPosition) -> bool {
+        movegen::has_capture(b)
     }
 
-    #[inline]
-    fn null_move(&self) -> Self {
-        RussianPosition {
-            key: self.key ^ ZOBRIST_BLACK,
-            side: !self.side,
-            ..*self
-        }
+    fn is_reversible(b: &RussianPosition, mv: &Move) -> bool {
+        mv.captured == 0 && !mv.promotes && b.kings & (1u64 << mv.from) != 0
     }
 
-    #[inline(always)]
-    fn play(&self, mv: &Self::Move) -> Self {
-        let from = 1u64 << mv.from;
-        let to = 1u64 << mv.to;
-        let us = self.side.index();
-        let them = us ^ 1;
-        let was_king = self.kings & from != 0;
-        let is_king = was_king || mv.promotes;
-        let mut key = self.key
-            ^ ZOBRIST_BLACK
-            ^ ZOBRIST[us][was_king as usize][mv.from as usize & 63]
-            ^ ZOBRIST[us][is_king as usize][mv.to as usize & 63];
-        let cap = mv.captured;
-        let mut kings = self.kings & !from;
-        if cap != 0 {
-            let mut c = cap;
-            while c != 0 {
-                let s = c.trailing_zeros() as usize;
-                c &= c - 1;
-                key ^= ZOBRIST[them][(kings >> s) as usize & 1][s];
-            }
-            kings &= !cap;
-        }
-        if is_king {
-            kings |= to;
-        }
-        let by = flip_sides(self.by, self.side, from ^ to, cap);
-        RussianPosition {
-            by,
-            kings,
-            key,
-            side: !self.side,
-        }
+    fn capture_path(b: &RussianPosition, mv: &Move) -> Option<Vec<Square>> {
+        movegen::capture_path(b, mv)
     }
 
-    #[inline(always)]
-    fn play_no_key(&self, mv: &Self::Move) -> Self {
-        let from = 1u64 << mv.from;
-        let to = 1u64 << mv.to;
-        let by = flip_sides(self.by, self.side, from ^ to, mv.captured);
-        RussianPosition {
-            by,
-            kings: mv.kings_after(self.kings),
-            key: self.key,
-            side: !self.side,
-        }
+    fn rule_state_new(b: &RussianPosition) -> rules::RuleCounters {
+        rules::initial(b)
     }
 
-    fn is_reversible(&self, mv: &Self::Move) -> bool {
-        mv.captured == 0 && !mv.promotes && self.kings & (1u64 << mv.from) != 0
-    }
-
-    fn path(&self, mv: &Self::Move) -> Vec<Square> {
-        if mv.captured == 0 {
-            return vec![Square(mv.to)];
-        }
-        movegen::capture_path(self, mv).unwrap_or_else(|| vec![Square(mv.to)])
-    }
-
-    fn hub_number(sq: Square) -> Option<u32> {
-        square::hub_number(sq)
-    }
-
-    fn hub_square(n: u32) -> Option<Square> {
-        square::hub_square(n)
-    }
-
-    fn rule_state_new(&self) -> Self::RuleState {
-        rules::initial(self)
-    }
     fn rule_state_after(
-        &self,
-        s: Self::RuleState,
-        mv: &Self::Move,
-        next: &Self,
-    ) -> Self::RuleState {
-        rules::after(self, s, mv, next)
+        b: &RussianPosition,
+        s: rules::RuleCounters,
+        mv: &Move,
+        next: &RussianPosition,
+    ) -> rules::RuleCounters {
+        rules::after(b, s, mv, next)
     }
-    fn rule_end(&self, s: &Self::RuleState) -> Option<crate::variant::GameEnd> {
-        rules::end(self, s)
+
+    fn rule_end(b: &RussianPosition, s: &rules::RuleCounters) -> Option<GameEnd> {
+        rules::end(b, s)
     }
 }

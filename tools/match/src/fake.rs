@@ -3,10 +3,11 @@
 //! a given ply on (illegal move, crash, hang, malformed line, slowness), so every failure path
 //! of the match tool can be driven for real, through pipes and processes.
 
-use crate::hub::parse_line;
 use clap::Args;
 use damka::core::Variant;
-use damka::variant::{GameMove, Position, RussianPosition, TurkishPosition};
+use damka::protocol::command::{parse_command, Command, PosSource};
+use damka::protocol::reply::{EngineReply, Id, InfoLine, ParamDecl, ParamKind};
+use damka::variant::{GameMove, Notation, Position, RussianPosition, TurkishPosition};
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
@@ -53,13 +54,13 @@ enum Answer {
     Error(String),
 }
 
-fn answer<P: Position>(pos: &str, moves: &str, a: &FakeArgs) -> (usize, Answer) {
+fn answer<P: Position>(pos: &str, moves: &[String], a: &FakeArgs) -> (usize, Answer) {
     let mut p = match P::from_hub(pos) {
         Ok(p) => p,
         Err(e) => return (0, Answer::Error(e.to_string())),
     };
     let mut ply = 0;
-    for m in moves.split_whitespace() {
+    for m in moves {
         match p.parse_move(m) {
             Ok(mv) => p = p.play(&mv),
             Err(e) => return (ply, Answer::Error(e.to_string())),
@@ -91,32 +92,48 @@ pub fn run(a: FakeArgs) -> i32 {
     let mut out = std::io::stdout();
     let mut variant = Variant::Russian;
     let mut pos = String::new();
-    let mut moves = String::new();
-    let mut say = |s: &str| {
+    let mut moves: Vec<String> = Vec::new();
+    let mut say = |s: String| {
         let _ = writeln!(out, "{s}");
         let _ = out.flush();
     };
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
-        let Ok(l) = parse_line(&line) else { continue };
-        match l.command.as_str() {
-            "hub" => {
-                say(&format!("id name={} version=1.0 author=tests", a.name));
-                say("param name=variant value=russian type=enum values=\"russian turkish\"");
-                say("wait");
+        // Whatever it cannot read, it ignores.
+        let Ok(Some(c)) = parse_command(&line) else {
+            continue;
+        };
+        match c {
+            Command::Hub => {
+                say(EngineReply::Id(Id {
+                    name: Some(a.name.clone()),
+                    version: Some("1.0".into()),
+                    author: Some("tests".into()),
+                })
+                .to_line());
+                say(EngineReply::Param(ParamDecl {
+                    name: "variant".into(),
+                    value: Some("russian".into()),
+                    kind: Some(ParamKind::Enum(vec!["russian".into(), "turkish".into()])),
+                })
+                .to_line());
+                say(EngineReply::Wait.to_line());
             }
-            "set-param" if l.get("name") == Some("variant") => {
-                if let Some(v) = l.get("value").and_then(|v| v.parse().ok()) {
+            Command::SetParam { name, value } if name == "variant" => {
+                if let Ok(v) = value.parse() {
                     variant = v;
                 }
             }
-            "init" => say("ready"),
-            "ping" => say("pong"),
-            "pos" => {
-                pos = l.get("pos").unwrap_or("").to_string();
-                moves = l.get("moves").unwrap_or("").to_string();
+            Command::Init => say(EngineReply::Ready.to_line()),
+            Command::Ping => say(EngineReply::Pong.to_line()),
+            Command::Pos { source, moves: m } => {
+                pos = match source {
+                    PosSource::Text(t) => t,
+                    PosSource::Start => String::new(),
+                };
+                moves = m;
             }
-            "go" => {
+            Command::Go(_) => {
                 let (ply, ans) = match variant {
                     Variant::Russian => answer::<RussianPosition>(&pos, &moves, &a),
                     Variant::Turkish => answer::<TurkishPosition>(&pos, &moves, &a),
@@ -131,21 +148,32 @@ pub fn run(a: FakeArgs) -> i32 {
                     std::thread::sleep(Duration::from_millis(a.delay_ms));
                 }
                 match ans {
-                    Answer::Error(e) => say(&format!("error message=\"{e}\"")),
+                    Answer::Error(message) => say(EngineReply::Error { message }.to_line()),
                     Answer::Move(m) => {
-                        say(&format!(
-                            "info depth=1 mean-depth=1.0 score={:.2} nodes=1 time=0.00 nps=0.00 pv={m}",
-                            a.score
-                        ));
+                        say(EngineReply::Info(InfoLine {
+                            depth: Some(1),
+                            mean_depth: Some(1.0),
+                            score: Some(a.score),
+                            nodes: Some(1),
+                            time: Some(0.0),
+                            nps: Some(0.0),
+                            pv: vec![m.clone()],
+                        })
+                        .to_line());
                         if hits(a.garbage_at, ply) {
-                            say(&format!("done move=\"{m}"));
+                            // Malformed on purpose: an unterminated quote.
+                            say(format!("done move=\"{m}"));
                         } else {
-                            say(&format!("done move={m}"));
+                            say(EngineReply::Done {
+                                mv: m,
+                                ponder: None,
+                            }
+                            .to_line());
                         }
                     }
                 }
             }
-            "quit" => return 0,
+            Command::Quit => return 0,
             _ => {}
         }
     }

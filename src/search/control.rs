@@ -1,0 +1,163 @@
+//! Thread control: the flags a searcher shares with its threads for its whole life
+//! ([`Control`]), what the threads of one search share ([`Shared`]), and the small guards that
+//! keep a panicking thread from hanging the others.
+
+use super::tt::TransTable;
+use super::types::Job;
+use crate::core::Score;
+use crate::variant::Position;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::Instant;
+
+/// The flags of one search, shared by its threads and the searcher. Each search has its own,
+/// so a helper still finishing the previous search (the main thread never waits for it) can
+/// never be restarted, or stopped too late, by the next one.
+pub(super) struct Signals {
+    /// Every thread of the search stops at its next node.
+    pub(super) stop: AtomicBool,
+    /// Pondering: no clock until the ponder hit.
+    pub(super) pondering: AtomicBool,
+    /// Nanoseconds from the start of the search to the ponder hit; 0 = not hit.
+    pub(super) ponder_hit_ns: AtomicU64,
+    /// When the search started.
+    pub(super) start: Instant,
+}
+
+impl Signals {
+    pub(super) fn new(ponder: bool) -> Signals {
+        Signals {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(ponder),
+            ponder_hit_ns: AtomicU64::new(0),
+            start: Instant::now(),
+        }
+    }
+
+    /// Records a ponder hit: the clock of the search starts now.
+    fn ponder_hit(&self) {
+        if self.pondering.load(Ordering::SeqCst) {
+            let since = self.start.elapsed();
+            self.ponder_hit_ns
+                .store((since.as_nanos() as u64).max(1), Ordering::SeqCst);
+            self.pondering.store(false, Ordering::SeqCst);
+        }
+    }
+}
+
+/// What the searcher shares with its threads for its whole life: whether a search is running
+/// (until its main thread has answered) and the signals of the current one.
+#[derive(Default)]
+pub struct Control {
+    busy: Mutex<bool>,
+    idle: Condvar,
+    current: Mutex<Option<Arc<Signals>>>,
+}
+
+impl Control {
+    /// A search with `signals` starts.
+    pub(super) fn begin(&self, signals: Arc<Signals>) {
+        *lock(&self.current) = Some(signals);
+        *lock(&self.busy) = true;
+    }
+
+    /// Tells the current search, if any, to stop.
+    pub(super) fn stop(&self) {
+        if let Some(s) = lock(&self.current).as_ref() {
+            s.stop.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Records a ponder hit in the current search, if any.
+    pub(super) fn ponder_hit(&self) {
+        if let Some(s) = lock(&self.current).as_ref() {
+            s.ponder_hit();
+        }
+    }
+
+    /// The main thread has answered: the searcher is free for the next search.
+    pub(super) fn finish(&self) {
+        *lock(&self.busy) = false;
+        self.idle.notify_all();
+    }
+
+    /// Whether a search is running.
+    pub fn is_busy(&self) -> bool {
+        *lock(&self.busy)
+    }
+
+    /// Blocks until no search is running.
+    pub fn wait(&self) {
+        let mut b = lock(&self.busy);
+        while *b {
+            b = self.idle.wait(b).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
+/// What every thread of one search shares.
+pub(super) struct Shared<P: Position> {
+    pub(super) job: Job<P>,
+    pub(super) tt: Arc<TransTable>,
+    pub(super) signals: Arc<Signals>,
+    /// Nodes of each thread, as last published.
+    pub(super) nodes: Vec<AtomicU64>,
+    pub(super) root_moves: usize,
+    /// Each thread's last completed iteration, published as soon as it completes, so the
+    /// main thread can answer without waiting for any helper.
+    pub(super) results: Mutex<Vec<Option<ThreadResult<P>>>>,
+}
+
+impl<P: Position> Shared<P> {
+    pub(super) fn elapsed(&self) -> f64 {
+        self.signals.start.elapsed().as_secs_f64()
+    }
+
+    pub(super) fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+
+    /// Seconds since the ponder hit, if there was one.
+    pub(super) fn since_ponder_hit(&self, elapsed: f64) -> Option<f64> {
+        match self.signals.ponder_hit_ns.load(Ordering::SeqCst) {
+            0 => None,
+            ns => Some(elapsed - ns as f64 * 1e-9),
+        }
+    }
+
+    /// The main thread's clock check during an iteration.
+    pub(super) fn out_of_time(&self) -> bool {
+        if self.job.limits.infinite || self.signals.pondering.load(Ordering::Relaxed) {
+            return false;
+        }
+        let plan = self.job.limits.time;
+        let t = self.elapsed();
+        match self.since_ponder_hit(t) {
+            None => plan.maximum.is_some_and(|m| t >= m),
+            // The clock runs from the ponder hit, but the time already spent pondering counts
+            // towards the planned time: stop once that is used up.
+            Some(s) => plan.maximum.is_some_and(|m| s >= m) || plan.optimum.is_some_and(|o| t >= o),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct ThreadResult<P: Position> {
+    pub(super) depth: u32,
+    pub(super) score: Score,
+    pub(super) pv: Vec<P::Move>,
+}
+
+/// Locks a mutex, taking it over from a thread that panicked while holding it.
+pub(super) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Runs a closure when dropped (also while unwinding).
+pub(super) struct OnDrop<F: FnMut()>(pub(super) F);
+
+impl<F: FnMut()> Drop for OnDrop<F> {
+    fn drop(&mut self) {
+        (self.0)();
+    }
+}
