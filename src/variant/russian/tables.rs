@@ -21,7 +21,7 @@ pub const SW: usize = 3;
 
 /// The opposite direction.
 #[inline(always)]
-pub const fn reverse(d: usize) -> usize {
+pub const fn opposite(d: usize) -> usize {
     3 - d
 }
 
