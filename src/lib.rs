@@ -8,6 +8,7 @@
 pub mod cli;
 pub mod core;
 pub mod engine;
+pub mod egtb;
 pub mod eval;
 pub mod game;
 pub mod perft;
