@@ -360,8 +360,15 @@ pub fn build_all<P: Position>(
         let paths: Vec<PathBuf> = pair.iter().map(|&s| file_of(dir, P::VARIANT, s)).collect();
         let existing: Option<Vec<_>> = paths.iter().map(|p| store::read_all(p).ok()).collect();
         if let Some(found) = existing.filter(|f| f.iter().all(|(h, _)| h.variant == P::VARIANT)) {
-            for ((h, codes), path) in found.into_iter().zip(&paths) {
+            for ((h, mut codes), path) in found.into_iter().zip(&paths) {
                 let bytes = std::fs::metadata(path)?.len();
+                // Files fill numbers without a position; mark them again.
+                let ix = Indexer::new(g, h.sig);
+                codes.par_iter_mut().enumerate().for_each(|(i, c)| {
+                    if ix.pieces(i as u64).is_none() {
+                        *c = NO_POSITION;
+                    }
+                });
                 reports.push(report_of(h.sig, &codes, bytes, 0.0, false));
                 done += codes.len() as u64;
                 solved.insert(Indexer::new(g, h.sig), codes);

@@ -11,6 +11,7 @@
 //! rules.
 
 pub mod build;
+pub mod huffman;
 pub mod index;
 pub mod probe;
 pub mod rules;

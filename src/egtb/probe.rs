@@ -165,7 +165,13 @@ impl Tablebase {
         };
         let mut out = Vec::new();
         let ok = raw.ok().and_then(|raw| {
-            store::decode_block(&raw, store::block_len(&t.header, b as usize), t.header.width, &mut out)
+            store::decode_block(
+                &raw,
+                store::block_len(&t.header, b as usize),
+                t.header.width,
+                &t.header.code,
+                &mut out,
+            )
         });
         if ok.is_none() {
             let err = ProbeError::Damaged(t.header.sig, format!("block {b} fails its check"));

@@ -4,8 +4,10 @@
 //! ```text
 //! header   "DAMKAEGT", version u32, variant u8, signature 4 x u8, width u8 (1 or 2 bytes
 //!          per value), block u32 (values per block), positions u64, blocks u32
+//! code     common value u16, tokens u32, then (token u32, length u8) per token: the file's
+//!          Huffman code (see `super::huffman`)
 //! offsets  (blocks + 1) x u64, where each block starts, from the start of the data
-//! crc      u32, CRC-32 of header and offsets
+//! crc      u32, CRC-32 of all the above
 //! data     the blocks; each is a mode byte, its payload, and the CRC-32 of both
 //! ```
 //! All numbers little-endian. A value is a code: 0 draw, `1 + 2d` a win and `2 + 2d` a loss
@@ -13,19 +15,19 @@
 //! decode to no position repeat the code before them, which costs nothing in a run.
 //!
 //! Block modes (the smallest is written): raw codes; runs (code, run length as a varint);
-//! a palette of up to 16 codes with 1, 2 or 4 bits per value. Runs suit the long draws of
-//! men-only endings, palettes the noisy distances of king endings (README.md, "Endgame
-//! databases", gives the sizes).
+//! a palette of up to 16 codes with 1, 2 or 4 bits per value; the file's Huffman code over
+//! values and runs of the common value. README.md ("Endgame databases") gives the sizes.
 
 use crate::core::Variant;
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
+use super::huffman::Code;
 use super::index::Signature;
 
 const MAGIC: &[u8; 8] = b"DAMKAEGT";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 const HEADER_LEN: usize = 8 + 4 + 1 + 4 + 1 + 4 + 8 + 4;
 
 /// Values per block: 4096 (see README.md for the sizes of 1024, 4096 and 16384).
@@ -83,6 +85,8 @@ pub struct Header {
     pub offsets: Vec<u64>,
     /// Where the data starts in the file.
     pub data_start: u64,
+    /// The file's entropy code.
+    pub code: Code,
 }
 
 fn push_varint(out: &mut Vec<u8>, mut v: u32) {
@@ -168,8 +172,12 @@ fn encode_palette(codes: &[u16]) -> Option<Vec<u8>> {
 }
 
 /// Compresses one block of codes (the smallest of the modes) and appends its CRC.
-pub fn encode_block(codes: &[u16], width: u8) -> Vec<u8> {
+pub fn encode_block(codes: &[u16], width: u8, code: &Code) -> Vec<u8> {
     let mut best = encode_raw(codes, width);
+    let mut huff = vec![3u8];
+    if code.encode(codes, &mut huff).is_some() && huff.len() < best.len() {
+        best = huff;
+    }
     let runs = encode_runs(codes, width);
     if runs.len() < best.len() {
         best = runs;
@@ -186,7 +194,13 @@ pub fn encode_block(codes: &[u16], width: u8) -> Vec<u8> {
 
 /// Checks and decodes one block of `n` values into `out` (cleared first). `None` if the
 /// checksum or the contents are wrong.
-pub fn decode_block(block: &[u8], n: usize, width: u8, out: &mut Vec<u16>) -> Option<()> {
+pub fn decode_block(
+    block: &[u8],
+    n: usize,
+    width: u8,
+    code: &Code,
+    out: &mut Vec<u16>,
+) -> Option<()> {
     out.clear();
     if block.len() < 5 {
         return None;
@@ -244,6 +258,7 @@ pub fn decode_block(block: &[u8], n: usize, width: u8, out: &mut Vec<u16>) -> Op
                 out.push(*palette.get(slot as usize)?);
             }
         }
+        3 => code.decode(data, n, out)?,
         _ => return None,
     }
     (out.len() == n).then_some(())
@@ -265,10 +280,11 @@ pub fn write(path: &Path, variant: Variant, sig: Signature, codes: &[u16]) -> io
         filled.push(v);
         prev = v;
     }
+    let code = Code::for_table(&filled, BLOCK_VALUES as usize);
     let mut data = Vec::new();
     let mut offsets = vec![0u64];
     for chunk in filled.chunks(BLOCK_VALUES as usize) {
-        data.extend_from_slice(&encode_block(chunk, width));
+        data.extend_from_slice(&encode_block(chunk, width, &code));
         offsets.push(data.len() as u64);
     }
     let mut head = Vec::with_capacity(HEADER_LEN + 8 * offsets.len() + 4);
@@ -280,6 +296,12 @@ pub fn write(path: &Path, variant: Variant, sig: Signature, codes: &[u16]) -> io
     head.extend_from_slice(&BLOCK_VALUES.to_le_bytes());
     head.extend_from_slice(&(codes.len() as u64).to_le_bytes());
     head.extend_from_slice(&((offsets.len() - 1) as u32).to_le_bytes());
+    head.extend_from_slice(&code.common.to_le_bytes());
+    head.extend_from_slice(&(code.lengths.len() as u32).to_le_bytes());
+    for &(t, l) in &code.lengths {
+        head.extend_from_slice(&t.to_le_bytes());
+        head.push(l);
+    }
     for o in &offsets {
         head.extend_from_slice(&o.to_le_bytes());
     }
@@ -324,10 +346,21 @@ pub fn read_header(f: &mut File) -> io::Result<Header> {
     if !matches!(width, 1 | 2) || block == 0 || blocks != positions.div_ceil(block as u64) {
         return Err(bad("inconsistent header"));
     }
+    let mut code_head = [0u8; 6];
+    f.read_exact(&mut code_head)?;
+    let common = u16::from_le_bytes([code_head[0], code_head[1]]);
+    let tokens = u32::from_le_bytes(code_head[2..6].try_into().unwrap()) as usize;
+    if tokens > (1 << 16) + 64 || blocks > 1 << 32 {
+        return Err(bad("inconsistent header"));
+    }
+    let mut code_bytes = vec![0u8; 5 * tokens];
+    f.read_exact(&mut code_bytes)?;
     let mut rest = vec![0u8; 8 * (blocks as usize + 1) + 4];
     f.read_exact(&mut rest)?;
     let (offs, crc) = rest.split_at(rest.len() - 4);
     let mut all = h.to_vec();
+    all.extend_from_slice(&code_head);
+    all.extend_from_slice(&code_bytes);
     all.extend_from_slice(offs);
     if crc32(&all) != u32::from_le_bytes(crc.try_into().unwrap()) {
         return Err(bad("header checksum mismatch"));
@@ -339,6 +372,14 @@ pub fn read_header(f: &mut File) -> io::Result<Header> {
     if offsets.windows(2).any(|w| w[1] < w[0]) {
         return Err(bad("block offsets out of order"));
     }
+    let lengths = code_bytes
+        .chunks(5)
+        .map(|c| (u32::from_le_bytes(c[0..4].try_into().unwrap()), c[4]))
+        .collect();
+    let code = Code::from_lengths(common, lengths);
+    if !code.is_valid() {
+        return Err(bad("bad entropy code in header"));
+    }
     Ok(Header {
         variant,
         sig,
@@ -346,7 +387,8 @@ pub fn read_header(f: &mut File) -> io::Result<Header> {
         block,
         positions,
         offsets,
-        data_start: (HEADER_LEN + rest.len()) as u64,
+        data_start: (HEADER_LEN + code_head.len() + code_bytes.len() + rest.len()) as u64,
+        code,
     })
 }
 
@@ -373,7 +415,7 @@ pub fn read_all(path: &Path) -> io::Result<(Header, Vec<u16>)> {
     let mut block = Vec::new();
     for b in 0..h.offsets.len() - 1 {
         let raw = read_block(&mut f, &h, b)?;
-        decode_block(&raw, block_len(&h, b), h.width, &mut block)
+        decode_block(&raw, block_len(&h, b), h.width, &h.code, &mut block)
             .ok_or_else(|| bad(&format!("block {b} is damaged")))?;
         codes.extend_from_slice(&block);
     }
@@ -401,14 +443,16 @@ mod tests {
         let mut out = Vec::new();
         for codes in cases {
             let width = if codes.iter().any(|&c| c > 255) { 2 } else { 1 };
-            let block = encode_block(&codes, width);
-            decode_block(&block, codes.len(), width, &mut out).unwrap();
-            assert_eq!(out, codes);
-            // Any flipped bit is caught by the checksum.
-            for i in 0..block.len() {
-                let mut bad = block.clone();
-                bad[i] ^= 0x10;
-                assert!(decode_block(&bad, codes.len(), width, &mut out).is_none());
+            for code in [Code::default(), Code::for_table(&codes, 100)] {
+                let block = encode_block(&codes, width, &code);
+                decode_block(&block, codes.len(), width, &code, &mut out).unwrap();
+                assert_eq!(out, codes);
+                // Any flipped bit is caught by the checksum.
+                for i in 0..block.len() {
+                    let mut bad = block.clone();
+                    bad[i] ^= 0x10;
+                    assert!(decode_block(&bad, codes.len(), width, &code, &mut out).is_none());
+                }
             }
         }
     }
