@@ -1,12 +1,16 @@
 //! damka: a Russian and Turkish draughts engine.
 //!
 //! Layers, each depending only on those listed before it:
-//! [`core`] (colours, squares, scores, move lists), [`variant`] (the `Position` trait and one
-//! module per game), [`perft`], [`eval`], [`search`], [`engine`] (the facade between text and
-//! search), [`game`] (whole games, records), [`protocol`] (Hub) and [`cli`].
+//! [`core`] (colours, squares, scores, move lists, the seeded generator), [`variant`] (one
+//! board and move type shared by the games, the `Position` trait, one module per game with its
+//! tables, move generation, rules and square numbering), [`perft`], [`eval`], [`dispatch`]
+//! (the one place a run-time game choice becomes a type), [`game`] (whole games, records),
+//! [`search`], [`engine`] (the facade between text and search, built on [`game::Game`]),
+//! [`protocol`] (Hub) and [`cli`]. The tools under `tools/` sit on top of the library.
 
 pub mod cli;
 pub mod core;
+pub mod dispatch;
 pub mod engine;
 pub mod egtb;
 pub mod eval;

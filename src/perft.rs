@@ -5,11 +5,11 @@
 //! of playing each move. Positions with no legal move count 0 at any depth above 0.
 
 use crate::core::{Color, MoveList};
-use crate::variant::{GameMove, Position};
+use crate::variant::{GameMove, Notation, Perft, Position};
 use rayon::prelude::*;
 
 /// Leaves of the move tree of `pos` at `depth` plies.
-pub fn perft<P: Position>(pos: &P, depth: u32) -> u64 {
+pub fn perft<P: Perft>(pos: &P, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_moves() as u64,
@@ -46,7 +46,7 @@ macro_rules! perft_body {
 }
 
 /// [`perft`] for `depth >= 2`, portable build.
-fn perft_plain<P: Position>(pos: &P, depth: u32) -> u64 {
+fn perft_plain<P: Perft>(pos: &P, depth: u32) -> u64 {
     perft_body!(pos, depth, perft_plain)
 }
 
@@ -66,14 +66,14 @@ fn fast_features() -> bool {
 /// them too.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
-fn perft_fast<P: Position>(pos: &P, depth: u32) -> u64 {
+fn perft_fast<P: Perft>(pos: &P, depth: u32) -> u64 {
     perft_body!(pos, depth, perft_fast)
 }
 
 /// Like [`perft`], but checks at every node that the incremental key equals the key computed
 /// from scratch, that `count_moves` agrees with `generate`, and that no move is generated
 /// twice. Slow; for tests. Returns an error naming the first position that fails.
-pub fn perft_checked<P: Position>(pos: &P, depth: u32) -> Result<u64, String> {
+pub fn perft_checked<P: Perft>(pos: &P, depth: u32) -> Result<u64, String> {
     if pos.key() != pos.compute_key() {
         return Err(format!(
             "incremental key differs from recomputed key in {pos}"
@@ -122,7 +122,7 @@ pub fn perft_checked<P: Position>(pos: &P, depth: u32) -> Result<u64, String> {
 }
 
 /// Leaves below each root move, in generation order.
-pub fn divide<P: Position>(pos: &P, depth: u32) -> Vec<(P::Move, u64)> {
+pub fn divide<P: Perft>(pos: &P, depth: u32) -> Vec<(P::Move, u64)> {
     let mut list = MoveList::new();
     pos.generate(&mut list);
     list.iter()
@@ -140,7 +140,7 @@ pub fn divide<P: Position>(pos: &P, depth: u32) -> Vec<(P::Move, u64)> {
 /// [`perft`] on `threads` threads: the tree is expanded a few plies until there are enough
 /// subtrees to balance, and those are counted in parallel (rayon). `threads <= 1` is plain
 /// [`perft`].
-pub fn perft_parallel<P: Position>(pos: &P, depth: u32, threads: usize) -> u64 {
+pub fn perft_parallel<P: Perft>(pos: &P, depth: u32, threads: usize) -> u64 {
     if threads <= 1 || depth <= 2 {
         return perft(pos, depth);
     }
@@ -164,8 +164,9 @@ pub fn perft_parallel<P: Position>(pos: &P, depth: u32, threads: usize) -> u64 {
     }
 }
 
-/// [`divide`] with the root moves counted in parallel on `threads` threads.
-pub fn divide_parallel<P: Position>(pos: &P, depth: u32, threads: usize) -> Vec<(P::Move, u64)> {
+/// [`divide`] with each root move's subtree counted on `threads` threads ([`perft_parallel`]);
+/// the root moves themselves are taken one after another.
+pub fn divide_parallel<P: Perft>(pos: &P, depth: u32, threads: usize) -> Vec<(P::Move, u64)> {
     if threads <= 1 {
         return divide(pos, depth);
     }
@@ -255,7 +256,7 @@ impl EpdCheck {
 
 /// Checks every (position, depth) of `entries` whose expected count is at most `max_nodes`,
 /// calling `report` after each check (so a command line can print as it goes).
-pub fn check_epd<P: Position>(
+pub fn check_epd<P: Perft>(
     entries: &[EpdEntry<P>],
     max_nodes: u64,
     threads: usize,

@@ -4,8 +4,8 @@
 
 use damka::core::Color;
 use damka::game::Game;
-use damka::variant::russian::RussianMove;
-use damka::variant::{EndRule, GameEnd, GameMove, Outcome, Position, RussianPosition};
+use damka::variant::Move;
+use damka::variant::{EndRule, GameEnd, GameMove, Notation, Outcome, Position, RussianPosition};
 
 type G = Game<RussianPosition>;
 
@@ -44,7 +44,7 @@ enum Want {
 fn fits(
     g: &G,
     ply: usize,
-    mv: &RussianMove,
+    mv: &Move,
     men: &[usize],
     keep: &dyn Fn(usize, &RussianPosition) -> bool,
 ) -> bool {

@@ -3,7 +3,7 @@
 
 use damka::core::Color;
 use damka::game::Game;
-use damka::variant::{EndRule, GameEnd, Outcome, Position, TurkishPosition};
+use damka::variant::{EndRule, GameEnd, Notation, Outcome, TurkishPosition};
 
 type G = Game<TurkishPosition>;
 

@@ -2,7 +2,7 @@
 //! position of a small tree from the start and from a few middle-game positions.
 
 use damka::core::Color;
-use damka::variant::{Position, RussianPosition, TurkishPosition};
+use damka::variant::{Notation, Position, RussianPosition, TurkishPosition};
 
 fn check_tree<P: Position>(pos: &P, depth: u32, seen: &mut usize) {
     let n = pos.null_move();

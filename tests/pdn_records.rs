@@ -4,7 +4,7 @@
 use damka::core::{Color, Variant};
 use damka::game::pdn::{detect_variant, read_all, result_text};
 use damka::game::{Game, Record};
-use damka::variant::{Outcome, Position, RussianPosition, TurkishPosition};
+use damka::variant::{Notation, Outcome, Position, RussianPosition, TurkishPosition};
 
 /// A small deterministic generator, so the "random" games are the same on every run.
 struct Lcg(u64);

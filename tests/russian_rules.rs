@@ -2,7 +2,7 @@
 //! the text formats both ways.
 
 use damka::core::{Color, Square};
-use damka::variant::{GameMove, MoveError, Pieces, Position, RussianPosition};
+use damka::variant::{GameMove, MoveError, Notation, Pieces, Position, RussianPosition};
 
 fn moves_of(fen: &str) -> Vec<String> {
     let pos = RussianPosition::from_fen(fen).unwrap();

@@ -3,7 +3,7 @@
 //! from random games), plus the test positions of `../shared/rules/turkish.md`.
 
 use damka::core::{Bits, Color, MoveList, Square};
-use damka::variant::{GameMove, Pieces, Position, TurkishPosition};
+use damka::variant::{GameMove, Notation, Pieces, Position, TurkishPosition};
 use std::collections::BTreeSet;
 
 /// A small deterministic generator (xorshift*), so failures reproduce.

@@ -2,7 +2,7 @@
 //! moves, both ways, and the typed errors for bad input.
 
 use damka::core::{Color, Square};
-use damka::variant::{GameMove, MoveError, Pieces, Position, TurkishPosition};
+use damka::variant::{GameMove, MoveError, Notation, Pieces, Position, TurkishPosition};
 
 const START_HUB: &str = "Weeeeeeeebbbbbbbbbbbbbbbbeeeeeeeeeeeeeeeewwwwwwwwwwwwwwwweeeeeeee";
 const EPD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/perft/turkish.epd");
@@ -195,10 +195,11 @@ fn reversible_moves() {
 fn diagram_of_the_start_position() {
     let d = TurkishPosition::start().diagram();
     let lines: Vec<&str> = d.lines().collect();
-    assert_eq!(lines.len(), 9);
-    assert_eq!(lines[0], "8 . . . . . . . .");
-    assert_eq!(lines[1], "7 b b b b b b b b");
-    assert_eq!(lines[5], "3 w w w w w w w w");
-    assert_eq!(lines[7], "1 . . . . . . . .");
-    assert_eq!(lines[8], "  a b c d e f g h");
+    assert_eq!(lines.len(), 10);
+    assert_eq!(lines[0], "    a b c d e f g h");
+    assert_eq!(lines[1], " 8  . . . . . . . .  8");
+    assert_eq!(lines[2], " 7  b b b b b b b b  7");
+    assert_eq!(lines[6], " 3  w w w w w w w w  3");
+    assert_eq!(lines[8], " 1  . . . . . . . .  1");
+    assert_eq!(lines[9], lines[0]);
 }

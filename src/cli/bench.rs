@@ -4,72 +4,15 @@
 //! evaluation commits).
 
 use crate::core::Variant;
+use crate::dispatch::{dispatch, GameTask};
 use crate::eval::Evaluate;
 use crate::search::{Job, SearchLimits, Searcher};
-use crate::variant::{RussianPosition, TurkishPosition};
+use crate::variant::{Notation, Perft, Rules};
 use clap::Args;
 use std::time::Instant;
 
-/// Default bench depth for Russian (narrow tree).
-pub const DEFAULT_DEPTH_RUSSIAN: u32 = 11;
-/// Default bench depth for Turkish (wide tree).
-pub const DEFAULT_DEPTH_TURKISH: u32 = 8;
 /// Default table size for bench, MiB.
 pub const DEFAULT_HASH_MB: usize = 16;
-
-/// Russian bench positions: openings, middle games, endings.
-pub const RUSSIAN: &[&str] = &[
-    "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
-    "B:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,d4,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
-    "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,d4,e3,g3:Bb6,d6,g5,h6,a7,c7,e7,g7,b8,d8,f8,h8",
-    "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,b4,e3,g3:Ba5,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
-    "B:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,h4:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
-    "B:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,f4,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
-    "W:Wa1,c1,e1,b2,f2,c3,e3,g3,d4,f4:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,f8",
-    "B:Wc1,e1,b2,d2,f2,a3,c3,g3,b4,f4,h4:Ba5,c5,e5,b6,f6,h6,a7,e7,g7,d8",
-    "W:Wa1,e1,g1,b2,d2,h2,c3,e3,g3,d4,h4:Bb6,f6,h6,c7,e7,g7,d8,f8,c5,e5",
-    "B:Wc1,e1,b2,d2,f2,h2,c3,e3,g3,f4:Bb6,d6,h6,a7,c7,e7,g7,b8,f8,g5",
-    "W:Wc1,e1,d2,f2,c3,e3,g3,b4,d4:Bb6,d6,f6,a7,c7,e7,b8,h6,g5",
-    "B:Wa1,c1,b2,f2,h2,c3,g3,d4,f4,h4:Bb6,f6,h6,a7,c7,g7,b8,d8,e5",
-    "W:Wc1,e1,g1,d2,h2,a3,e3,b4,f4:Ba5,d6,f6,h6,c7,e7,g7,d8",
-    "W:We1,g1,d2,f2,c3,e3,h4,b4:Bb6,d6,c7,e7,f8,h6,a5",
-    "W:WKa1,c3,e3:Bh8,f6",
-    "W:WKc1,Ke1,Kg1:BKh8",
-    "W:Wc3,e3,g3:Bd6,f6,h6",
-    "B:Wa3,c3,f4:Bb6,e7,h6",
-    "W:WKd4,e3:BKa7,c7",
-    "W:Wb4,d4,f4,h4:Ba7,c7,e7,g7",
-    "B:WKh2,c3:Bb6,d6,Kf8",
-    "W:Wg3,e1:Bc7,a7,Kh8",
-    "W:WKa1:Bh6,f6",
-    "B:WKb2,Kh6:BKa7,c5",
-];
-
-/// Turkish bench positions: openings, middle games, endings.
-pub const TURKISH: &[&str] = &[
-    "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3:Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7",
-    "B:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d4,e3,f3,g3,h3:Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7",
-    "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d4,e3,f3,g3,h3:Ba6,b6,c6,d6,e5,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7",
-    "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a4,b3,c3,d3,e3,f3,g3,h3:Ba6,b6,c6,d6,e6,f6,g6,h5,a7,b7,c7,d7,e7,f7,g7,h7",
-    "W:Wa2,b2,c2,f2,g2,h2,a3,b3,d4,e4,g3,h3:Ba6,b6,c6,f6,g6,h6,a7,b7,d5,e5,g7,h7",
-    "B:Wa2,c2,e2,g2,b3,d3,f3,h3,c4,f4:Bb6,d6,f6,h6,a7,c7,e7,g7,c5,g5",
-    "W:Wb2,c2,d2,e2,f2,g2,a4,b4,c4,f4,g4:Bb6,c6,d6,e6,f6,a7,b7,g7,h5,c5",
-    "B:Wa3,b3,c3,d3,e3,f3,g3,h3,d2,e2:Ba6,b6,c6,d6,e6,f6,g6,h6,d7,e7",
-    "W:Wa3,c3,e3,g3,b4,d4,f4,h4:Ba6,c6,e6,g6,b5,d5,f5,h5",
-    "B:Wb2,c2,f2,g2,c3,d3,e3,f3,d4,e4:Bc7,d7,e7,f7,c6,d6,e6,f6,d5,e5",
-    "W:Wa2,h2,b3,g3,c4,f4,d5:Bb7,g7,c6,f6,e6,a6,h6",
-    "W:WKd1,a3,h3:Be6,f7,g6",
-    "W:WKa1,Kh1:BKd8",
-    "B:Wd2,e3,f4:Bc6,d7",
-    "W:Wb5,c4,g3:Ba7,h7,d6",
-    "W:WKe4:Ba7,h7",
-    "B:WKa8,b5:BKh1,g4",
-    "W:Wa2,b2,c2:Bf7,g7,h7",
-    "W:Wd6,e5:Bd2,Ka8",
-    "W:WKc3,d4,e4,f4:BKf8,a6,b6,c6",
-    "B:Wa5,b5,c5:Ba7,b7,c7",
-    "W:We2,f2,g2,h2,e3,f3:Ba7,b7,c7,d7,a6,b6",
-];
 
 /// Arguments of `damka bench`.
 #[derive(Args, Debug, Default)]
@@ -111,16 +54,31 @@ pub struct BenchLine {
     pub best: String,
 }
 
+/// The bench of one game: its positions searched to `depth` (the game's own by default).
+struct BenchGame<'a> {
+    depth: Option<u32>,
+    threads: usize,
+    hash: usize,
+    out: &'a mut dyn FnMut(&BenchLine),
+}
+
+impl GameTask for BenchGame<'_> {
+    type Output = Result<Vec<BenchLine>, String>;
+    fn run<P: Evaluate + Perft>(self) -> Self::Output {
+        bench_game::<P>(self.depth, self.threads, self.hash, self.out)
+    }
+}
+
 fn bench_game<P: Evaluate>(
-    list: &[&str],
-    depth: u32,
+    depth: Option<u32>,
     threads: usize,
     hash: usize,
     out: &mut dyn FnMut(&BenchLine),
 ) -> Result<Vec<BenchLine>, String> {
+    let depth = depth.unwrap_or(P::Game::BENCH_DEPTH);
     let mut searcher = Searcher::<P>::new(threads, hash);
     let mut lines = Vec::new();
-    for (index, fen) in list.iter().enumerate() {
+    for (index, fen) in P::Game::BENCH_POSITIONS.iter().enumerate() {
         let pos = P::parse_any(fen).map_err(|e| format!("bench position {index}: {e}"))?;
         searcher.clear();
         let job = Job::new(
@@ -162,26 +120,38 @@ pub fn bench(
         if variant.is_some_and(|w| w != v) {
             continue;
         }
-        lines.extend(match v {
-            Variant::Russian => {
-                let d = depth.unwrap_or(DEFAULT_DEPTH_RUSSIAN);
-                bench_game::<RussianPosition>(RUSSIAN, d, threads, hash, out)?
-            }
-            Variant::Turkish => {
-                let d = depth.unwrap_or(DEFAULT_DEPTH_TURKISH);
-                bench_game::<TurkishPosition>(TURKISH, d, threads, hash, out)?
-            }
-        });
+        let task = BenchGame {
+            depth,
+            threads,
+            hash,
+            out: &mut *out,
+        };
+        lines.extend(dispatch(v, task)?);
     }
     Ok(lines)
 }
 
+/// The time-to-depth speed-up of `threads` threads over one on each of a game's positions.
+struct Speedup {
+    depth: Option<u32>,
+    threads: usize,
+    hash: usize,
+}
+
+impl GameTask for Speedup {
+    type Output = Result<Vec<f64>, String>;
+    fn run<P: Evaluate + Perft>(self) -> Self::Output {
+        speedup_game::<P>(self.depth, self.threads, self.hash)
+    }
+}
+
 fn speedup_game<P: Evaluate>(
-    list: &[&str],
-    depth: u32,
+    depth: Option<u32>,
     threads: usize,
     hash: usize,
 ) -> Result<Vec<f64>, String> {
+    let depth = depth.unwrap_or(P::Game::BENCH_DEPTH);
+    let list = P::Game::BENCH_POSITIONS;
     let mut one = Searcher::<P>::new(1, hash);
     let mut many = Searcher::<P>::new(threads, hash);
     let mut ratios = Vec::new();
@@ -262,20 +232,12 @@ pub fn run(args: BenchArgs) -> i32 {
             if args.variant.is_some_and(|w| w != v) {
                 continue;
             }
-            let r = match v {
-                Variant::Russian => speedup_game::<RussianPosition>(
-                    RUSSIAN,
-                    args.depth.unwrap_or(DEFAULT_DEPTH_RUSSIAN),
-                    n,
-                    hash,
-                ),
-                Variant::Turkish => speedup_game::<TurkishPosition>(
-                    TURKISH,
-                    args.depth.unwrap_or(DEFAULT_DEPTH_TURKISH),
-                    n,
-                    hash,
-                ),
+            let task = Speedup {
+                depth: args.depth,
+                threads: n,
+                hash,
             };
+            let r = dispatch(v, task);
             match r {
                 Ok(mut r) => {
                     println!("{} median speedup={:.2}", v.name(), median(&mut r));

@@ -7,8 +7,10 @@
 //! ```
 
 use crate::core::Variant;
+use crate::dispatch::{dispatch, GameTask};
+use crate::eval::Evaluate;
 use crate::perft;
-use crate::variant::{Position, RussianPosition, TurkishPosition};
+use crate::variant::{Notation, Perft};
 use clap::Args;
 use std::time::Instant;
 
@@ -44,10 +46,14 @@ pub fn run(args: PerftArgs) -> i32 {
         Ok(v) => v,
         Err(e) => return usage(&format!("{e}")),
     };
-    match variant {
-        Variant::Russian => run_for::<RussianPosition>(&args),
-        Variant::Turkish => run_for::<TurkishPosition>(&args),
+    struct Run<'a>(&'a PerftArgs);
+    impl GameTask for Run<'_> {
+        type Output = i32;
+        fn run<P: Evaluate + Perft>(self) -> i32 {
+            run_for::<P>(self.0)
+        }
     }
+    dispatch(variant, Run(&args))
 }
 
 fn usage(msg: &str) -> i32 {
@@ -55,7 +61,7 @@ fn usage(msg: &str) -> i32 {
     2
 }
 
-fn run_for<P: Position>(args: &PerftArgs) -> i32 {
+fn run_for<P: Perft>(args: &PerftArgs) -> i32 {
     let threads = args.threads.max(1);
     if let Some(file) = &args.epd {
         return run_epd::<P>(file, args.max_nodes, threads);
@@ -101,7 +107,7 @@ fn run_for<P: Position>(args: &PerftArgs) -> i32 {
     0
 }
 
-fn run_epd<P: Position>(file: &str, max_nodes: u64, threads: usize) -> i32 {
+fn run_epd<P: Perft>(file: &str, max_nodes: u64, threads: usize) -> i32 {
     let text = match std::fs::read_to_string(file) {
         Ok(t) => t,
         Err(e) => return usage(&format!("cannot read {file}: {e}")),

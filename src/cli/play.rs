@@ -6,9 +6,11 @@
 //! Input ends cleanly at end of file; nothing the user types makes it panic.
 
 use crate::core::{Color, Score, Variant, WIN_THRESHOLD};
-use crate::engine::{Engine, GoMode, Limits};
+use crate::dispatch::{dispatch, GameTask};
+use crate::engine::{GameSession, GoMode, Limits, DEFAULT_HASH_MB};
+use crate::eval::Evaluate;
 use crate::game::{Game, Record};
-use crate::variant::{MoveError, Position, RussianPosition, TurkishPosition};
+use crate::variant::{MoveError, Notation, Perft};
 use clap::{Args, ValueEnum};
 use std::io::{self, BufRead, Write};
 
@@ -76,16 +78,29 @@ pub fn run(args: PlayArgs) -> i32 {
 /// (0 when the game ends, the user quits or the input ends; 1 if the engine fails; 2 for a bad
 /// start position).
 pub fn play(args: &PlayArgs, input: impl BufRead, mut out: impl Write) -> i32 {
-    let code = match args.variant {
-        Variant::Russian => run_variant::<RussianPosition>(args, input, &mut out),
-        Variant::Turkish => run_variant::<TurkishPosition>(args, input, &mut out),
+    struct Play<'a, R, W> {
+        args: &'a PlayArgs,
+        input: R,
+        out: W,
+    }
+    impl<R: BufRead, W: Write> GameTask for Play<'_, R, W> {
+        type Output = io::Result<i32>;
+        fn run<P: Evaluate + Perft>(self) -> io::Result<i32> {
+            run_variant::<P>(self.args, self.input, self.out)
+        }
+    }
+    let task = Play {
+        args,
+        input,
+        out: &mut out,
     };
+    let code = dispatch(args.variant, task);
     let _ = out.flush();
     // An error here means the output went away (closed pipe): nothing more to tell anyone.
     code.unwrap_or(0)
 }
 
-fn run_variant<P: Position>(
+fn run_variant<P: Evaluate>(
     args: &PlayArgs,
     input: impl BufRead,
     mut out: impl Write,
@@ -129,18 +144,18 @@ Commands:
   quit       leave";
 
 /// One game in progress with its players and display settings.
-struct Session<'a, P: Position, R: BufRead, W: Write> {
+struct Session<'a, P: Evaluate, R: BufRead, W: Write> {
     args: &'a PlayArgs,
     input: R,
     out: W,
     game: Game<P>,
-    engine: Option<Engine>,
+    engine: Option<GameSession<P>>,
     flipped: bool,
     /// The ply at which the result was last announced (announce once per ending).
     announced: Option<usize>,
 }
 
-impl<'a, P: Position, R: BufRead, W: Write> Session<'a, P, R, W> {
+impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
     fn player(&self, c: Color) -> Player {
         match c {
             Color::White => self.args.white,
@@ -343,8 +358,9 @@ impl<'a, P: Position, R: BufRead, W: Write> Session<'a, P, R, W> {
         Ok(())
     }
 
-    fn engine(&mut self) -> &mut Engine {
-        self.engine.get_or_insert_with(|| Engine::new(P::VARIANT))
+    fn engine(&mut self) -> &mut GameSession<P> {
+        self.engine
+            .get_or_insert_with(|| GameSession::new(1, DEFAULT_HASH_MB))
     }
 
     fn limits(&self) -> Limits {
@@ -363,23 +379,14 @@ impl<'a, P: Position, R: BufRead, W: Write> Session<'a, P, R, W> {
     /// Searches the current position; returns the best move (checked against the legal moves)
     /// and the score.
     fn search(&mut self) -> Result<(P::Move, Score, u32), String> {
-        let start = self.game.start().to_fen();
-        let moves = self.game.move_texts_hub();
-        let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
         let limits = self.limits();
+        let game = self.game.clone();
         let engine = self.engine();
-        engine
-            .set_position(&start, &refs)
-            .map_err(|e| e.to_string())?;
+        engine.set_game(game);
         let res = engine
-            .search_blocking(limits, GoMode::Think, Box::new(|_| {}))
+            .search_blocking(&limits, GoMode::Think, |_| {})
             .map_err(|e| e.to_string())?;
-        let best = res.best.ok_or("the engine found no move")?;
-        let mv = self
-            .game
-            .position()
-            .parse_move(&best.hub)
-            .map_err(|e| format!("engine move {}: {e}", best.hub))?;
+        let mv = res.best.ok_or("the engine found no move")?;
         Ok((mv, res.score, res.depth))
     }
 
@@ -387,7 +394,9 @@ impl<'a, P: Position, R: BufRead, W: Write> Session<'a, P, R, W> {
     fn engine_move(&mut self) -> Result<String, String> {
         let (mv, score, depth) = self.search()?;
         let text = self.game.position().move_to_algebraic(&mv);
-        self.game.play_unchecked(mv);
+        self.game
+            .play(mv)
+            .map_err(|e| format!("engine move {text}: {e}"))?;
         Ok(format!(
             "{text} (score {}, depth {depth})",
             score_text(score)
@@ -439,7 +448,8 @@ impl<'a, P: Position, R: BufRead, W: Write> Session<'a, P, R, W> {
     }
 
     fn show(&mut self) -> io::Result<()> {
-        let board = render_board(self.game.position(), self.flipped, self.args.ascii);
+        let board =
+            crate::variant::board::render(self.game.position(), self.flipped, self.args.ascii);
         write!(self.out, "{board}")?;
         if let Some((p, m)) = self.game.last_move() {
             writeln!(self.out, "Last move: {}", p.move_to_algebraic(m))?;
@@ -485,68 +495,6 @@ fn score_text(s: Score) -> String {
     } else {
         format!("{:+.2}", s as f64 / 100.0)
     }
-}
-
-/// Draws the board with coordinates, White at the bottom unless `flipped`. Unicode draughts
-/// pieces, or `w W b B` with `ascii`; `.` is an empty playable square.
-pub fn render_board<P: Position>(pos: &P, flipped: bool, ascii: bool) -> String {
-    let w = pos.pieces(Color::White);
-    let b = pos.pieces(Color::Black);
-    let files: Vec<u8> = if flipped {
-        (0..8).rev().collect()
-    } else {
-        (0..8).collect()
-    };
-    let ranks: Vec<u8> = if flipped {
-        (0..8).collect()
-    } else {
-        (0..8).rev().collect()
-    };
-    let letters: String = files
-        .iter()
-        .map(|f| format!(" {}", (b'a' + f) as char))
-        .collect();
-    let mut out = format!("   {letters}\n");
-    for &r in &ranks {
-        out.push_str(&format!(" {} ", r + 1));
-        for &f in &files {
-            let bit = 1u64 << (8 * r + f);
-            let c = if w.men & bit != 0 {
-                if ascii {
-                    "w"
-                } else {
-                    "⛀"
-                }
-            } else if w.kings & bit != 0 {
-                if ascii {
-                    "W"
-                } else {
-                    "⛁"
-                }
-            } else if b.men & bit != 0 {
-                if ascii {
-                    "b"
-                } else {
-                    "⛂"
-                }
-            } else if b.kings & bit != 0 {
-                if ascii {
-                    "B"
-                } else {
-                    "⛃"
-                }
-            } else if P::PLAYABLE & bit != 0 {
-                "."
-            } else {
-                " "
-            };
-            out.push(' ');
-            out.push_str(c);
-        }
-        out.push_str(&format!("  {}\n", r + 1));
-    }
-    out.push_str(&format!("   {letters}\n"));
-    out
 }
 
 /// Today's date (UTC) as PDN writes it, `YYYY.MM.DD`.

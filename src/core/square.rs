@@ -18,6 +18,12 @@
 
 use std::fmt;
 
+/// Rank 1 (where Black's men are crowned, in both games).
+pub const RANK_1: u64 = 0x0000_0000_0000_00FF;
+
+/// Rank 8 (where White's men are crowned, in both games).
+pub const RANK_8: u64 = 0xFF00_0000_0000_0000;
+
 /// A square index 0..64 (`8 * rank + file`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Square(pub u8);

@@ -7,11 +7,16 @@
 //! tools. Inside, the game is chosen once: an `enum` over one [`Searcher`] per game, each with
 //! its own position history, so nothing below this file is dispatched per node.
 
+mod session;
+
+pub use session::GameSession;
+
 use crate::core::{Score, Variant};
 use crate::eval::Evaluate;
+use crate::game::Game;
 use crate::search::time::TimePlan;
-use crate::search::{Finished, Job, Report, SearchLimits, Searcher};
-use crate::variant::{Position, RussianPosition, TurkishPosition};
+use crate::search::{Finished, Report, SearchLimits};
+use crate::variant::{Notation, Position, RussianPosition, TurkishPosition};
 use std::fmt;
 
 /// Search limits, as set by the Hub `level` command or the command line. Unset fields do not
@@ -161,107 +166,27 @@ pub struct EngineOption {
     pub value: String,
 }
 
-/// One game's searcher plus the current position and its history.
-struct Session<P: Evaluate> {
-    searcher: Searcher<P>,
-    /// The position given to `set_position` and every position after it, current last.
-    positions: Vec<P>,
-    /// Whether each move of the history is reversible (one less than `positions`).
-    reversible: Vec<bool>,
-    /// Draw-rule counters of the current position.
-    state: P::RuleState,
+/// A move in both notations, in the position `pos`.
+fn text<P: Position>(pos: &P, mv: &P::Move) -> MoveText {
+    MoveText {
+        hub: pos.move_to_hub(mv),
+        algebraic: pos.move_to_algebraic(mv),
+    }
 }
 
-impl<P: Evaluate> Session<P> {
-    fn new(threads: usize, hash_mb: usize) -> Session<P> {
-        let start = P::start();
-        Session {
-            searcher: Searcher::new(threads, hash_mb),
-            positions: vec![start],
-            reversible: Vec::new(),
-            state: start.rule_state_new(),
+/// The principal variation as text, cut at the first move that is not legal (a table hint
+/// from another position cannot be shown).
+fn pv_text<P: Position>(root: &P, pv: &[P::Move]) -> Vec<MoveText> {
+    let mut pos = *root;
+    let mut out = Vec::with_capacity(pv.len());
+    for m in pv {
+        if !pos.legal_moves().contains(m) {
+            break;
         }
+        out.push(text(&pos, m));
+        pos = pos.play(m);
     }
-
-    fn current(&self) -> &P {
-        self.positions.last().expect("never empty")
-    }
-
-    fn set_position(&mut self, text: &str, moves: &[&str]) -> Result<(), EngineError> {
-        let start = P::parse_any(text).map_err(|e| EngineError::BadPosition(e.0))?;
-        let mut positions = vec![start];
-        let mut reversible = Vec::with_capacity(moves.len());
-        let mut state = start.rule_state_new();
-        for (index, text) in moves.iter().enumerate() {
-            let pos = *positions.last().expect("never empty");
-            let mv = pos.parse_move(text).map_err(|e| EngineError::BadMove {
-                index,
-                message: e.to_string(),
-            })?;
-            let next = pos.play(&mv);
-            state = pos.rule_state_after(state, &mv, &next);
-            reversible.push(pos.is_reversible(&mv));
-            positions.push(next);
-        }
-        self.positions = positions;
-        self.reversible = reversible;
-        self.state = state;
-        Ok(())
-    }
-
-    fn text(pos: &P, mv: &P::Move) -> MoveText {
-        MoveText {
-            hub: pos.move_to_hub(mv),
-            algebraic: pos.move_to_algebraic(mv),
-        }
-    }
-
-    fn pv_text(root: &P, pv: &[P::Move]) -> Vec<MoveText> {
-        let mut pos = *root;
-        let mut out = Vec::with_capacity(pv.len());
-        for m in pv {
-            if !pos.legal_moves().contains(m) {
-                break;
-            }
-            out.push(Self::text(&pos, m));
-            pos = pos.play(m);
-        }
-        out
-    }
-
-    fn job(&self, limits: SearchLimits) -> Job<P> {
-        let n = self.positions.len() - 1;
-        let mut j = n;
-        while j > 0 && self.reversible[j - 1] {
-            j -= 1;
-        }
-        Job {
-            root: *self.current(),
-            root_state: self.state,
-            history: self.positions[j..n].iter().map(|p| p.key()).collect(),
-            limits,
-        }
-    }
-
-    fn go(
-        &mut self,
-        limits: SearchLimits,
-        mut on_info: InfoCallback,
-        on_done: DoneCallback,
-    ) -> Result<(), EngineError> {
-        let root = *self.current();
-        if root.count_moves() == 0 {
-            return Err(EngineError::NoLegalMove);
-        }
-        let job = self.job(limits);
-        self.searcher
-            .go(
-                job,
-                move |r: &Report<P>| on_info(&info(&root, r)),
-                move |f: Finished<P>| on_done(outcome(&root, &f)),
-            )
-            .map_err(|_| EngineError::Busy)
-    }
+    out
 }
 
 fn info<P: Evaluate>(root: &P, r: &Report<P>) -> Info {
@@ -276,14 +201,14 @@ fn info<P: Evaluate>(root: &P, r: &Report<P>) -> Info {
         } else {
             0.0
         },
-        pv: Session::pv_text(root, &r.pv),
+        pv: pv_text(root, &r.pv),
     }
 }
 
 fn outcome<P: Evaluate>(root: &P, f: &Finished<P>) -> SearchOutcome {
-    let best = f.best.map(|m| Session::text(root, &m));
+    let best = f.best.map(|m| text(root, &m));
     let ponder = match (f.best, f.ponder) {
-        (Some(b), Some(p)) => Some(Session::text(&root.play(&b), &p)),
+        (Some(b), Some(p)) => Some(text(&root.play(&b), &p)),
         _ => None,
     };
     SearchOutcome {
@@ -318,26 +243,27 @@ pub fn search_limits(limits: &Limits, mode: GoMode) -> SearchLimits {
     }
 }
 
-enum Game {
-    Russian(Session<RussianPosition>),
-    Turkish(Session<TurkishPosition>),
+/// The session of whichever game is chosen: the one place the facade turns a [`Variant`]
+/// into a type.
+enum AnyGame {
+    Russian(GameSession<RussianPosition>),
+    Turkish(GameSession<TurkishPosition>),
 }
 
 /// Runs `$body` with `$s` bound to the session of whichever game is chosen.
 macro_rules! with_session {
     ($game:expr, $s:ident => $body:expr) => {
         match $game {
-            Game::Russian($s) => $body,
-            Game::Turkish($s) => $body,
+            AnyGame::Russian($s) => $body,
+            AnyGame::Turkish($s) => $body,
         }
     };
 }
 
-/// The engine: current game, options and search threads.
+/// The engine: current game, options and search threads. The thread count and table size
+/// live in the session's searcher, nowhere else.
 pub struct Engine {
-    game: Game,
-    threads: usize,
-    hash_mb: usize,
+    game: AnyGame,
 }
 
 impl Engine {
@@ -345,23 +271,21 @@ impl Engine {
     pub fn new(variant: Variant) -> Engine {
         Engine {
             game: Self::make(variant, 1, DEFAULT_HASH_MB),
-            threads: 1,
-            hash_mb: DEFAULT_HASH_MB,
         }
     }
 
-    fn make(variant: Variant, threads: usize, hash_mb: usize) -> Game {
+    fn make(variant: Variant, threads: usize, hash_mb: usize) -> AnyGame {
         match variant {
-            Variant::Russian => Game::Russian(Session::new(threads, hash_mb)),
-            Variant::Turkish => Game::Turkish(Session::new(threads, hash_mb)),
+            Variant::Russian => AnyGame::Russian(GameSession::new(threads, hash_mb)),
+            Variant::Turkish => AnyGame::Turkish(GameSession::new(threads, hash_mb)),
         }
     }
 
     /// The current variant.
     pub fn variant(&self) -> Variant {
         match self.game {
-            Game::Russian(_) => Variant::Russian,
-            Game::Turkish(_) => Variant::Turkish,
+            AnyGame::Russian(_) => Variant::Russian,
+            AnyGame::Turkish(_) => Variant::Turkish,
         }
     }
 
@@ -369,54 +293,40 @@ impl Engine {
     pub fn set_variant(&mut self, variant: Variant) {
         self.stop_and_wait();
         if variant == self.variant() {
-            self.reset_position();
+            with_session!(&mut self.game, s => s.set_game(Game::from_start()));
         } else {
+            let (threads, hash_mb) = (self.threads(), self.hash_mb());
             // Free the old table before allocating the new one.
             self.game = Self::make(variant, 1, 1);
-            self.game = Self::make(variant, self.threads, self.hash_mb);
+            self.game = Self::make(variant, threads, hash_mb);
         }
-    }
-
-    fn reset_position(&mut self) {
-        with_session!(&mut self.game, s => {
-            s.positions.clear();
-            s.positions.push(Position::start());
-            s.reversible.clear();
-            s.state = s.current().rule_state_new();
-        })
     }
 
     fn stop_and_wait(&mut self) {
-        if self.is_searching() {
-            self.stop();
-            self.wait();
-        }
+        with_session!(&mut self.game, s => s.stop_and_wait())
     }
 
     /// Number of search threads (at least 1).
     pub fn set_threads(&mut self, n: usize) {
         let n = n.clamp(1, MAX_THREADS);
-        self.threads = n;
-        with_session!(&mut self.game, s => s.searcher.set_threads(n));
+        with_session!(&mut self.game, s => s.searcher_mut().set_threads(n));
     }
 
     /// The number of search threads.
     pub fn threads(&self) -> usize {
-        self.threads
+        with_session!(&self.game, s => s.searcher().threads())
     }
 
     /// Transposition table size in MiB (at least 1); clears it.
     pub fn set_hash_mb(&mut self, mb: usize) {
         let mb = mb.clamp(1, MAX_HASH_MB);
-        self.hash_mb = mb;
-        with_session!(&mut self.game, s => s.searcher.set_hash_mb(mb));
+        with_session!(&mut self.game, s => s.searcher_mut().set_hash_mb(mb));
     }
 
     /// The transposition table size in MiB.
     pub fn hash_mb(&self) -> usize {
-        self.hash_mb
+        with_session!(&self.game, s => s.searcher().hash_mb())
     }
-
     /// The options the engine declares (`variant`, `threads`, `hash`) with their values.
     pub fn options(&self) -> Vec<EngineOption> {
         vec![
@@ -431,7 +341,7 @@ impl Engine {
                     min: 1,
                     max: MAX_THREADS as i64,
                 },
-                value: self.threads.to_string(),
+                value: self.threads().to_string(),
             },
             EngineOption {
                 name: "hash",
@@ -439,7 +349,7 @@ impl Engine {
                     min: 1,
                     max: MAX_HASH_MB as i64,
                 },
-                value: self.hash_mb.to_string(),
+                value: self.hash_mb().to_string(),
             },
         ]
     }
@@ -481,32 +391,31 @@ impl Engine {
 
     /// Forgets the previous game: clears the transposition table and history tables.
     pub fn new_game(&mut self) {
-        with_session!(&mut self.game, s => s.searcher.clear());
+        with_session!(&mut self.game, s => s.searcher_mut().clear());
     }
 
     /// Sets the position (Hub position string or FEN) and plays `moves` (Hub numbers or
     /// algebraic) from it; the history is kept for repetition and draw rules. On error the
     /// position is left as it was.
     pub fn set_position(&mut self, pos: &str, moves: &[&str]) -> Result<(), EngineError> {
-        self.stop_and_wait();
         with_session!(&mut self.game, s => s.set_position(pos, moves))
     }
 
     /// The current position as FEN.
     pub fn fen(&self) -> String {
-        with_session!(&self.game, s => s.current().to_fen())
+        with_session!(&self.game, s => s.game().position().to_fen())
     }
 
     /// The current position as a Hub position string.
     pub fn hub_position(&self) -> String {
-        with_session!(&self.game, s => s.current().to_hub())
+        with_session!(&self.game, s => s.game().position().to_hub())
     }
 
     /// Legal moves in the current position.
     pub fn legal_moves(&self) -> Vec<MoveText> {
         with_session!(&self.game, s => {
-            let pos = *s.current();
-            pos.legal_moves().iter().map(|m| Session::text(&pos, m)).collect()
+            let pos = s.game().position();
+            pos.legal_moves().iter().map(|m| text(pos, m)).collect()
         })
     }
 
@@ -516,35 +425,39 @@ impl Engine {
         &mut self,
         limits: Limits,
         mode: GoMode,
-        on_info: InfoCallback,
+        mut on_info: InfoCallback,
         on_done: DoneCallback,
     ) -> Result<(), EngineError> {
-        if self.is_searching() {
-            return Err(EngineError::Busy);
-        }
-        let sl = search_limits(&limits, mode);
-        with_session!(&mut self.game, s => s.go(sl, on_info, on_done))
+        with_session!(&mut self.game, s => {
+            let root = *s.game().position();
+            s.go(
+                &limits,
+                mode,
+                move |r| on_info(&info(&root, r)),
+                move |f| on_done(outcome(&root, &f)),
+            )
+        })
     }
 
     /// Asks the running search to stop soon (it still reports through `on_done`).
     pub fn stop(&self) {
-        with_session!(&self.game, s => s.searcher.stop())
+        with_session!(&self.game, s => s.searcher().stop())
     }
 
     /// The expected move was played: a ponder search goes on as a normal search with the
     /// clock now running; the time it already spent counts.
     pub fn ponder_hit(&self) {
-        with_session!(&self.game, s => s.searcher.ponder_hit())
+        with_session!(&self.game, s => s.searcher().ponder_hit())
     }
 
     /// Whether a search is running.
     pub fn is_searching(&self) -> bool {
-        with_session!(&self.game, s => s.searcher.is_searching())
+        with_session!(&self.game, s => s.searcher().is_searching())
     }
 
     /// Blocks until the running search (if any) has finished and its `on_done` has returned.
     pub fn wait(&mut self) {
-        with_session!(&self.game, s => s.searcher.wait())
+        with_session!(&self.game, s => s.searcher().wait())
     }
 
     /// Runs a search to completion on the calling thread's behalf and returns its result.

@@ -14,7 +14,7 @@ pub mod pdn;
 
 pub use pdn::{PdnError, Record};
 
-use crate::variant::{EndRule, GameMove};
+use crate::variant::{EndRule, GameMove, Notation};
 use crate::variant::{GameEnd, MoveError, Outcome, Position, PositionError};
 
 /// A game: a start position, the moves played from it, and what follows from them.

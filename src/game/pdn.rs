@@ -14,15 +14,21 @@
 
 use super::Game;
 use crate::core::{Color, Variant};
-use crate::variant::{Outcome, Position};
+use crate::dispatch::{dispatch, GameTask};
+use crate::eval::Evaluate;
+use crate::variant::{Notation, Outcome, Perft, Position};
 use std::fmt;
 
 /// The PDN `GameType` number of a game.
 pub fn game_type(v: Variant) -> u32 {
-    match v {
-        Variant::Russian => 25,
-        Variant::Turkish => 30,
+    struct GameType;
+    impl GameTask for GameType {
+        type Output = u32;
+        fn run<P: Evaluate + Perft>(self) -> u32 {
+            P::PDN_GAME_TYPE
+        }
     }
+    dispatch(v, GameType)
 }
 
 /// The game a record is for, from its `GameType` tag (or a `Variant` tag naming the game);
@@ -150,7 +156,7 @@ impl<P: Position> Record<P> {
         }
         let result = result_text(self.result);
         tag("Result", result);
-        tag("GameType", &game_type(P::VARIANT).to_string());
+        tag("GameType", &P::PDN_GAME_TYPE.to_string());
         if !self.game.starts_from_initial() {
             tag("FEN", &self.game.start().to_fen());
         }
@@ -247,7 +253,7 @@ fn read_one<P: Position>(lex: &mut Lexer) -> Result<Option<Record<P>>, PdnError>
             Token::Tag(name, value) => {
                 if name.eq_ignore_ascii_case("GameType") {
                     let n = value.split(',').next().unwrap_or("").trim();
-                    let want = game_type(P::VARIANT);
+                    let want = P::PDN_GAME_TYPE;
                     if n.parse::<u32>().ok() != Some(want) {
                         return Err(err(format!(
                             "GameType {value:?} is not {} (GameType {want})",

@@ -11,17 +11,24 @@ use super::format::{self, Reply};
 use super::reader::{read_loop, Input};
 use super::Backend;
 use crate::core::Variant;
+use crate::dispatch::{dispatch, GameTask};
 use crate::engine::{EngineError, EngineOption, GoMode, Info, Limits, OptionKind, SearchOutcome};
+use crate::eval::Evaluate;
+use crate::variant::{Notation, Perft};
 use crossbeam_channel::{select, unbounded, Receiver};
 use std::io::{self, BufRead, Write};
 use std::thread;
 
 /// Start position string of each game (for `pos start`, an extension).
-pub fn start_position(v: Variant) -> &'static str {
-    match v {
-        Variant::Russian => "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww",
-        Variant::Turkish => "Weeeeeeeebbbbbbbbbbbbbbbbeeeeeeeeeeeeeeeewwwwwwwwwwwwwwwweeeeeeee",
+pub fn start_position(v: Variant) -> String {
+    struct Start;
+    impl GameTask for Start {
+        type Output = String;
+        fn run<P: Evaluate + Perft>(self) -> String {
+            P::start().to_hub()
+        }
     }
+    dispatch(v, Start)
 }
 
 /// Starting values of the engine's options for a session (from the command line); the client
@@ -254,7 +261,7 @@ impl<B: Backend, W: Write> Session<B, W> {
                 // `pos` starts a new search request: earlier `level` lines are forgotten.
                 self.limits = Limits::default();
                 let text = match &source {
-                    PosSource::Start => start_position(self.backend.variant()).to_string(),
+                    PosSource::Start => start_position(self.backend.variant()),
                     PosSource::Text(t) => t.clone(),
                 };
                 let moves: Vec<&str> = moves.iter().map(String::as_str).collect();

@@ -3,6 +3,7 @@
 //! monomorphized, so there is no dispatch per node; the game is chosen once at the boundary by
 //! [`crate::core::Variant`].
 
+pub mod board;
 pub mod fen;
 pub mod notation;
 pub mod russian;
@@ -12,9 +13,10 @@ use crate::core::{Color, MoveList, Square, Variant};
 use std::fmt;
 use std::hash::Hash;
 
+pub use board::{Board, Move, Rules};
 pub use notation::{MoveError, PositionError};
-pub use russian::RussianPosition;
-pub use turkish::TurkishPosition;
+pub use russian::{Russian, RussianPosition};
+pub use turkish::{Turkish, TurkishPosition};
 
 /// A move of either game. A move *is* its start square, end square and captured set (plus, for
 /// a man, whether it is crowned): two capture paths with the same three are one move.
@@ -147,6 +149,9 @@ impl Pieces {
 pub trait Position:
     Copy + Clone + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + Sized + 'static
 {
+    /// The game: its constants and tables.
+    type Game: Rules;
+
     /// The move type of this game.
     type Move: GameMove;
 
@@ -159,6 +164,13 @@ pub trait Position:
 
     /// The squares pieces may stand on, in the common 64-bit layout.
     const PLAYABLE: u64;
+
+    /// The separator between the squares of a capture in algebraic notation (`c3:e5`,
+    /// Turkish `d3xd5`).
+    const CAPTURE_SEPARATOR: char;
+
+    /// The PDN `GameType` number of the game.
+    const PDN_GAME_TYPE: u32;
 
     /// The initial position.
     fn start() -> Self;
@@ -189,19 +201,6 @@ pub trait Position:
         l.len()
     }
 
-    /// The sum of [`Position::count_moves`] over the positions after each legal move: perft
-    /// to depth 2, which a variant may compute without building the move list.
-    #[inline(always)]
-    fn count_moves_after_each(&self) -> u64 {
-        let mut l = MoveList::new();
-        self.generate(&mut l);
-        let mut n = 0;
-        for m in l.iter() {
-            n += self.play_no_key(m).count_moves() as u64;
-        }
-        n
-    }
-
     /// Whether the side to move must capture.
     fn has_capture(&self) -> bool;
 
@@ -211,14 +210,6 @@ pub trait Position:
 
     /// The position after `mv`, which must be legal here.
     fn play(&self, mv: &Self::Move) -> Self;
-
-    /// Like [`Position::play`], but the key of the result may be left stale: for callers that
-    /// never read it (fast perft), so a variant can skip the Zobrist update. Every other
-    /// method of the result behaves as after `play`.
-    #[inline(always)]
-    fn play_no_key(&self, mv: &Self::Move) -> Self {
-        self.play(mv)
-    }
 
     /// Whether the position could occur again after `mv` (no capture, no promotion, no man
     /// move that can never be undone). Repetition checks look back only over reversible moves.
@@ -262,8 +253,31 @@ pub trait Position:
         None
     }
 
-    // ---- Notation (shared implementations live in `notation` and `fen`) ----
+    /// All legal moves in a `Vec` (convenience for non-hot paths).
+    fn legal_moves(&self) -> Vec<Self::Move> {
+        let mut l = MoveList::new();
+        self.generate(&mut l);
+        l.to_vec()
+    }
+}
 
+/// Hooks used only by perft: each may skip work that perft never reads (the key, the move
+/// list), so a game can count faster than it plays.
+pub trait Perft: Position {
+    /// Like [`Position::play`], but the key of the result may be left stale: for callers that
+    /// never read it (fast perft), so a game can skip the Zobrist update. Every other method
+    /// of the result behaves as after `play`.
+    fn play_no_key(&self, mv: &Self::Move) -> Self;
+
+    /// The sum of [`Position::count_moves`] over the positions after each legal move: perft
+    /// to depth 2, which a game may compute without building the move list.
+    fn count_moves_after_each(&self) -> u64;
+}
+
+/// Text forms of positions and moves (FEN, Hub strings, algebraic and Hub move text), for
+/// every [`Position`]; the shared implementations live in [`notation`] and [`fen`]. An
+/// extension trait, so the rules and move generation stay free of text.
+pub trait Notation: Position {
     /// Parses a FEN (`W:Wa1,c3,Kd4:Bb6,Kh8`, numeric squares in Hub numbering also accepted).
     fn from_fen(s: &str) -> Result<Self, PositionError> {
         fen::parse_fen::<Self>(s)
@@ -311,11 +325,6 @@ pub trait Position:
     fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError> {
         notation::parse_move(self, text)
     }
-
-    /// All legal moves in a `Vec` (convenience for non-hot paths).
-    fn legal_moves(&self) -> Vec<Self::Move> {
-        let mut l = MoveList::new();
-        self.generate(&mut l);
-        l.to_vec()
-    }
 }
+
+impl<P: Position> Notation for P {}

@@ -1,8 +1,8 @@
 //! Notation shared by both games: the Hub position string, Hub move numbers, algebraic moves,
 //! and matching move text against the legal moves.
 
-use super::{GameMove, Pieces, Position};
-use crate::core::{Bits, Color, Square, Variant};
+use super::{GameMove, Notation, Pieces, Position};
+use crate::core::{Bits, Color, Square};
 use std::fmt;
 
 /// A position text that could not be read.
@@ -122,19 +122,11 @@ pub fn write_hub_position<P: Position>(pos: &P) -> String {
     out
 }
 
-/// The capture separator of a game's algebraic notation.
-fn capture_sep(v: Variant) -> char {
-    match v {
-        Variant::Russian => ':',
-        Variant::Turkish => 'x',
-    }
-}
-
 /// Writes a move with every landing square (`c3-d4`, `c3:e5:g7`, `d3xd5xf5`).
 pub fn write_algebraic<P: Position>(pos: &P, mv: &P::Move) -> String {
     let mut out = mv.from().to_string();
     if mv.is_capture() {
-        let sep = capture_sep(P::VARIANT);
+        let sep = P::CAPTURE_SEPARATOR;
         for sq in pos.path(mv) {
             out.push(sep);
             out.push_str(&sq.to_string());

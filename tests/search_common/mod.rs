@@ -6,7 +6,7 @@
 use damka::core::{is_decisive, WIN};
 use damka::eval::Evaluate;
 use damka::search::{Job, SearchLimits, Searcher};
-use damka::variant::{Outcome, Position};
+use damka::variant::{Notation, Outcome, Position};
 
 /// Whether the side to move can force a win within `plies` plies.
 pub fn wins<P: Position>(pos: &P, st: P::RuleState, plies: u32) -> bool {

@@ -15,8 +15,9 @@
 
 use super::square::{DARK, INNER, RANK_1, RANK_8};
 use super::tables::{king_attacks, ray_attacks, NE, NEXT, NW, SE, SW};
-use super::{RussianMove, RussianPosition};
+use super::RussianPosition;
 use crate::core::{Color, MoveList, Square};
+use crate::variant::Move;
 
 /// The two directions perpendicular to `d`.
 #[inline(always)]
@@ -74,7 +75,7 @@ trait Sink {
     #[inline(always)]
     fn leave(&mut self) {}
     /// A complete move.
-    fn add(&mut self, m: RussianMove);
+    fn add(&mut self, m: Move);
     /// Men's single captures in direction `D` that land on `lands` and stop there.
     #[inline(always)]
     fn add_simple<const D: usize>(&mut self, lands: u64) {
@@ -82,7 +83,7 @@ trait Sink {
         while l != 0 {
             let to = l.trailing_zeros() as i32;
             l &= l - 1;
-            self.add(RussianMove {
+            self.add(Move {
                 captured: 1u64 << (to - SHIFT[D]),
                 from: (to - 2 * SHIFT[D]) as u8,
                 to: to as u8,
@@ -115,14 +116,14 @@ fn may_have_duplicates(set: u64) -> bool {
 
 /// Collects moves into a move list, dropping duplicates.
 struct ListSink<'a> {
-    list: &'a mut MoveList<RussianMove>,
+    list: &'a mut MoveList<Move>,
     /// Index of the first capture of this position in `list`.
     start: usize,
 }
 
 impl Sink for ListSink<'_> {
     #[inline(always)]
-    fn add(&mut self, m: RussianMove) {
+    fn add(&mut self, m: Move) {
         if may_have_duplicates(m.captured) && self.list[self.start..].contains(&m) {
             return;
         }
@@ -133,7 +134,7 @@ impl Sink for ListSink<'_> {
 /// Counts moves, keeping only those that could have duplicates.
 struct CountSink {
     n: usize,
-    big: MoveList<RussianMove>,
+    big: MoveList<Move>,
 }
 
 impl Sink for CountSink {
@@ -142,7 +143,7 @@ impl Sink for CountSink {
         self.n += sparse_count(lands);
     }
     #[inline(always)]
-    fn add(&mut self, m: RussianMove) {
+    fn add(&mut self, m: Move) {
         if may_have_duplicates(m.captured) {
             if self.big.contains(&m) {
                 return;
@@ -156,7 +157,7 @@ impl Sink for CountSink {
 /// Finds the landing squares of one move.
 struct PathSink {
     path: Vec<Square>,
-    target: RussianMove,
+    target: Move,
     found: Option<Vec<Square>>,
 }
 
@@ -167,7 +168,7 @@ impl Sink for PathSink {
     fn leave(&mut self) {
         self.path.pop();
     }
-    fn add(&mut self, m: RussianMove) {
+    fn add(&mut self, m: Move) {
         if m == self.target && self.found.is_none() {
             let mut p = self.path.clone();
             p.push(Square(m.to));
@@ -201,7 +202,7 @@ impl<S: Sink> Capturer<'_, S> {
 
     #[inline(always)]
     fn push(&mut self, to: usize, captured: u64, promotes: bool) {
-        self.sink.add(RussianMove {
+        self.sink.add(Move {
             captured,
             from: self.from,
             to: to as u8,
@@ -387,7 +388,7 @@ impl View {
 
     /// The view after the side to move plays `m`: the opponent's turn.
     #[inline(always)]
-    pub fn after(&self, m: &RussianMove) -> View {
+    pub fn after(&self, m: &Move) -> View {
         View {
             own: self.enemy & !m.captured,
             enemy: self.own ^ (1u64 << m.from) ^ (1u64 << m.to),
@@ -453,7 +454,7 @@ fn capture_setup(v: &View) -> Option<Setup> {
 
 /// Appends every capture of the side to move; returns how many were appended.
 #[inline(always)]
-pub fn generate_captures(pos: &RussianPosition, list: &mut MoveList<RussianMove>) -> usize {
+pub fn generate_captures(pos: &RussianPosition, list: &mut MoveList<Move>) -> usize {
     match capture_setup(&View::of(pos)) {
         None => 0,
         Some(setup) => {
@@ -664,7 +665,7 @@ pub fn has_capture(pos: &RussianPosition) -> bool {
 
 /// Appends every quiet move of the side to move (only legal when there is no capture).
 #[inline]
-pub fn generate_quiet(pos: &RussianPosition, list: &mut MoveList<RussianMove>) {
+pub fn generate_quiet(pos: &RussianPosition, list: &mut MoveList<Move>) {
     let (own, enemy, crown) = sides(pos);
     let all = own | enemy;
     let empty = DARK & !all;
@@ -679,7 +680,7 @@ pub fn generate_quiet(pos: &RussianPosition, list: &mut MoveList<RussianMove>) {
         while t != 0 {
             let s = t.trailing_zeros() as i32;
             t &= t - 1;
-            list.push(RussianMove {
+            list.push(Move {
                 captured: 0,
                 from: (s + back) as u8,
                 to: s as u8,
@@ -695,7 +696,7 @@ pub fn generate_quiet(pos: &RussianPosition, list: &mut MoveList<RussianMove>) {
         while t != 0 {
             let to = t.trailing_zeros() as u8;
             t &= t - 1;
-            list.push(RussianMove {
+            list.push(Move {
                 captured: 0,
                 from: s as u8,
                 to,
@@ -815,7 +816,7 @@ pub fn count_quiet(v: &View) -> usize {
 }
 
 /// The landing squares of a capture, found by re-running the capture search for its piece.
-pub fn capture_path(pos: &RussianPosition, mv: &RussianMove) -> Option<Vec<Square>> {
+pub fn capture_path(pos: &RussianPosition, mv: &Move) -> Option<Vec<Square>> {
     let (own, enemy, crown) = sides(pos);
     let all = own | enemy;
     let s = mv.from as usize;

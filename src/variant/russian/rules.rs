@@ -22,8 +22,9 @@
 //!
 //! Everything here is `Copy` and allocation-free: the search calls `after` at every node.
 
-use super::{RussianMove, RussianPosition};
+use super::RussianPosition;
 use crate::core::Color;
+use crate::variant::Move;
 use crate::variant::{EndRule, GameEnd, GameMove, Outcome, Pieces, Position};
 
 /// The long diagonal a1-h8 (bits 0, 9, 18, ..., 63).
@@ -153,7 +154,7 @@ pub fn initial(pos: &RussianPosition) -> RuleCounters {
 pub fn after(
     pos: &RussianPosition,
     state: RuleCounters,
-    mv: &RussianMove,
+    mv: &Move,
     next: &RussianPosition,
 ) -> RuleCounters {
     let c = conditions(next);
@@ -220,6 +221,7 @@ pub fn end(pos: &RussianPosition, state: &RuleCounters) -> Option<GameEnd> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::variant::Notation;
 
     fn pos(fen: &str) -> RussianPosition {
         RussianPosition::from_fen(fen).unwrap()

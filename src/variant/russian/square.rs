@@ -21,11 +21,7 @@ use crate::core::Square;
 /// The 32 dark squares (a1, c1, ..., b2, ..., h8).
 pub const DARK: u64 = 0xAA55_AA55_AA55_AA55;
 
-/// Rank 1 (where Black's men are crowned).
-pub const RANK_1: u64 = 0x0000_0000_0000_00FF;
-
-/// Rank 8 (where White's men are crowned).
-pub const RANK_8: u64 = 0xFF00_0000_0000_0000;
+pub use crate::core::square::{RANK_1, RANK_8};
 
 /// Dark squares off the a- and h-files: the only squares a jumped piece can stand on. With
 /// this mask on the jumped pieces, jumps by whole-board shifts need no other edge mask: a

@@ -13,16 +13,17 @@
 
 use super::square::{crowning_rank, FILE_A, FILE_AB, FILE_GH, FILE_H};
 use super::tables::{direction, opposite, rook_attacks, EAST, NORTH, RAYS};
-use super::{TurkishMove, TurkishPosition};
+use super::TurkishPosition;
 use crate::core::movelist::MAX_MOVES;
 use crate::core::{Color, MoveList, Square};
+use crate::variant::Move;
 
 /// No previous jump direction (the first jump of a capture).
 const NO_DIR: usize = 4;
 
 /// State of one capture search: the list being filled and the majority bookkeeping.
 struct Captures<'a> {
-    list: &'a mut MoveList<TurkishMove>,
+    list: &'a mut MoveList<Move>,
     /// Index of the first capture in `list`.
     base: usize,
     /// Index of the first move of the piece being searched (duplicates are only possible
@@ -59,7 +60,7 @@ impl Captures<'_> {
             // contrived position given as input.
             return;
         }
-        self.list.push(TurkishMove {
+        self.list.push(Move {
             captured,
             from: self.from,
             to: to as u8,
@@ -185,14 +186,14 @@ impl TurkishPosition {
     #[inline(always)]
     fn sides<const WHITE: bool>(&self) -> (u64, u64) {
         if WHITE {
-            (self.color[0], self.color[1])
+            (self.by[0], self.by[1])
         } else {
-            (self.color[1], self.color[0])
+            (self.by[1], self.by[0])
         }
     }
 
     /// Appends every maximal capture; returns whether there was any.
-    pub(super) fn gen_captures<const WHITE: bool>(&self, list: &mut MoveList<TurkishMove>) -> bool {
+    pub(super) fn generate_captures<const WHITE: bool>(&self, list: &mut MoveList<Move>) -> bool {
         let (us, them) = self.sides::<WHITE>();
         let occ = us | them;
         let empty = !occ;
@@ -227,14 +228,14 @@ impl TurkishPosition {
     }
 
     /// Appends every quiet move (to be called only when there is no capture).
-    pub(super) fn gen_quiet<const WHITE: bool>(&self, list: &mut MoveList<TurkishMove>) {
+    pub(super) fn generate_quiet<const WHITE: bool>(&self, list: &mut MoveList<Move>) {
         let (us, them) = self.sides::<WHITE>();
         let occ = us | them;
         let empty = !occ;
         let men = us & !self.kings;
         let crown = crowning_rank(if WHITE { Color::White } else { Color::Black });
-        let push = |list: &mut MoveList<TurkishMove>, from: u32, to: u32, man: bool| {
-            list.push(TurkishMove {
+        let push = |list: &mut MoveList<Move>, from: u32, to: u32, man: bool| {
+            list.push(Move {
                 captured: 0,
                 from: from as u8,
                 to: to as u8,
@@ -298,7 +299,7 @@ impl TurkishPosition {
 
     /// Whether the side to move (White if `WHITE`) has a capture.
     #[inline(always)]
-    pub(super) fn any_capture<const WHITE: bool>(&self) -> bool {
+    pub(super) fn has_capture_of<const WHITE: bool>(&self) -> bool {
         let (us, them) = self.sides::<WHITE>();
         let occ = us | them;
         if man_capturers::<WHITE>(us & !self.kings, them, !occ) != 0 {
@@ -317,7 +318,7 @@ impl TurkishPosition {
 
     /// The landing squares of a capture `mv`, found by following capture paths that take only
     /// pieces of `mv`'s captured set until one takes all of them and ends on `mv.to`.
-    pub(super) fn capture_path(&self, mv: &TurkishMove) -> Option<Vec<Square>> {
+    pub(super) fn capture_path(&self, mv: &Move) -> Option<Vec<Square>> {
         let mut path = Vec::new();
         if self.follow_from(mv, None, &mut path) {
             Some(path)
@@ -327,19 +328,14 @@ impl TurkishPosition {
     }
 
     /// Whether `landings` is one of the capture paths of `mv`.
-    pub(super) fn is_capture_path(&self, mv: &TurkishMove, landings: &[Square]) -> bool {
+    pub(super) fn is_capture_path(&self, mv: &Move, landings: &[Square]) -> bool {
         landings.len() == mv.captured.count_ones() as usize
             && self.follow_from(mv, Some(landings), &mut Vec::new())
     }
 
-    fn follow_from(
-        &self,
-        mv: &TurkishMove,
-        landings: Option<&[Square]>,
-        path: &mut Vec<Square>,
-    ) -> bool {
-        let us = self.color[self.side.index()];
-        let them = self.color[self.side.opposite().index()];
+    fn follow_from(&self, mv: &Move, landings: Option<&[Square]>, path: &mut Vec<Square>) -> bool {
+        let us = self.by[self.side.index()];
+        let them = self.by[self.side.opposite().index()];
         let from = mv.from as u32;
         if us & (1u64 << from) == 0 {
             return false;
@@ -360,7 +356,7 @@ impl TurkishPosition {
 struct Walk<'a> {
     side: Color,
     king: bool,
-    mv: &'a TurkishMove,
+    mv: &'a Move,
     landings: Option<&'a [Square]>,
 }
 

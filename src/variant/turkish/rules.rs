@@ -5,8 +5,9 @@
 //! Turkish has no draw counters, so [`RuleCounters`] is empty; the functions keep the same shape
 //! as the Russian ones so that `impl Position` delegates the same way.
 
-use super::{TurkishMove, TurkishPosition};
+use super::TurkishPosition;
 use crate::core::Color;
+use crate::variant::Move;
 use crate::variant::{EndRule, GameEnd, Outcome, Position};
 
 /// Counters of the Turkish rules that depend on history: none.
@@ -23,7 +24,7 @@ pub fn initial(_pos: &TurkishPosition) -> RuleCounters {
 pub fn after(
     _pos: &TurkishPosition,
     state: RuleCounters,
-    _mv: &TurkishMove,
+    _mv: &Move,
     _next: &TurkishPosition,
 ) -> RuleCounters {
     state

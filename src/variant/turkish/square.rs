@@ -21,11 +21,7 @@ use crate::core::{Color, Square};
 /// Every square is playable.
 pub const ALL_SQUARES: u64 = !0;
 
-/// Rank 1 (Black's crowning rank).
-pub const RANK_1: u64 = 0xff;
-
-/// Rank 8 (White's crowning rank).
-pub const RANK_8: u64 = 0xff << 56;
+pub use crate::core::square::{RANK_1, RANK_8};
 
 /// The a-file.
 pub const FILE_A: u64 = 0x0101_0101_0101_0101;

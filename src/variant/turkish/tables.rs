@@ -163,10 +163,10 @@ pub fn direction(from: u32, to: u32) -> usize {
 }
 
 /// Zobrist keys, indexed `[colour][is king][square]`.
-pub static ZOBRIST_PIECES: [[[u64; 64]; 2]; 2] = piece_keys(0x6461_6d6b_6154_524bu64);
+pub static ZOBRIST: [[[u64; 64]; 2]; 2] = piece_keys(0x6461_6d6b_6154_524bu64);
 
 /// Zobrist key of Black to move.
-pub const ZOBRIST_BLACK_TO_MOVE: u64 = splitmix(0x7475_726b_6973_6821).1;
+pub const ZOBRIST_BLACK: u64 = splitmix(0x7475_726b_6973_6821).1;
 
 #[cfg(test)]
 mod tests {
@@ -228,8 +228,8 @@ mod tests {
 
     #[test]
     fn zobrist_keys_differ() {
-        let mut all: Vec<u64> = ZOBRIST_PIECES.iter().flatten().flatten().copied().collect();
-        all.push(ZOBRIST_BLACK_TO_MOVE);
+        let mut all: Vec<u64> = ZOBRIST.iter().flatten().flatten().copied().collect();
+        all.push(ZOBRIST_BLACK);
         let n = all.len();
         all.sort_unstable();
         all.dedup();

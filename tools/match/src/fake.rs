@@ -6,7 +6,7 @@
 use crate::hub::parse_line;
 use clap::Args;
 use damka::core::Variant;
-use damka::variant::{GameMove, Position, RussianPosition, TurkishPosition};
+use damka::variant::{GameMove, Notation, Position, RussianPosition, TurkishPosition};
 use std::io::{BufRead, Write};
 use std::time::Duration;
 

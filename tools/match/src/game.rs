@@ -7,7 +7,7 @@ use crate::openings::Opening;
 use crate::tc::{Clock, Spent, TimeControl};
 use damka::core::Color;
 use damka::game::Game;
-use damka::variant::{Outcome, Position};
+use damka::variant::{Notation, Outcome, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 

@@ -6,7 +6,7 @@ use crate::hub::{quote, split_command, Engine, EngineSpec};
 use clap::Args;
 use damka::core::Variant;
 use damka::game::Game;
-use damka::variant::{Position, RussianPosition, TurkishPosition};
+use damka::variant::{Notation, Position, RussianPosition, TurkishPosition};
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::PathBuf;

@@ -3,6 +3,7 @@
 //! Moves are Hub numbers (`10-14`, `14x5x10`) or algebraic (`c3-d4`, `c3:e5`); move numbers
 //! like `1.` are skipped. Blank lines are ignored, and so is everything after a `#`.
 
+use damka::variant::Notation;
 use damka::variant::Position;
 
 /// One opening: the position the game starts from and the moves already played from it.

@@ -54,7 +54,7 @@ mod tests {
     use super::*;
     use damka::core::Color;
     use damka::game::pdn::read_all;
-    use damka::variant::{Outcome, RussianPosition};
+    use damka::variant::{Notation, Outcome, RussianPosition};
 
     #[test]
     fn writes_tags_and_reads_back() {

@@ -1,0 +1,24 @@
+//! The one place where the game chosen at run time (a [`Variant`]) becomes a type: everything
+//! above the evaluation that works for either game is written once as a [`GameTask`], generic
+//! over the position type, and run by [`dispatch`]. Below it nothing is dispatched: search,
+//! perft and evaluation are monomorphized per game.
+
+use crate::core::Variant;
+use crate::eval::Evaluate;
+use crate::variant::{Perft, RussianPosition, TurkishPosition};
+
+/// Work written once for every game.
+pub trait GameTask {
+    /// What the work returns.
+    type Output;
+    /// Runs the work for the game whose positions are `P`.
+    fn run<P: Evaluate + Perft>(self) -> Self::Output;
+}
+
+/// Runs `task` for `variant`'s position type.
+pub fn dispatch<T: GameTask>(variant: Variant, task: T) -> T::Output {
+    match variant {
+        Variant::Russian => task.run::<RussianPosition>(),
+        Variant::Turkish => task.run::<TurkishPosition>(),
+    }
+}
