@@ -8,7 +8,7 @@ use damka::core::{Color, Variant};
 use damka::egtb::build::{build_all, file_of};
 use damka::egtb::rules::{under_rules, CountedDraws};
 use damka::egtb::{ProbeError, Signature, Tablebase, Value};
-use damka::variant::{Position, RussianPosition, TurkishPosition};
+use damka::variant::{Notation, Position, RussianPosition, TurkishPosition};
 use egtb_support::{positions, solve, temp_dir};
 use once_cell::sync::Lazy;
 use std::path::PathBuf;

@@ -9,11 +9,13 @@
 //! folder in it.
 
 use crate::core::Variant;
+use crate::dispatch::{dispatch, GameTask};
 use crate::egtb::build::{self, SigReport};
 use crate::egtb::index::{Geometry, Indexer, Signature};
 use crate::egtb::verify::{self, Verified};
 use crate::egtb::{Tablebase, Value};
-use crate::variant::{Position, RussianPosition, TurkishPosition};
+use crate::eval::Evaluate;
+use crate::variant::{Notation, Perft, Position};
 use clap::{Args, Subcommand};
 use std::io::Write;
 use std::path::PathBuf;
@@ -96,10 +98,14 @@ pub fn run(args: EgtbArgs) -> i32 {
         Ok(v) => v,
         Err(e) => return usage(&e.to_string()),
     };
-    match variant {
-        Variant::Russian => run_for::<RussianPosition>(args),
-        Variant::Turkish => run_for::<TurkishPosition>(args),
+    struct Run(EgtbArgs);
+    impl GameTask for Run {
+        type Output = i32;
+        fn run<P: Evaluate + Perft>(self) -> i32 {
+            run_for::<P>(self.0)
+        }
     }
+    dispatch(variant, Run(args))
 }
 
 fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
@@ -110,7 +116,7 @@ fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
     b.build().map_err(|e| e.to_string())
 }
 
-fn run_for<P: Position>(args: EgtbArgs) -> i32 {
+fn run_for<P: Position + Notation>(args: EgtbArgs) -> i32 {
     match args.action {
         EgtbAction::Build(a) => run_build::<P>(a),
         EgtbAction::Probe(a) => run_probe::<P>(a),
@@ -210,7 +216,7 @@ fn describe(v: Value) -> String {
     }
 }
 
-fn run_probe<P: Position>(a: ProbeArgs) -> i32 {
+fn run_probe<P: Position + Notation>(a: ProbeArgs) -> i32 {
     let pos = match P::parse_any(&a.fen) {
         Ok(p) => p,
         Err(e) => return usage(&e.to_string()),

@@ -8,7 +8,7 @@ use super::index::{Geometry, Indexer, Signature};
 use super::probe::preference;
 use super::{store, Value};
 use crate::core::{Color, MoveList};
-use crate::variant::{GameMove, Outcome, Position};
+use crate::variant::{GameMove, Notation, Outcome, Position};
 use rayon::prelude::*;
 use std::path::Path;
 
@@ -50,7 +50,7 @@ pub struct Verified {
 }
 
 /// Verifies every table up to `max_pieces` in `dir`; `progress` is called per table.
-pub fn verify_all<P: Position>(
+pub fn verify_all<P: Position + Notation>(
     dir: &Path,
     max_pieces: u32,
     mut progress: impl FnMut(&Verified),
