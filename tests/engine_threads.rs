@@ -60,13 +60,25 @@ fn start_stop_many_times_with_threads() {
 
 #[test]
 fn quit_during_search_never_hangs() {
-    for i in 0..20 {
-        let mut e = Engine::new(Variant::Turkish);
-        e.set_threads(2);
-        e.set_hash_mb(2);
-        let _rx = go_collect(&mut e, Limits::default(), GoMode::Think);
-        std::thread::sleep(Duration::from_millis(i % 5));
-        drop(e);
+    // The drops run on their own thread, watched: a hang fails the test instead of hanging
+    // the test run.
+    let (done_tx, done_rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for i in 0..20 {
+            let mut e = Engine::new(Variant::Turkish);
+            e.set_threads(2);
+            e.set_hash_mb(2);
+            let _rx = go_collect(&mut e, Limits::default(), GoMode::Think);
+            std::thread::sleep(Duration::from_millis(i % 5));
+            drop(e);
+        }
+        let _ = done_tx.send(());
+    });
+    // Generous for a loaded machine: 20 short searches each dropped within milliseconds.
+    match done_rx.recv_timeout(Duration::from_secs(60)) {
+        Ok(()) => {}
+        Err(mpsc::RecvTimeoutError::Timeout) => panic!("dropping a searching engine hung"),
+        Err(mpsc::RecvTimeoutError::Disconnected) => panic!("the engine panicked while dropped"),
     }
 }
 

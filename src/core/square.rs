@@ -24,6 +24,24 @@ pub const RANK_1: u64 = 0x0000_0000_0000_00FF;
 /// Rank 8 (where White's men are crowned, in both games).
 pub const RANK_8: u64 = 0xFF00_0000_0000_0000;
 
+/// The squares a slider on `sq` reaches by repeating the step `(files, ranks)` until the board
+/// edge or the first occupied square of `occ` (included), walked square by square: the plain
+/// reference that the games' line tables are checked against.
+pub fn walk_ray(sq: usize, (df, dr): (i32, i32), occ: u64) -> u64 {
+    let mut m = 0;
+    let (mut f, mut r) = ((sq % 8) as i32 + df, (sq / 8) as i32 + dr);
+    while (0..8).contains(&f) && (0..8).contains(&r) {
+        let b = 1u64 << (r * 8 + f);
+        m |= b;
+        if occ & b != 0 {
+            break;
+        }
+        f += df;
+        r += dr;
+    }
+    m
+}
+
 /// A square index 0..64 (`8 * rank + file`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Square(pub u8);

@@ -140,20 +140,19 @@ pub trait Rules:
         Self::capture_path(b, mv).as_deref() == Some(landings)
     }
 
-    /// Hub number of a square, if it is playable.
-    fn hub_number(sq: Square) -> Option<u32>;
-    /// Square of a Hub number, if the number exists.
-    fn hub_square(n: u32) -> Option<Square>;
-
-    /// See [`Position::rule_state_new`].
-    fn rule_state_new(b: &Board<Self>) -> Self::RuleState;
-    /// See [`Position::rule_state_after`].
+    /// See [`Position::rule_state_new`]; by default the counters start empty.
+    fn rule_state_new(_b: &Board<Self>) -> Self::RuleState {
+        Self::RuleState::default()
+    }
+    /// See [`Position::rule_state_after`]; by default they never change.
     fn rule_state_after(
-        b: &Board<Self>,
+        _b: &Board<Self>,
         s: Self::RuleState,
-        mv: &Move,
-        next: &Board<Self>,
-    ) -> Self::RuleState;
+        _mv: &Move,
+        _next: &Board<Self>,
+    ) -> Self::RuleState {
+        s
+    }
     /// See [`Position::rule_end`].
     fn rule_end(b: &Board<Self>, s: &Self::RuleState) -> Option<GameEnd>;
 }
@@ -414,12 +413,15 @@ impl<G: Rules> Position for Board<G> {
         G::is_capture_path(self, mv, landings)
     }
 
+    /// The playable squares numbered in index order (rank by rank from a1), as both games'
+    /// Hub notation does.
     fn hub_number(sq: Square) -> Option<u32> {
-        G::hub_number(sq)
+        let bit = 1u64.checked_shl(sq.0 as u32)?;
+        (G::PLAYABLE & bit != 0).then(|| (G::PLAYABLE & (bit - 1)).count_ones() + 1)
     }
 
     fn hub_square(n: u32) -> Option<Square> {
-        G::hub_square(n)
+        Bits(G::PLAYABLE).nth((n as usize).checked_sub(1)?)
     }
 
     fn rule_state_new(&self) -> G::RuleState {
@@ -489,4 +491,70 @@ pub fn render<P: Position>(pos: &P, flipped: bool, ascii: bool) -> String {
     }
     out.push_str(&format!("   {letters}\n"));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::{RussianPosition, TurkishPosition};
+
+    fn round_trip<P: Position>(count: u32) {
+        for n in 1..=count {
+            assert_eq!(P::hub_number(P::hub_square(n).unwrap()), Some(n));
+        }
+        assert_eq!(P::hub_square(0), None);
+        assert_eq!(P::hub_square(count + 1), None);
+        assert_eq!(P::hub_number(Square(64)), None);
+    }
+
+    fn keys_differ<G: Rules>() {
+        let mut all: Vec<u64> = G::piece_keys()
+            .iter()
+            .flatten()
+            .flatten()
+            .copied()
+            .collect();
+        all.push(G::BLACK_KEY);
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), 257);
+    }
+
+    #[test]
+    fn zobrist_keys_differ() {
+        keys_differ::<crate::variant::Russian>();
+        keys_differ::<crate::variant::Turkish>();
+    }
+
+    #[test]
+    fn hub_numbers() {
+        let num = |s: &str| RussianPosition::hub_number(Square::parse(s).unwrap());
+        let known = [
+            ("a1", 1),
+            ("c1", 2),
+            ("b2", 5),
+            ("c3", 10),
+            ("d4", 14),
+            ("b8", 29),
+        ];
+        for (sq, n) in known {
+            assert_eq!(num(sq), Some(n), "{sq}");
+        }
+        assert_eq!(num("h8"), Some(32));
+        assert_eq!(num("b1"), None);
+        round_trip::<RussianPosition>(32);
+        let num = |s: &str| TurkishPosition::hub_number(Square::parse(s).unwrap());
+        let known = [
+            ("a1", 1),
+            ("h1", 8),
+            ("a2", 9),
+            ("b3", 18),
+            ("b4", 26),
+            ("h8", 64),
+        ];
+        for (sq, n) in known {
+            assert_eq!(num(sq), Some(n), "{sq}");
+        }
+        round_trip::<TurkishPosition>(64);
+    }
 }

@@ -16,8 +16,6 @@
 //! that wraps around the board edge always lands on a light square, so masking with
 //! [`DARK`] is enough for steps (for jumps, see [`INNER`]).
 
-use crate::core::Square;
-
 /// The 32 dark squares (a1, c1, ..., b2, ..., h8).
 pub const DARK: u64 = 0xAA55_AA55_AA55_AA55;
 
@@ -28,29 +26,10 @@ pub use crate::core::square::{RANK_1, RANK_8};
 /// single step that wraps round the board edge lands on a light square, where no piece is.
 pub const INNER: u64 = DARK & !0x8181_8181_8181_8181;
 
-/// Hub number (1 = a1, 2 = c1, ..., 32 = h8) of a dark square.
-pub fn hub_number(sq: Square) -> Option<u32> {
-    if sq.index() < 64 && DARK & sq.bit() != 0 {
-        Some(sq.rank() as u32 * 4 + sq.file() as u32 / 2 + 1)
-    } else {
-        None
-    }
-}
-
-/// The dark square of a Hub number 1..=32.
-pub fn hub_square(n: u32) -> Option<Square> {
-    if !(1..=32).contains(&n) {
-        return None;
-    }
-    let i = (n - 1) as u8;
-    let rank = i / 4;
-    let file = (i % 4) * 2 + (rank & 1);
-    Some(Square::new(file, rank))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::Square;
 
     #[test]
     fn dark_squares() {
@@ -58,22 +37,5 @@ mod tests {
             assert_eq!(DARK & (1u64 << i) != 0, Square(i).is_dark());
         }
         assert_eq!(DARK.count_ones(), 32);
-    }
-
-    #[test]
-    fn hub_numbers_round_trip() {
-        assert_eq!(hub_number(Square::parse("a1").unwrap()), Some(1));
-        assert_eq!(hub_number(Square::parse("c1").unwrap()), Some(2));
-        assert_eq!(hub_number(Square::parse("b2").unwrap()), Some(5));
-        assert_eq!(hub_number(Square::parse("c3").unwrap()), Some(10));
-        assert_eq!(hub_number(Square::parse("d4").unwrap()), Some(14));
-        assert_eq!(hub_number(Square::parse("b8").unwrap()), Some(29));
-        assert_eq!(hub_number(Square::parse("h8").unwrap()), Some(32));
-        assert_eq!(hub_number(Square::parse("b1").unwrap()), None);
-        for n in 1..=32 {
-            assert_eq!(hub_number(hub_square(n).unwrap()), Some(n));
-        }
-        assert_eq!(hub_square(0), None);
-        assert_eq!(hub_square(33), None);
     }
 }

@@ -2,33 +2,16 @@
 //! game"). Repetition and "no legal move" are handled by `crate::game` and the search; this
 //! module holds what is specific to Turkish: one piece against one piece.
 //!
-//! Turkish has no draw counters, so [`RuleCounters`] is empty; the functions keep the same shape
-//! as the Russian ones so that `impl Position` delegates the same way.
+//! Turkish has no draw counters, so [`RuleCounters`] is empty and stays so (the default
+//! methods of [`crate::variant::Rules`]).
 
 use super::TurkishPosition;
 use crate::core::Color;
-use crate::variant::Move;
 use crate::variant::{EndRule, GameEnd, Outcome, Position};
 
 /// Counters of the Turkish rules that depend on history: none.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct RuleCounters {}
-
-/// Counters for a position seen without history.
-pub fn initial(_pos: &TurkishPosition) -> RuleCounters {
-    RuleCounters::default()
-}
-
-/// Counters after `mv` takes `pos` to `next`.
-#[inline]
-pub fn after(
-    _pos: &TurkishPosition,
-    state: RuleCounters,
-    _mv: &Move,
-    _next: &TurkishPosition,
-) -> RuleCounters {
-    state
-}
 
 /// The game end these rules decide for `pos`, if any: with one piece on each side, a lone king
 /// against a lone man wins for the king's side (whoever is to move), and any other pair (man

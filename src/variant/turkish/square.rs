@@ -16,7 +16,7 @@
 //!
 //! White men move up (towards rank 8) and sideways, Black men down and sideways.
 
-use crate::core::{Color, Square};
+use crate::core::Color;
 
 /// Every square is playable.
 pub const ALL_SQUARES: u64 = !0;
@@ -41,46 +41,5 @@ pub const fn crowning_rank(color: Color) -> u64 {
     match color {
         Color::White => RANK_8,
         Color::Black => RANK_1,
-    }
-}
-
-/// Hub number of a square: 1 = a1 ... 8 = h1, 9 = a2 ... 64 = h8.
-#[inline]
-pub fn hub_number(sq: Square) -> Option<u32> {
-    if sq.0 < 64 {
-        Some(sq.0 as u32 + 1)
-    } else {
-        None
-    }
-}
-
-/// Square of a Hub number (1..=64).
-#[inline]
-pub fn hub_square(n: u32) -> Option<Square> {
-    if (1..=64).contains(&n) {
-        Some(Square((n - 1) as u8))
-    } else {
-        None
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn hub_numbers() {
-        assert_eq!(hub_number(Square::parse("a1").unwrap()), Some(1));
-        assert_eq!(hub_number(Square::parse("h1").unwrap()), Some(8));
-        assert_eq!(hub_number(Square::parse("a2").unwrap()), Some(9));
-        assert_eq!(hub_number(Square::parse("b3").unwrap()), Some(18));
-        assert_eq!(hub_number(Square::parse("b4").unwrap()), Some(26));
-        assert_eq!(hub_number(Square::parse("h8").unwrap()), Some(64));
-        assert_eq!(hub_number(Square(64)), None);
-        for n in 1..=64 {
-            assert_eq!(hub_number(hub_square(n).unwrap()), Some(n));
-        }
-        assert_eq!(hub_square(0), None);
-        assert_eq!(hub_square(65), None);
     }
 }

@@ -1,0 +1,344 @@
+//! The search proper: principal-variation search with late-move reductions and the
+//! transposition table ([`Worker::search`]), and capture resolution at its leaves
+//! ([`Worker::qsearch`]). A node's position, window and place in the tree travel together
+//! in a [`Node`].
+
+use super::control::Shared;
+use super::ordering::pick;
+use super::params::*;
+use super::tt::{Bound, TtEntry};
+use super::worker::Worker;
+use crate::core::movelist::MAX_MOVES;
+use crate::core::{loss_in, win_in, MoveList, Score, DRAW, INFINITE};
+use crate::eval::Evaluate;
+use crate::variant::{GameMove, Position};
+
+/// One node to search: the position with its draw-rule counters, the window, the remaining
+/// depth, the distance from the root and whether it is on the principal variation.
+#[derive(Clone, Copy)]
+pub(super) struct Node<'a, P: Position> {
+    /// The position.
+    pub(super) pos: &'a P,
+    /// Its draw-rule counters.
+    pub(super) state: P::RuleState,
+    /// Lower bound of the window.
+    pub(super) alpha: Score,
+    /// Upper bound of the window.
+    pub(super) beta: Score,
+    /// Remaining depth (at or below zero: capture resolution).
+    pub(super) depth: i32,
+    /// Plies from the root.
+    pub(super) ply: usize,
+    /// On the principal variation (searched with an open window).
+    pub(super) pv: bool,
+}
+
+impl<'a, P: Position> Node<'a, P> {
+    /// The root of a search of `depth` in the window `alpha..beta`.
+    pub(super) fn root(
+        pos: &'a P,
+        state: P::RuleState,
+        alpha: Score,
+        beta: Score,
+        depth: i32,
+    ) -> Self {
+        Node {
+            pos,
+            state,
+            alpha,
+            beta,
+            depth,
+            ply: 0,
+            pv: true,
+        }
+    }
+
+    /// The child `pos` (with `state`) of a node whose window is now `alpha..beta`: the window
+    /// seen from the other side, `depth` remaining, on the principal variation if the parent is.
+    #[inline]
+    fn child<'b>(
+        &self,
+        pos: &'b P,
+        state: P::RuleState,
+        alpha: Score,
+        beta: Score,
+        depth: i32,
+    ) -> Node<'b, P> {
+        Node {
+            pos,
+            state,
+            alpha: -beta,
+            beta: -alpha,
+            depth,
+            ply: self.ply + 1,
+            pv: self.pv,
+        }
+    }
+
+    /// The same node searched with a null window just below `beta` (it only tells whether
+    /// the score reaches `beta`), off the principal variation, to `depth`.
+    #[inline]
+    fn scout(self, depth: i32) -> Self {
+        Node {
+            alpha: self.beta - 1,
+            depth,
+            pv: false,
+            ..self
+        }
+    }
+}
+
+impl<P: Evaluate> Worker<P> {
+    /// Capture resolution: a side that must capture searches its captures (they are all its
+    /// moves). A side that need not capture but faces a real capture threat (see
+    /// [`real_threat`]) searches all its moves, `threats` times at most along a path, because
+    /// the static evaluation cannot see the material about to be lost; unless its static
+    /// value already fails low, which the threat could only confirm. Any other position is
+    /// quiet and evaluated. The node's depth and principal-variation flag are not used.
+    pub(super) fn qsearch(&mut self, sh: &Shared<P>, n: Node<'_, P>, mut threats: u32) -> Score {
+        let Node {
+            pos,
+            state,
+            mut alpha,
+            beta,
+            ply,
+            ..
+        } = n;
+        self.nodes += 1;
+        self.pv_len[ply] = ply;
+        if self.should_stop(sh) {
+            return 0;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if ply > 0 {
+            if let Some(end) = pos.rule_end(&state) {
+                return Self::end_score(pos, end, ply);
+            }
+        }
+        if ply >= MAX_PLY {
+            return pos.evaluate();
+        }
+        if !pos.has_capture() {
+            let threatened = threats > 0 && real_threat(pos);
+            if !threatened && pos.count_moves() == 0 {
+                return loss_in(ply);
+            }
+            // A threat can only lower the score (barring a counter-threat, the side to move
+            // keeps the static value at best): a node already failing low stays failed low.
+            let stand = pos.evaluate();
+            if !threatened || stand <= alpha {
+                self.leaves += 1;
+                self.leaf_plies += ply as u64;
+                return stand;
+            }
+            threats -= 1;
+        }
+        let mut list = MoveList::new();
+        pos.generate(&mut list);
+        let count = list.len();
+        if count == 0 {
+            return loss_in(ply);
+        }
+        let mut keys = [0i32; MAX_MOVES];
+        self.qsearch_keys(pos, &list, &mut keys);
+        let mut best = -INFINITE;
+        for i in 0..count {
+            pick(&mut list, &mut keys, i);
+            let m = list[i];
+            let child = pos.play(&m);
+            let cs = pos.rule_state_after(state, &m, &child);
+            let s = -self.qsearch(sh, n.child(&child, cs, alpha, beta, 0), threats);
+            if self.aborted {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    self.update_pv(ply, m);
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Principal-variation search of node `n`: the transposition table, then the moves in
+    /// order, the first with the full window, the others with a null window (late quiet
+    /// moves reduced) and searched again if they beat alpha.
+    pub(super) fn search(&mut self, sh: &Shared<P>, n: Node<'_, P>) -> Score {
+        let Node {
+            pos,
+            state,
+            mut alpha,
+            mut beta,
+            depth,
+            ply,
+            pv: pv_node,
+        } = n;
+        if ply > 0 && self.is_repetition() {
+            self.pv_len[ply] = ply;
+            return DRAW;
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.qsearch(sh, n, QS_THREAT_REPLIES);
+        }
+        self.nodes += 1;
+        self.pv_len[ply] = ply;
+        if self.should_stop(sh) {
+            return 0;
+        }
+        if ply > 0 {
+            if let Some(end) = pos.rule_end(&state) {
+                return Self::end_score(pos, end, ply);
+            }
+            // No score can beat a win sooner than this one, or a loss later.
+            alpha = alpha.max(loss_in(ply));
+            beta = beta.min(win_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let key = pos.key();
+        let tte = sh.tt.probe(key, ply);
+        let mut hint = None;
+        if let Some(e) = tte {
+            if e.hint != 0 {
+                hint = Some(e.hint);
+            }
+            if !pv_node && e.depth >= depth && settles(&e, alpha, beta) {
+                return e.score;
+            }
+        }
+
+        let mut list = MoveList::new();
+        pos.generate(&mut list);
+        let count = list.len();
+        if count == 0 {
+            return loss_in(ply);
+        }
+        let ext = i32::from(SINGLE_REPLY_EXTENSION && count == 1);
+        let new_depth = depth - 1 + ext;
+        let side = pos.side_to_move().index();
+        let mut keys = [0i32; MAX_MOVES];
+        self.search_keys(pos, &list, hint, ply, &mut keys);
+
+        let alpha0 = alpha;
+        let mut best = -INFINITE;
+        let mut best_move: Option<P::Move> = None;
+        let mut quiets_tried: [Option<P::Move>; 64] = [None; 64];
+        let mut nq = 0;
+        for i in 0..count {
+            pick(&mut list, &mut keys, i);
+            let m = list[i];
+            let quiet = !m.is_capture() && !m.promotes();
+            let child = pos.play(&m);
+            sh.tt.prefetch(child.key());
+            let cs = pos.rule_state_after(state, &m, &child);
+            self.push(child.key(), pos.is_reversible(&m));
+            let full = n.child(&child, cs, alpha, beta, new_depth);
+            let r = if i > 0
+                && quiet
+                && depth >= LMR_MIN_DEPTH
+                && i >= LMR_MIN_MOVE
+                && keys[i] < ORDER_KILLER - 1
+                && ext == 0
+            {
+                1 + i32::from(i >= LMR_DEEP_MOVE && !pv_node)
+            } else {
+                0
+            };
+            let s = self.search_child(sh, full, i == 0, r);
+            self.pop();
+            if self.aborted {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                best_move = Some(m);
+                if s > alpha {
+                    alpha = s;
+                    self.update_pv(ply, m);
+                    if s >= beta {
+                        if quiet {
+                            self.reward(side, ply, m, depth, &quiets_tried[..nq]);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && nq < quiets_tried.len() {
+                quiets_tried[nq] = Some(m);
+                nq += 1;
+            }
+        }
+
+        let bound = bound_of(best, alpha0, beta);
+        let h = if bound == Bound::Upper {
+            0
+        } else {
+            best_move.map_or(0, |m| m.hint())
+        };
+        sh.tt.store(key, h, best, depth, bound, ply);
+        best
+    }
+
+    /// Searches the child `full` (window and depth as for the first move): the first move
+    /// with that window; a later one with a null window, reduced by `r` plies, then again
+    /// unreduced if it beats alpha, and with the full window on the principal variation if
+    /// it falls inside it. The score is the parent's.
+    fn search_child(&mut self, sh: &Shared<P>, full: Node<'_, P>, first: bool, r: i32) -> Score {
+        if first {
+            return -self.search(sh, full);
+        }
+        let (alpha, beta) = (-full.beta, -full.alpha);
+        let mut s = -self.search(sh, full.scout(full.depth - r));
+        if s > alpha && r > 0 {
+            s = -self.search(sh, full.scout(full.depth));
+        }
+        if s > alpha && s < beta && full.pv {
+            s = -self.search(sh, full);
+        }
+        s
+    }
+}
+
+/// Whether a table entry's score settles a node with the window `alpha..beta`.
+#[inline]
+fn settles(e: &TtEntry, alpha: Score, beta: Score) -> bool {
+    match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => e.score >= beta,
+        Bound::Upper => e.score <= alpha,
+    }
+}
+
+/// What a node's `best` score is, searched with a window that started at `alpha0..beta`.
+#[inline]
+fn bound_of(best: Score, alpha0: Score, beta: Score) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if best > alpha0 {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
+}
+
+/// Whether the opponent threatens to win material: it would have a capture (if it were its
+/// turn) that takes two pieces or more, or after which the side to move cannot capture back.
+/// A threat answered by a recapture is an exchange offer, which the evaluation may judge.
+fn real_threat<P: Position>(pos: &P) -> bool {
+    let opp = pos.null_move();
+    if !opp.has_capture() {
+        return false;
+    }
+    let mut list = MoveList::new();
+    opp.generate(&mut list);
+    list.iter()
+        .any(|m| m.capture_count() >= 2 || !opp.play(m).has_capture())
+}

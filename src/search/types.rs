@@ -1,0 +1,89 @@
+//! The public types of a search: what to search ([`Job`], [`SearchLimits`]) and what comes
+//! back ([`Report`] per iteration, [`Finished`] at the end).
+
+use super::time::TimePlan;
+use crate::core::Score;
+use crate::variant::Position;
+
+/// What stops a search (besides `stop`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SearchLimits {
+    /// Deepest iteration.
+    pub depth: Option<u32>,
+    /// Node budget, summed over threads (exact with one thread).
+    pub nodes: Option<u64>,
+    /// Time plan (see [`TimePlan`]); measured from the start, or for the hard limit of a
+    /// pondering search, from the ponder hit.
+    pub time: TimePlan,
+    /// Do not finish before `stop` (analysis without limit, `infinite`).
+    pub infinite: bool,
+    /// Analysis: search even a single legal move, do not stop early on a proven result.
+    pub analyze: bool,
+    /// Pondering: no clock until [`Searcher::ponder_hit`](super::Searcher::ponder_hit), never
+    /// finish before it or `stop`.
+    pub ponder: bool,
+}
+
+/// One search to run: the root, its history and the limits.
+#[derive(Clone, Debug)]
+pub struct Job<P: Position> {
+    /// The position to search.
+    pub root: P,
+    /// The draw-rule counters at the root.
+    pub root_state: P::RuleState,
+    /// Keys of the positions before the root, oldest first, back to (and including) the
+    /// position after the last irreversible move: the positions the root may repeat.
+    pub history: Vec<u64>,
+    /// Limits.
+    pub limits: SearchLimits,
+}
+
+impl<P: Position> Job<P> {
+    /// A job for a position without history.
+    pub fn new(root: P, limits: SearchLimits) -> Job<P> {
+        Job {
+            root,
+            root_state: root.rule_state_new(),
+            history: Vec::new(),
+            limits,
+        }
+    }
+}
+
+/// Progress after a completed iteration.
+#[derive(Clone, Debug)]
+pub struct Report<P: Position> {
+    /// Completed depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Mean ply of the evaluated leaves.
+    pub mean_depth: f64,
+    /// Score for the side to move.
+    pub score: Score,
+    /// Nodes, all threads.
+    pub nodes: u64,
+    /// Seconds since the start.
+    pub time: f64,
+    /// Principal variation.
+    pub pv: Vec<P::Move>,
+}
+
+/// The result of a search.
+#[derive(Clone, Debug)]
+pub struct Finished<P: Position> {
+    /// Best move (`None` only without legal moves).
+    pub best: Option<P::Move>,
+    /// Expected reply.
+    pub ponder: Option<P::Move>,
+    /// Score for the side to move.
+    pub score: Score,
+    /// Completed depth.
+    pub depth: u32,
+    /// Nodes, all threads.
+    pub nodes: u64,
+    /// Seconds.
+    pub time: f64,
+    /// Principal variation of the chosen thread.
+    pub pv: Vec<P::Move>,
+}

@@ -1,0 +1,193 @@
+//! One search thread's private state ([`Worker`]): killers and history kept from search to
+//! search, the principal-variation table, the keys of the path (for repetitions), and the
+//! counters of the running search, reset in one place ([`Worker::reset`]).
+
+use super::control::Shared;
+use super::params::*;
+use super::types::Job;
+use crate::core::{loss_in, win_in, Score, DRAW};
+use crate::eval::Evaluate;
+use crate::variant::{GameEnd, Outcome, Position};
+use std::sync::atomic::Ordering;
+
+/// One search thread's private state, kept between searches (history, killers) and reused.
+pub struct Worker<P: Position> {
+    /// Thread index; 0 is the main thread.
+    pub(super) id: usize,
+    /// Two killer moves per ply.
+    pub(super) killers: Vec<[Option<P::Move>; 2]>,
+    /// History of quiet moves by side, from-square and to-square.
+    pub(super) history: Vec<i32>,
+    /// Triangular principal-variation table, one row per ply.
+    pub(super) pv: Vec<P::Move>,
+    /// Length of each row of `pv`.
+    pub(super) pv_len: Vec<usize>,
+    /// Keys of the game history and of the path to the current node.
+    pub(super) keys: Vec<u64>,
+    /// For each key, how many reversible moves led to it.
+    pub(super) rev: Vec<usize>,
+    /// Nodes searched by this thread in this search.
+    pub(super) nodes: u64,
+    /// Node count at which the stop conditions are checked next.
+    pub(super) next_check: u64,
+    /// Nodes of the other threads, as last read (main thread only).
+    pub(super) others: u64,
+    /// Sum of the plies of the evaluated leaves (for the mean depth).
+    pub(super) leaf_plies: u64,
+    /// Evaluated leaves.
+    pub(super) leaves: u64,
+    /// Deepest ply reached.
+    pub(super) seldepth: usize,
+    /// Last completed iteration.
+    pub(super) completed: u32,
+    /// Whether the running search was told to stop (the scores it returns are void).
+    pub(super) aborted: bool,
+}
+
+impl<P: Evaluate> Worker<P> {
+    pub(super) fn new(id: usize) -> Worker<P> {
+        Worker {
+            id,
+            killers: vec![[None; 2]; MAX_PLY + 2],
+            history: vec![0; 2 * 64 * 64],
+            pv: vec![P::Move::default(); (MAX_PLY + 2) * (MAX_PLY + 2)],
+            pv_len: vec![0; MAX_PLY + 2],
+            keys: Vec::new(),
+            rev: Vec::new(),
+            nodes: 0,
+            next_check: 0,
+            others: 0,
+            leaf_plies: 0,
+            leaves: 0,
+            seldepth: 0,
+            completed: 0,
+            aborted: false,
+        }
+    }
+
+    /// Forgets what was learnt (killers and history).
+    pub(super) fn clear(&mut self) {
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.history.iter_mut().for_each(|h| *h = 0);
+    }
+
+    /// Prepares for a new search of `job`: the path starts with the game history and the
+    /// root, and every per-search counter starts from zero. Killers and history are kept.
+    pub(super) fn reset(&mut self, job: &Job<P>) {
+        self.keys.clear();
+        self.rev.clear();
+        for (i, &k) in job.history.iter().enumerate() {
+            self.keys.push(k);
+            self.rev.push(i);
+        }
+        self.keys.push(job.root.key());
+        self.rev.push(job.history.len());
+        self.nodes = 0;
+        self.next_check = 0;
+        self.others = 0;
+        self.leaves = 0;
+        self.leaf_plies = 0;
+        self.seldepth = 0;
+        self.completed = 0;
+        self.aborted = false;
+    }
+
+    /// Whether the search must stop now: told to, or (main thread, checked every
+    /// [`TIME_CHECK_NODES`] nodes) out of time or nodes.
+    #[inline]
+    pub(super) fn should_stop(&mut self, sh: &Shared<P>) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if sh.control.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+            return true;
+        }
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + TIME_CHECK_NODES;
+            sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+            if self.id == 0 {
+                self.others = sh.total_nodes() - self.nodes;
+                // The first iteration always completes, so there is always a searched move.
+                if self.completed > 0 && sh.out_of_time() {
+                    sh.control.stop.store(true, Ordering::SeqCst);
+                    self.aborted = true;
+                    return true;
+                }
+            }
+        }
+        if self.id == 0 && self.completed > 0 {
+            if let Some(n) = sh.job.limits.nodes {
+                if self.nodes + self.others >= n && !sh.control.pondering.load(Ordering::Relaxed) {
+                    sh.control.stop.store(true, Ordering::SeqCst);
+                    self.aborted = true;
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether the current node (the last key) repeats an earlier position reachable only by
+    /// reversible moves.
+    #[inline]
+    pub(super) fn is_repetition(&self) -> bool {
+        let n = self.keys.len() - 1;
+        let key = self.keys[n];
+        let back = self.rev[n];
+        let mut j = n;
+        while j >= 2 && n - (j - 2) <= back {
+            j -= 2;
+            if self.keys[j] == key {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Enters a child node.
+    #[inline]
+    pub(super) fn push(&mut self, key: u64, reversible: bool) {
+        let r = if reversible {
+            self.rev.last().copied().unwrap_or(0) + 1
+        } else {
+            0
+        };
+        self.keys.push(key);
+        self.rev.push(r);
+    }
+
+    /// Leaves a child node.
+    #[inline]
+    pub(super) fn pop(&mut self) {
+        self.keys.pop();
+        self.rev.pop();
+    }
+
+    /// The score of a game ended by a rule, for the side to move at `ply`.
+    #[inline]
+    pub(super) fn end_score(pos: &P, end: GameEnd, ply: usize) -> Score {
+        match end.outcome {
+            Outcome::Draw => DRAW,
+            Outcome::Win(c) if c == pos.side_to_move() => win_in(ply),
+            Outcome::Win(_) => loss_in(ply),
+        }
+    }
+
+    /// `m` followed by the child's variation becomes the variation at `ply`.
+    pub(super) fn update_pv(&mut self, ply: usize, m: P::Move) {
+        let row = ply * (MAX_PLY + 2);
+        let next = (ply + 1) * (MAX_PLY + 2);
+        self.pv[row + ply] = m;
+        let end = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..end {
+            self.pv[row + i] = self.pv[next + i];
+        }
+        self.pv_len[ply] = end;
+    }
+
+    /// The principal variation from the root.
+    pub(super) fn root_pv(&self) -> Vec<P::Move> {
+        self.pv[..self.pv_len[0]].to_vec()
+    }
+}
