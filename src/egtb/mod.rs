@@ -11,6 +11,7 @@
 //! rules.
 
 pub mod build;
+pub mod endgames;
 pub mod huffman;
 pub mod index;
 pub mod probe;
@@ -18,6 +19,7 @@ pub mod rules;
 pub mod store;
 pub mod verify;
 
+pub use endgames::Endgames;
 pub use index::Signature;
 pub use probe::{ProbeError, Tablebase};
 

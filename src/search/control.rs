@@ -5,6 +5,7 @@
 use super::tt::TransTable;
 use super::types::Job;
 use crate::core::Score;
+use crate::egtb::Endgames;
 use crate::variant::Position;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -74,6 +75,8 @@ pub(super) struct Shared<P: Position> {
     pub(super) helpers_left: Mutex<usize>,
     pub(super) helpers_done: Condvar,
     pub(super) results: Mutex<Vec<Option<ThreadResult<P>>>>,
+    /// Endgame databases, if any: an exact score at every node they cover.
+    pub(super) endgames: Option<Arc<dyn Endgames<P>>>,
 }
 
 impl<P: Position> Shared<P> {

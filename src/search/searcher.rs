@@ -7,6 +7,7 @@ use super::pool::ThreadPool;
 use super::tt::TransTable;
 use super::types::{Finished, Job, Report};
 use super::worker::Worker;
+use crate::egtb::endgames::{self, Endgames};
 use crate::eval::Evaluate;
 use crate::variant::GameMove;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -19,6 +20,7 @@ pub struct Searcher<P: Evaluate> {
     tt: Arc<TransTable>,
     control: Arc<Control>,
     workers: Arc<Vec<Mutex<Worker<P>>>>,
+    endgames: Option<Arc<dyn Endgames<P>>>,
 }
 
 impl<P: Evaluate> Searcher<P> {
@@ -30,7 +32,14 @@ impl<P: Evaluate> Searcher<P> {
             tt: Arc::new(TransTable::with_threads(hash_mb, threads)),
             control: Arc::new(Control::default()),
             workers: Arc::new((0..threads).map(|i| Mutex::new(Worker::new(i))).collect()),
+            endgames: None,
         }
+    }
+
+    /// Uses endgame databases from the next search on (`None`: none).
+    pub fn set_endgames(&mut self, endgames: Option<Arc<dyn Endgames<P>>>) {
+        self.stop_and_wait();
+        self.endgames = endgames;
     }
 
     /// Number of threads.
@@ -112,7 +121,18 @@ impl<P: Evaluate> Searcher<P> {
         self.control.begin(job.limits.ponder);
         self.tt.new_search();
         let root_moves = job.root.count_moves();
+        // A root the databases decide as a win or a loss is played from them at once (the
+        // fastest safe conversion), unless the caller asked to analyse or ponder.
+        let lim = job.limits;
+        let by_tables = match &self.endgames {
+            Some(eg) if !(lim.analyze || lim.infinite || lim.ponder) => {
+                endgames::root_move(eg.as_ref(), &job.root, &job.root_state)
+            }
+            _ => None,
+        };
+        let root_moves = if by_tables.is_some() { 0 } else { root_moves };
         let sh = Arc::new(Shared {
+            endgames: self.endgames.clone(),
             start: Instant::now(),
             tt: self.tt.clone(),
             control: self.control.clone(),
@@ -180,7 +200,18 @@ impl<P: Evaluate> Searcher<P> {
                     best = Some(r.clone());
                 }
             }
-            let finished = finish(&sh, best);
+            let finished = match by_tables {
+                Some((m, v)) => Finished {
+                    best: Some(m),
+                    ponder: None,
+                    score: endgames::score(v, 0),
+                    depth: 1,
+                    nodes: 0,
+                    time: sh.elapsed(),
+                    pv: vec![m],
+                },
+                None => finish(&sh, best),
+            };
             on_done(finished);
         });
         Ok(())
