@@ -11,8 +11,8 @@
 pub mod cli;
 pub mod core;
 pub mod dispatch;
-pub mod engine;
 pub mod egtb;
+pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod perft;

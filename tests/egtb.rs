@@ -11,7 +11,7 @@ use damka::egtb::{ProbeError, Signature, Tablebase, Value};
 use damka::variant::{Notation, Position, RussianPosition, TurkishPosition};
 use egtb_support::{positions, solve, temp_dir};
 use once_cell::sync::Lazy;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Russian tables up to 4 pieces, built once for all tests of this file.
@@ -28,7 +28,7 @@ static TURKISH: Lazy<PathBuf> = Lazy::new(|| {
     dir
 });
 
-fn open<P: Position>(dir: &PathBuf) -> Tablebase {
+fn open<P: Position>(dir: &Path) -> Tablebase {
     Tablebase::open(dir, P::VARIANT, 4).unwrap()
 }
 
@@ -62,7 +62,10 @@ fn russian_4_piece_king_endings_agree_with_the_forward_solver() {
     // chosen signatures is compared, and so a random sample of them is too.
     let chosen = |c: [u32; 4]| {
         let total: u32 = c.iter().sum();
-        total <= 3 || (c[0] == 0 && c[2] == 0 && ((c[1], c[3]) == (3, 1) || (c[1], c[3]) == (1, 3) || (c[1], c[3]) == (2, 2)))
+        total <= 3
+            || (c[0] == 0
+                && c[2] == 0
+                && ((c[1], c[3]) == (3, 1) || (c[1], c[3]) == (1, 3) || (c[1], c[3]) == (2, 2)))
     };
     let all = positions::<RussianPosition>(4, chosen);
     let tb = open::<RussianPosition>(&RUSSIAN);
@@ -103,15 +106,25 @@ fn three_kings_against_one_convert_within_fifteen_moves() {
     for p in all.iter().filter(|p| p.side_to_move() == Color::White) {
         if let Value::Win(d) = tb.probe(p).unwrap() {
             let left = p.plies_left(&p.rule_state_new());
-            assert_eq!(under_rules(Value::Win(d), left), Some(Value::Win(d)), "{}", p.to_fen());
+            assert_eq!(
+                under_rules(Value::Win(d), left),
+                Some(Value::Win(d)),
+                "{}",
+                p.to_fen()
+            );
             wins += 1;
         }
     }
     assert!(wins > 100_000);
     // With the count nearly run out, the same win is a draw.
     let p = RussianPosition::from_fen("W:WKa1,Kc1,Ke1:BKh2").unwrap();
-    let Value::Win(d) = tb.probe(&p).unwrap() else { panic!() };
-    let late = damka::egtb::rules::PliesLeft { hard: Some(d as u32 - 1), soft: None };
+    let Value::Win(d) = tb.probe(&p).unwrap() else {
+        panic!()
+    };
+    let late = damka::egtb::rules::PliesLeft {
+        hard: Some(d as u32 - 1),
+        soft: None,
+    };
     assert_eq!(under_rules(Value::Win(d), late), Some(Value::Draw));
 }
 
@@ -133,16 +146,24 @@ fn turkish_known_results() {
 fn best_moves_keep_the_value() {
     let tb = open::<RussianPosition>(&RUSSIAN);
     let p = RussianPosition::from_fen("W:WKa1,Kc1,Ke1:BKh2").unwrap();
-    let Value::Win(d) = tb.probe(&p).unwrap() else { panic!() };
+    let Value::Win(d) = tb.probe(&p).unwrap() else {
+        panic!()
+    };
     let moves = tb.rank_moves(&p).unwrap();
     assert_eq!(moves[0].1, Value::Win(d));
-    assert!(moves.iter().all(|(_, v)| damka::egtb::probe::preference(*v) >= d as i32));
+    assert!(moves
+        .iter()
+        .all(|(_, v)| damka::egtb::probe::preference(*v) >= d as i32));
 }
 
 /// Flips bits of the byte `at` from the start (or from the end when negative).
 fn corrupt(path: &std::path::Path, at: isize) {
     let mut bytes = std::fs::read(path).unwrap();
-    let i = if at < 0 { bytes.len() - at.unsigned_abs() } else { at as usize };
+    let i = if at < 0 {
+        bytes.len() - at.unsigned_abs()
+    } else {
+        at as usize
+    };
     bytes[i] ^= 0x55;
     std::fs::write(path, bytes).unwrap();
 }
@@ -170,40 +191,113 @@ fn a_damaged_block_is_detected_and_never_used() {
     assert_eq!(tb.take_messages().len(), 1);
     assert!(tb.take_messages().is_empty());
     // A damaged header is caught when the file is opened.
-    corrupt(&file_of(&dir, Variant::Russian, Signature::new(0, 1, 0, 1)), 20);
+    corrupt(
+        &file_of(&dir, Variant::Russian, Signature::new(0, 1, 0, 1)),
+        20,
+    );
     let p = RussianPosition::from_fen("W:WKa1:BKh2").unwrap();
     assert!(matches!(tb.probe(&p), Err(ProbeError::Damaged(..))));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn damka(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_damka")).args(args).output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned())
+    let out = Command::new(env!("CARGO_BIN_EXE_damka"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
 }
 
 #[test]
 fn command_line_build_probe_and_verify() {
     let dir = temp_dir("cli");
     let d = dir.to_str().unwrap();
-    let (code, out) = damka(&["egtb", "build", "--variant", "russian", "--pieces", "3", "--dir", d]);
+    let (code, out) = damka(&[
+        "egtb",
+        "build",
+        "--variant",
+        "russian",
+        "--pieces",
+        "3",
+        "--dir",
+        d,
+    ]);
     assert_eq!(code, 0);
     assert!(out.contains("16 tables, 199520 positions"), "{out}");
     // Again: every table is kept, nothing rebuilt.
-    let (code, out) = damka(&["egtb", "build", "--variant", "russian", "--pieces", "3", "--dir", d]);
+    let (code, out) = damka(&[
+        "egtb",
+        "build",
+        "--variant",
+        "russian",
+        "--pieces",
+        "3",
+        "--dir",
+        d,
+    ]);
     assert_eq!(code, 0);
     assert!(out.contains("16 tables, 199520 positions"), "{out}");
-    let (code, out) = damka(&["egtb", "verify", "--variant", "russian", "--pieces", "3", "--dir", d]);
+    let (code, out) = damka(&[
+        "egtb",
+        "verify",
+        "--variant",
+        "russian",
+        "--pieces",
+        "3",
+        "--dir",
+        d,
+    ]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("verify: all 16 tables ok"));
-    let (code, out) = damka(&["egtb", "probe", "--variant", "russian", "--dir", d, "--fen", "W:WKc3:BKd4"]);
+    let (code, out) = damka(&[
+        "egtb",
+        "probe",
+        "--variant",
+        "russian",
+        "--dir",
+        d,
+        "--fen",
+        "W:WKc3:BKd4",
+    ]);
     assert_eq!(code, 0);
     assert!(out.starts_with("value win, conversion in 1 plies"), "{out}");
     assert!(out.contains("c3:e5"));
-    assert_eq!(damka(&["egtb", "probe", "--variant", "russian", "--dir", d, "--fen", "W:Wz9"]).0, 2);
-    assert_eq!(damka(&["egtb", "build", "--variant", "chess", "--dir", d]).0, 2);
+    assert_eq!(
+        damka(&[
+            "egtb",
+            "probe",
+            "--variant",
+            "russian",
+            "--dir",
+            d,
+            "--fen",
+            "W:Wz9"
+        ])
+        .0,
+        2
+    );
+    assert_eq!(
+        damka(&["egtb", "build", "--variant", "chess", "--dir", d]).0,
+        2
+    );
     // A damaged file fails verify.
-    corrupt(&file_of(&dir, Variant::Russian, Signature::new(1, 0, 1, 0)), -6);
-    let (code, out) = damka(&["egtb", "verify", "--variant", "russian", "--pieces", "3", "--dir", d]);
+    corrupt(
+        &file_of(&dir, Variant::Russian, Signature::new(1, 0, 1, 0)),
+        -6,
+    );
+    let (code, out) = damka(&[
+        "egtb",
+        "verify",
+        "--variant",
+        "russian",
+        "--pieces",
+        "3",
+        "--dir",
+        d,
+    ]);
     assert_eq!(code, 1);
     assert!(out.contains("1010 M-M"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);

@@ -146,7 +146,12 @@ fn run_build<P: Position>(a: BuildArgs) -> i32 {
         Ok(p) => p,
         Err(e) => return usage(&e),
     };
-    println!("building {} tables up to {} pieces in {}", P::VARIANT, a.pieces, dir.display());
+    println!(
+        "building {} tables up to {} pieces in {}",
+        P::VARIANT,
+        a.pieces,
+        dir.display()
+    );
     let t0 = Instant::now();
     let mut last = 0.0f64;
     let result = pool.install(|| {
@@ -254,7 +259,11 @@ fn run_verify<P: Position>(a: BuildArgs) -> i32 {
     let g = Geometry::of::<P>();
     let results: Vec<Verified> = pool.install(|| {
         verify::verify_all::<P>(&dir, a.pieces, |v| match (&v.unreadable, &v.first_error) {
-            (Some(why), _) => println!("{} {:<10} unreadable: {why}", v.sig.stem(), v.sig.to_string()),
+            (Some(why), _) => println!(
+                "{} {:<10} unreadable: {why}",
+                v.sig.stem(),
+                v.sig.to_string()
+            ),
             (None, Some(e)) => println!(
                 "{} {:<10} {} of {} wrong, first: {e}",
                 v.sig.stem(),

@@ -142,7 +142,13 @@ fn init_one<P: Position>(t: &Table, i: usize, solved: &Solved, list: &mut MoveLi
 
 /// Calls `f` with the index (in the partner table) of every position that reaches position
 /// `(w, b)` (White to move) by a legal quiet move of Black.
-fn parents<P: Position>(g: &Geometry, into: &Indexer, w: Pieces, b: Pieces, mut f: impl FnMut(u64)) {
+fn parents<P: Position>(
+    g: &Geometry,
+    into: &Indexer,
+    w: Pieces,
+    b: Pieces,
+    mut f: impl FnMut(u64),
+) {
     // The parent, turned so that the side that moved is White: its pieces are Black's turned.
     let (mover, other) = (turn(b), turn(w));
     let occupied = mover.all() | other.all();
@@ -211,11 +217,13 @@ fn back_one_level<P: Position>(g: &Geometry, from: &Table, into: &Table, n: u16)
                     return;
                 }
                 if v == loss_n {
-                    let _ = into.val[pi].compare_exchange(UNDECIDED, win_at(n + 1), Relaxed, Relaxed);
+                    let _ =
+                        into.val[pi].compare_exchange(UNDECIDED, win_at(n + 1), Relaxed, Relaxed);
                 } else if into.cnt[pi].load(Relaxed) != ESCAPE
                     && into.cnt[pi].fetch_sub(1, Relaxed) == 1
                 {
-                    let _ = into.val[pi].compare_exchange(UNDECIDED, loss_at(n + 1), Relaxed, Relaxed);
+                    let _ =
+                        into.val[pi].compare_exchange(UNDECIDED, loss_at(n + 1), Relaxed, Relaxed);
                 }
             });
             1
@@ -255,10 +263,10 @@ pub fn solve_pair<P: Position>(
         tables.push(Table::new(Indexer::new(g, sig.swapped())));
     }
     for t in &tables {
-        (0..t.val.len()).into_par_iter().with_min_len(1024).for_each_init(
-            MoveList::new,
-            |list, i| init_one::<P>(t, i, solved, list),
-        );
+        (0..t.val.len())
+            .into_par_iter()
+            .with_min_len(1024)
+            .for_each_init(MoveList::new, |list, i| init_one::<P>(t, i, solved, list));
     }
     let partner = |k: usize| if tables.len() == 2 { 1 - k } else { 0 };
     let mut n = 0u16;
@@ -302,7 +310,13 @@ pub struct SigReport {
 }
 
 /// Counts of a table's codes.
-pub fn report_of(sig: Signature, codes: &[u16], bytes: u64, seconds: f64, built: bool) -> SigReport {
+pub fn report_of(
+    sig: Signature,
+    codes: &[u16],
+    bytes: u64,
+    seconds: f64,
+    built: bool,
+) -> SigReport {
     let mut r = SigReport {
         sig,
         indices: codes.len() as u64,
@@ -335,7 +349,8 @@ pub fn report_of(sig: Signature, codes: &[u16], bytes: u64, seconds: f64, built:
 
 /// The file of a signature in a directory.
 pub fn file_of(dir: &Path, variant: Variant, sig: Signature) -> PathBuf {
-    dir.join(variant.name()).join(format!("{}.egtb", sig.stem()))
+    dir.join(variant.name())
+        .join(format!("{}.egtb", sig.stem()))
 }
 
 /// Builds every signature up to `max_pieces` into `dir` (keeping files already there), calling
@@ -356,7 +371,11 @@ pub fn build_all<P: Position>(
         if solved.get(sig).is_some() {
             continue;
         }
-        let pair: Vec<Signature> = if sig.swapped() == sig { vec![sig] } else { vec![sig, sig.swapped()] };
+        let pair: Vec<Signature> = if sig.swapped() == sig {
+            vec![sig]
+        } else {
+            vec![sig, sig.swapped()]
+        };
         let paths: Vec<PathBuf> = pair.iter().map(|&s| file_of(dir, P::VARIANT, s)).collect();
         let existing: Option<Vec<_>> = paths.iter().map(|p| store::read_all(p).ok()).collect();
         if let Some(found) = existing.filter(|f| f.iter().all(|(h, _)| h.variant == P::VARIANT)) {

@@ -70,7 +70,11 @@ fn lengths_of(freq: &[(u32, u64)]) -> Vec<(u32, u8)> {
             }
             d
         };
-        let out: Vec<(u32, u8)> = freq.iter().enumerate().map(|(i, &(t, _))| (t, depth(i))).collect();
+        let out: Vec<(u32, u8)> = freq
+            .iter()
+            .enumerate()
+            .map(|(i, &(t, _))| (t, depth(i)))
+            .collect();
         if out.iter().all(|&(_, l)| l <= MAX_LEN) {
             return out;
         }
@@ -85,7 +89,10 @@ impl Code {
         for &c in codes {
             *hist.entry(c).or_default() += 1;
         }
-        let common = hist.iter().max_by_key(|(c, n)| (**n, std::cmp::Reverse(**c))).map_or(0, |(c, _)| *c);
+        let common = hist
+            .iter()
+            .max_by_key(|(c, n)| (**n, std::cmp::Reverse(**c)))
+            .map_or(0, |(c, _)| *c);
         let mut freq = std::collections::HashMap::<u32, u64>::new();
         for chunk in codes.chunks(block) {
             tokens(chunk, common, |t, _, _| *freq.entry(t).or_default() += 1);
@@ -118,9 +125,16 @@ impl Code {
 
     /// Whether the lengths form a usable code (a damaged header might not).
     pub fn is_valid(&self) -> bool {
-        let kraft: f64 = self.lengths.iter().map(|&(_, l)| 0.5f64.powi(l as i32)).sum();
+        let kraft: f64 = self
+            .lengths
+            .iter()
+            .map(|&(_, l)| 0.5f64.powi(l as i32))
+            .sum();
         !self.lengths.is_empty()
-            && self.lengths.iter().all(|&(_, l)| (1..=MAX_LEN).contains(&l))
+            && self
+                .lengths
+                .iter()
+                .all(|&(_, l)| (1..=MAX_LEN).contains(&l))
             && kraft <= 1.0 + 1e-9
     }
 
@@ -236,7 +250,13 @@ mod tests {
     #[test]
     fn blocks_round_trip() {
         let codes: Vec<u16> = (0..5000u32)
-            .map(|i| if i % 7 == 0 || i % 11 == 0 { (i % 5) as u16 + 1 } else { 0 })
+            .map(|i| {
+                if i % 7 == 0 || i % 11 == 0 {
+                    (i % 5) as u16 + 1
+                } else {
+                    0
+                }
+            })
             .collect();
         let code = Code::for_table(&codes, 1000);
         assert!(code.is_valid());

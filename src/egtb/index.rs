@@ -30,7 +30,11 @@ const BINOM: [[u64; 9]; 65] = {
         t[n][0] = 1;
         let mut k = 1;
         while k <= 8 {
-            t[n][k] = if n == 0 { 0 } else { t[n - 1][k - 1] + t[n - 1][k] };
+            t[n][k] = if n == 0 {
+                0
+            } else {
+                t[n - 1][k - 1] + t[n - 1][k]
+            };
             k += 1;
         }
         n += 1;
@@ -144,7 +148,12 @@ impl Signature {
         if b.len() != 4 || !b.iter().all(u8::is_ascii_digit) {
             return None;
         }
-        Some(Signature::new(b[0] - b'0', b[1] - b'0', b[2] - b'0', b[3] - b'0'))
+        Some(Signature::new(
+            b[0] - b'0',
+            b[1] - b'0',
+            b[2] - b'0',
+            b[3] - b'0',
+        ))
     }
 }
 
@@ -223,9 +232,9 @@ impl Geometry {
         let mut white_men = P::start().pieces(Color::White).men;
         loop {
             let mut next = white_men;
-            for s in 0..64 {
+            for (s, st) in step.iter().enumerate() {
                 if white_men & (1 << s) != 0 {
-                    next |= step[s];
+                    next |= st;
                 }
             }
             if next == white_men {
@@ -234,11 +243,11 @@ impl Geometry {
             white_men = next;
         }
         let mut man_from = [0u64; 64];
-        for p in 0..64 {
+        for (p, &st) in step.iter().enumerate() {
             if white_men & (1 << p) == 0 {
                 continue;
             }
-            let mut t = step[p];
+            let mut t = st;
             while t != 0 {
                 let s = t.trailing_zeros() as usize;
                 t &= t - 1;
@@ -477,6 +486,9 @@ mod tests {
         let pos = |s: Signature| all.iter().position(|&t| t == s).unwrap();
         assert!(pos(Signature::new(0, 1, 0, 1)) < pos(Signature::new(1, 0, 0, 1)));
         assert!(pos(Signature::new(0, 2, 0, 1)) < pos(Signature::new(1, 1, 0, 1)));
-        assert_eq!(Signature::from_stem("1201"), Some(Signature::new(1, 2, 0, 1)));
+        assert_eq!(
+            Signature::from_stem("1201"),
+            Some(Signature::new(1, 2, 0, 1))
+        );
     }
 }

@@ -130,9 +130,10 @@ impl Tablebase {
             Err(_) => Err(ProbeError::Missing(sig)),
             Ok(mut f) => match store::read_header(&mut f) {
                 Err(e) => Err(ProbeError::Damaged(sig, e.to_string())),
-                Ok(h) if h.sig != sig || h.variant != self.variant => {
-                    Err(ProbeError::Damaged(sig, "header names another table".into()))
-                }
+                Ok(h) if h.sig != sig || h.variant != self.variant => Err(ProbeError::Damaged(
+                    sig,
+                    "header names another table".into(),
+                )),
                 Ok(h) => {
                     let ix = Indexer::new(Geometry::of::<P>(), sig);
                     if ix.size() != h.positions {
@@ -154,9 +155,15 @@ impl Tablebase {
         opened
     }
 
-    fn block<P: Position>(&self, t: &OpenTable, b: u32) -> Result<Arc<Vec<u16>>, ProbeError> {
+    fn block(&self, t: &OpenTable, b: u32) -> Result<Arc<Vec<u16>>, ProbeError> {
         let key = (t.header.sig, b);
-        if let Some(v) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).map.get(&key) {
+        if let Some(v) = self
+            .cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .map
+            .get(&key)
+        {
             return Ok(v.clone());
         }
         let raw = {
@@ -211,7 +218,7 @@ impl Tablebase {
         let t = self.table::<P>(sig)?;
         let i = t.ix.index(me, them);
         let b = (i / t.header.block as u64) as u32;
-        let block = self.block::<P>(&t, b)?;
+        let block = self.block(&t, b)?;
         let code = block[(i % t.header.block as u64) as usize];
         let v = Value::from_code(code)
             .ok_or_else(|| ProbeError::Damaged(sig, format!("bad code at {i}")))?;

@@ -97,6 +97,7 @@ pub fn under_rules(v: Value, left: PliesLeft) -> Option<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::variant::Notation;
 
     #[test]
     fn distances_meet_counters() {

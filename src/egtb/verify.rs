@@ -25,7 +25,9 @@ pub fn value_from_successors<P: Position>(pos: &P, solved: &Solved) -> Option<Va
     pos.generate(&mut list);
     let mut best: Option<Value> = None;
     for m in list.iter() {
-        let v = solved.value(&pos.play(m))?.back(m.is_capture() || m.promotes());
+        let v = solved
+            .value(&pos.play(m))?
+            .back(m.is_capture() || m.promotes());
         if best.is_none_or(|b| preference(v) < preference(b)) {
             best = Some(v);
         }
@@ -65,7 +67,10 @@ pub fn verify_all<P: Position + Notation>(
             Ok((h, codes)) if h.sig == sig && codes.len() as u64 == Indexer::new(g, sig).size() => {
                 solved.insert(Indexer::new(g, sig), codes)
             }
-            Ok(_) => out.push(unreadable(sig, "header does not match the file name".into())),
+            Ok(_) => out.push(unreadable(
+                sig,
+                "header does not match the file name".into(),
+            )),
             Err(e) => out.push(unreadable(sig, e.to_string())),
         }
     }
@@ -86,7 +91,10 @@ pub fn verify_all<P: Position + Notation>(
                 let stored = Value::from_code(codes[i as usize]);
                 let computed = value_from_successors(&pos, &solved);
                 (stored != computed || computed.is_none()).then(|| {
-                    let fen = format!("{} stored {stored:?}, successors give {computed:?}", pos.to_fen());
+                    let fen = format!(
+                        "{} stored {stored:?}, successors give {computed:?}",
+                        pos.to_fen()
+                    );
                     (i, Some(fen))
                 })
             })

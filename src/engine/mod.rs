@@ -7,17 +7,22 @@
 //! tools. Inside, the game is chosen once: an `enum` over one [`Searcher`] per game, each with
 //! its own position history, so nothing below this file is dispatched per node.
 
+mod endgames;
 mod session;
 
+pub use endgames::{DEFAULT_EGTB_CACHE_MB, MAX_EGTB_CACHE_MB};
 pub use session::GameSession;
 
 use crate::core::{Score, Variant};
+use crate::egtb::Endgames;
 use crate::eval::Evaluate;
 use crate::game::Game;
 use crate::search::time::TimePlan;
 use crate::search::{Finished, Report, SearchLimits};
 use crate::variant::{Notation, Position, RussianPosition, TurkishPosition};
+use endgames::EndgameConfig;
 use std::fmt;
+use std::sync::Arc;
 
 /// Search limits, as set by the Hub `level` command or the command line. Unset fields do not
 /// limit. With no limit at all the search runs until `stop`.
@@ -78,6 +83,8 @@ pub struct Info {
     pub nps: f64,
     /// Principal variation.
     pub pv: Vec<MoveText>,
+    /// Successful endgame database probes so far (`None` without databases).
+    pub egtb_hits: Option<u64>,
 }
 
 /// The result of a search.
@@ -153,6 +160,8 @@ pub enum OptionKind {
         /// Largest value.
         max: i64,
     },
+    /// Any text (a path).
+    Text,
 }
 
 /// An option the engine declares, with its current value.
@@ -202,6 +211,7 @@ fn info<P: Evaluate>(root: &P, r: &Report<P>) -> Info {
             0.0
         },
         pv: pv_text(root, &r.pv),
+        egtb_hits: None,
     }
 }
 
@@ -264,6 +274,7 @@ macro_rules! with_session {
 /// live in the session's searcher, nowhere else.
 pub struct Engine {
     game: AnyGame,
+    endgames: EndgameConfig,
 }
 
 impl Engine {
@@ -271,6 +282,7 @@ impl Engine {
     pub fn new(variant: Variant) -> Engine {
         Engine {
             game: Self::make(variant, 1, DEFAULT_HASH_MB),
+            endgames: EndgameConfig::new(),
         }
     }
 
@@ -299,7 +311,41 @@ impl Engine {
             // Free the old table before allocating the new one.
             self.game = Self::make(variant, 1, 1);
             self.game = Self::make(variant, threads, hash_mb);
+            self.attach_endgames();
         }
+    }
+
+    /// Opens the endgame databases for the current game and gives them to its searcher.
+    fn attach_endgames(&mut self) {
+        self.stop_and_wait();
+        self.endgames.reopen(self.variant());
+        let tables = self.endgames.tables.clone();
+        match &mut self.game {
+            AnyGame::Russian(s) => s
+                .searcher_mut()
+                .set_endgames(tables.map(|t| t as Arc<dyn Endgames<RussianPosition>>)),
+            AnyGame::Turkish(s) => s
+                .searcher_mut()
+                .set_endgames(tables.map(|t| t as Arc<dyn Endgames<TurkishPosition>>)),
+        }
+    }
+
+    /// Uses the endgame databases in `path` (empty: none) with a cache of `cache_mb` MiB.
+    pub fn set_endgames(&mut self, path: &str, cache_mb: usize) {
+        self.endgames.path = path.to_string();
+        self.endgames.cache_mb = cache_mb.clamp(1, MAX_EGTB_CACHE_MB);
+        self.attach_endgames();
+    }
+
+    /// Messages about endgame databases not yet shown (tables that failed to open, a missing
+    /// or damaged table met in a search): each problem once.
+    pub fn take_messages(&mut self) -> Vec<String> {
+        self.endgames.take_messages()
+    }
+
+    /// Successful endgame database probes so far (`None` without databases).
+    pub fn egtb_hits(&self) -> Option<u64> {
+        self.endgames.hits()
     }
 
     fn stop_and_wait(&mut self) {
@@ -351,6 +397,19 @@ impl Engine {
                 },
                 value: self.hash_mb().to_string(),
             },
+            EngineOption {
+                name: "egtb-path",
+                kind: OptionKind::Text,
+                value: self.endgames.path.clone(),
+            },
+            EngineOption {
+                name: "egtb-cache",
+                kind: OptionKind::Int {
+                    min: 1,
+                    max: MAX_EGTB_CACHE_MB as i64,
+                },
+                value: self.endgames.cache_mb.to_string(),
+            },
         ]
     }
 
@@ -383,6 +442,17 @@ impl Engine {
             "hash" => {
                 let n = int(1, MAX_HASH_MB)?;
                 self.set_hash_mb(n);
+                Ok(())
+            }
+            "egtb-path" => {
+                let cache = self.endgames.cache_mb;
+                self.set_endgames(value.trim(), cache);
+                Ok(())
+            }
+            "egtb-cache" => {
+                let n = int(1, MAX_EGTB_CACHE_MB)?;
+                let path = self.endgames.path.clone();
+                self.set_endgames(&path, n);
                 Ok(())
             }
             _ => Err(EngineError::BadOption(format!("unknown option {name:?}"))),
@@ -428,12 +498,17 @@ impl Engine {
         mut on_info: InfoCallback,
         on_done: DoneCallback,
     ) -> Result<(), EngineError> {
+        let tables = self.endgames.tables.clone();
         with_session!(&mut self.game, s => {
             let root = *s.game().position();
             s.go(
                 &limits,
                 mode,
-                move |r| on_info(&info(&root, r)),
+                move |r| {
+                    let mut i = info(&root, r);
+                    i.egtb_hits = tables.as_ref().map(|t| t.hits());
+                    on_info(&i)
+                },
                 move |f| on_done(outcome(&root, &f)),
             )
         })

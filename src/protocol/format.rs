@@ -103,6 +103,10 @@ pub fn info(i: &Info) -> Reply {
         }
         r = r.arg("pv", pv);
     }
+    if let Some(h) = i.egtb_hits {
+        // Only with endgame databases in use, after Scan's fields.
+        r = r.arg("egtb-hits", h);
+    }
     r
 }
 
@@ -169,6 +173,7 @@ mod tests {
             time: 0.5,
             nps: 246912.0,
             pv: vec![mv("10-14"), mv("23x5x10x14")],
+            egtb_hits: None,
         };
         let s = info(&i).into_string();
         assert_eq!(
@@ -188,8 +193,16 @@ mod tests {
             keys,
             ["depth", "mean-depth", "score", "nodes", "time", "nps", "pv"]
         );
-        let no_pv = Info { pv: vec![], ..i };
+        let no_pv = Info {
+            pv: vec![],
+            ..i.clone()
+        };
         assert!(!info(&no_pv).as_str().contains("pv"));
+        let hits = Info {
+            egtb_hits: Some(42),
+            ..i
+        };
+        assert!(info(&hits).as_str().ends_with(" egtb-hits=42"));
     }
 
     #[test]

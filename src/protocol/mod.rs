@@ -48,6 +48,11 @@ pub trait Backend {
     fn ponder_hit(&self);
     /// Blocks until the running search (if any) has finished.
     fn wait(&mut self);
+    /// Notes for the user not yet shown (for example endgame databases missing or damaged),
+    /// each once.
+    fn take_messages(&mut self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 impl Backend for Engine {
@@ -83,5 +88,8 @@ impl Backend for Engine {
     }
     fn wait(&mut self) {
         Engine::wait(self)
+    }
+    fn take_messages(&mut self) -> Vec<String> {
+        Engine::take_messages(self)
     }
 }

@@ -212,6 +212,7 @@ impl<B: Backend, W: Write> Session<B, W> {
             Some(SearchEvent::Done(o)) => {
                 self.search = None;
                 self.backend.wait();
+                self.send_messages()?;
                 self.send(format::done(&o))
             }
             None => {
@@ -243,6 +244,15 @@ impl<B: Backend, W: Write> Session<B, W> {
             if let Err(e) = self.backend.set_option(&name, &value) {
                 self.send_error(&engine_error_message(&e))?;
             }
+        }
+        self.send_messages()
+    }
+
+    /// The engine's notes not yet shown (endgame databases missing or damaged), as
+    /// `info string="..."`: never on stderr, which the client merges into stdout.
+    fn send_messages(&mut self) -> io::Result<()> {
+        for m in self.backend.take_messages() {
+            self.send(Reply::new("info").arg("string", shorten_long(&m)))?;
         }
         Ok(())
     }
@@ -304,6 +314,7 @@ impl<B: Backend, W: Write> Session<B, W> {
                 OptionKind::Int { min, max } => {
                     r.arg("type", "int").arg("min", min).arg("max", max)
                 }
+                OptionKind::Text => r.arg("type", "string"),
             };
             self.send(r)?;
         }
@@ -375,6 +386,7 @@ fn check_option_value(opt: &EngineOption, value: &str) -> Result<(), String> {
                 ))
             }
         }
+        OptionKind::Text => Ok(()),
         OptionKind::Int { min, max } => match v.parse::<i64>() {
             Ok(n) if (*min..=*max).contains(&n) => Ok(()),
             _ => Err(format!(

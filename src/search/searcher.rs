@@ -200,6 +200,17 @@ impl<P: Evaluate> Searcher<P> {
                     best = Some(r.clone());
                 }
             }
+            if let Some((m, v)) = by_tables {
+                on_report(&Report {
+                    depth: 1,
+                    seldepth: 1,
+                    mean_depth: 1.0,
+                    score: endgames::score(v, 0),
+                    nodes: 0,
+                    time: sh.elapsed(),
+                    pv: vec![m],
+                });
+            }
             let finished = match by_tables {
                 Some((m, v)) => Finished {
                     best: Some(m),

@@ -16,7 +16,9 @@ use std::collections::HashMap;
 /// where a game can put them: never on their crowning rank and, in Turkish, never on their own
 /// first rank (men do not move backwards there).
 pub fn positions<P: Position>(max: u32, keep: impl Fn([u32; 4]) -> bool) -> Vec<P> {
-    let squares: Vec<u8> = (0..64).filter(|&s| P::PLAYABLE & (1u64 << s) != 0).collect();
+    let squares: Vec<u8> = (0..64)
+        .filter(|&s| P::PLAYABLE & (1u64 << s) != 0)
+        .collect();
     let turkish = P::PLAYABLE == u64::MAX;
     let mut out = Vec::new();
     let mut chosen = Vec::new();
@@ -83,7 +85,7 @@ pub fn solve<P: Position>(all: &[P]) -> HashMap<P, Value> {
     // whether the move converts.
     let mut succ: Vec<Vec<(Option<usize>, bool)>> = Vec::with_capacity(all.len());
     let mut value: Vec<Option<Value>> = vec![None; all.len()];
-        for (i, p) in all.iter().enumerate() {
+    for (i, p) in all.iter().enumerate() {
         if let Some(end) = p.rule_end(&p.rule_state_new()) {
             value[i] = Some(match end.outcome {
                 Outcome::Draw => Value::Draw,
@@ -123,7 +125,10 @@ pub fn solve<P: Position>(all: &[P]) -> HashMap<P, Value> {
     // men, solved before, so inside a class only quiet moves link positions.
     let class = |p: &P| {
         let (w, b) = (p.pieces(Color::White), p.pieces(Color::Black));
-        ((w.all() | b.all()).count_ones(), (w.men | b.men).count_ones())
+        (
+            (w.all() | b.all()).count_ones(),
+            (w.men | b.men).count_ones(),
+        )
     };
     let mut classes: Vec<(u32, u32)> = all.iter().map(class).collect();
     classes.sort_unstable();
