@@ -6,6 +6,8 @@ use super::rules::{under_rules, CountedDraws};
 use super::{pieces_on_board, Tablebase, Value};
 use crate::core::Score;
 use crate::variant::{GameMove, Position};
+use std::any::Any;
+use std::sync::Arc;
 
 /// The score of a database win found `ply` plies from the root with `d` plies to conversion
 /// is `TB_WIN - ply - d`: below every score of a win at a known number of plies
@@ -79,4 +81,30 @@ pub fn root_move<P: Position>(
     }
     // The move must keep the root's value (it does when the tables agree with themselves).
     best.filter(|&(_, v)| std::mem::discriminant(&v) == std::mem::discriminant(&root))
+}
+
+/// Tables opened for game `P`: themselves (hits, messages) and as the search sees them.
+pub type Opened<P> = (Arc<Tablebase>, Arc<dyn Endgames<P>>);
+
+/// Opens the tables of game `P` in `dir` for a caller generic over the game (the command
+/// line): the tables themselves (hits, messages) and the same tables as the search sees them.
+/// The game is chosen here, at the boundary, by `P::VARIANT`.
+pub fn open_for<P: Position>(
+    dir: &std::path::Path,
+    cache_mb: usize,
+) -> Result<Opened<P>, String> {
+    use crate::core::Variant;
+    use crate::variant::{RussianPosition, TurkishPosition};
+    let tb = Arc::new(Tablebase::open(dir, P::VARIANT, cache_mb)?);
+    let any: Box<dyn Any> = match P::VARIANT {
+        Variant::Russian => Box::new(tb.clone() as Arc<dyn Endgames<RussianPosition>>),
+        Variant::Turkish => Box::new(tb.clone() as Arc<dyn Endgames<TurkishPosition>>),
+    };
+    let eg = any.downcast::<Arc<dyn Endgames<P>>>().map_err(|_| {
+        format!(
+            "no endgame databases for this position type ({})",
+            P::VARIANT
+        )
+    })?;
+    Ok((tb, *eg))
 }

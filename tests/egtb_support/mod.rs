@@ -9,7 +9,7 @@
 use damka::core::Color;
 use damka::egtb::Value;
 use damka::variant::{GameMove, Outcome, Pieces, Position};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Every position with 2..=`max` pieces, each side at least one, both sides to move, whose
 /// material `(white men, white kings, black men, black kings)` passes `keep`. Men stand only
@@ -80,7 +80,9 @@ fn choose(squares: &[u8], from: usize, k: usize, chosen: &mut Vec<u8>, f: &mut i
 /// The values of every position in `all` (which must hold every successor of each of its
 /// positions that has pieces on both sides).
 pub fn solve<P: Position>(all: &[P]) -> HashMap<P, Value> {
-    let at: HashMap<P, usize> = all.iter().enumerate().map(|(i, p)| (*p, i)).collect();
+    let mut at: HashMap<P, usize> = HashMap::default();
+    at.reserve(all.len());
+    at.extend(all.iter().enumerate().map(|(i, p)| (*p, i)));
     // Successors: Some(index) or None for "the side to move has no pieces" (lost), with
     // whether the move converts.
     let mut succ: Vec<Vec<(Option<usize>, bool)>> = Vec::with_capacity(all.len());
