@@ -38,6 +38,34 @@ pub enum EgtbAction {
     Probe(ProbeArgs),
     /// Check every stored value against its successors.
     Verify(BuildArgs),
+    /// Print random balanced endgame positions (match starts for databases against none).
+    Positions(PositionsArgs),
+}
+
+/// Arguments of `egtb positions`.
+#[derive(Args, Debug)]
+pub struct PositionsArgs {
+    /// Game: russian or turkish.
+    #[arg(long, default_value = "russian")]
+    pub variant: String,
+    /// Number of positions.
+    #[arg(long, default_value_t = 100)]
+    pub count: usize,
+    /// Fewest pieces.
+    #[arg(long, default_value_t = 6)]
+    pub min: u32,
+    /// Most pieces.
+    #[arg(long, default_value_t = 9)]
+    pub max: u32,
+    /// Random seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Depth of the search that keeps only positions within --margin of equal.
+    #[arg(long, default_value_t = 6)]
+    pub depth: u32,
+    /// Largest absolute score kept, centi-men.
+    #[arg(long, default_value_t = 100)]
+    pub margin: i32,
 }
 
 /// Arguments of `egtb build` and `egtb verify`.
@@ -93,6 +121,7 @@ pub fn run(args: EgtbArgs) -> i32 {
     let variant = match &args.action {
         EgtbAction::Build(a) | EgtbAction::Verify(a) => a.variant.parse::<Variant>(),
         EgtbAction::Probe(a) => a.variant.parse::<Variant>(),
+        EgtbAction::Positions(a) => a.variant.parse::<Variant>(),
     };
     let variant = match variant {
         Ok(v) => v,
@@ -116,11 +145,12 @@ fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
     b.build().map_err(|e| e.to_string())
 }
 
-fn run_for<P: Position + Notation>(args: EgtbArgs) -> i32 {
+fn run_for<P: Evaluate + Notation>(args: EgtbArgs) -> i32 {
     match args.action {
         EgtbAction::Build(a) => run_build::<P>(a),
         EgtbAction::Probe(a) => run_probe::<P>(a),
         EgtbAction::Verify(a) => run_verify::<P>(a),
+        EgtbAction::Positions(a) => super::egtb_positions::run::<P>(a),
     }
 }
 

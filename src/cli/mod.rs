@@ -4,6 +4,7 @@
 pub mod analyse;
 pub mod bench;
 pub mod egtb;
+pub mod egtb_positions;
 pub mod hub;
 pub mod perft;
 pub mod play;
