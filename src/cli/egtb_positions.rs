@@ -63,7 +63,11 @@ pub fn run<P: Evaluate>(a: PositionsArgs) -> i32 {
         tries += 1;
         let n = a.min + rng.below((a.max - a.min + 1) as u64) as u32;
         let (nw, nb) = (n.div_ceil(2), n / 2);
-        let (nw, nb) = if rng.below(2) == 0 { (nw, nb) } else { (nb, nw) };
+        let (nw, nb) = if rng.below(2) == 0 {
+            (nw, nb)
+        } else {
+            (nb, nw)
+        };
         let mut taken = 0;
         let w = random_side(&mut rng, nw, g.white_men, g.playable, &mut taken);
         let b = random_side(&mut rng, nb, g.black_men, g.playable, &mut taken);

@@ -89,10 +89,7 @@ pub type Opened<P> = (Arc<Tablebase>, Arc<dyn Endgames<P>>);
 /// Opens the tables of game `P` in `dir` for a caller generic over the game (the command
 /// line): the tables themselves (hits, messages) and the same tables as the search sees them.
 /// The game is chosen here, at the boundary, by `P::VARIANT`.
-pub fn open_for<P: Position>(
-    dir: &std::path::Path,
-    cache_mb: usize,
-) -> Result<Opened<P>, String> {
+pub fn open_for<P: Position>(dir: &std::path::Path, cache_mb: usize) -> Result<Opened<P>, String> {
     use crate::core::Variant;
     use crate::variant::{RussianPosition, TurkishPosition};
     let tb = Arc::new(Tablebase::open(dir, P::VARIANT, cache_mb)?);
