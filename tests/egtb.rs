@@ -302,3 +302,44 @@ fn command_line_build_probe_and_verify() {
     assert!(out.contains("1010 M-M"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn endgame_positions_for_matches() {
+    let (code, out) = damka(&[
+        "egtb",
+        "positions",
+        "--variant",
+        "turkish",
+        "--count",
+        "3",
+        "--min",
+        "6",
+        "--max",
+        "7",
+        "--depth",
+        "3",
+    ]);
+    assert_eq!(code, 0);
+    let fens: Vec<&str> = out.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(fens.len(), 3);
+    for f in fens {
+        let p = TurkishPosition::from_fen(f).unwrap();
+        assert!((6..=7).contains(&damka::egtb::pieces_on_board(&p)), "{f}");
+        assert!(!p.has_capture());
+    }
+    let (code, again) = damka(&[
+        "egtb",
+        "positions",
+        "--variant",
+        "turkish",
+        "--count",
+        "3",
+        "--min",
+        "6",
+        "--max",
+        "7",
+        "--depth",
+        "3",
+    ]);
+    assert_eq!((code, again), (0, out));
+}

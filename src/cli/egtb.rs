@@ -40,6 +40,26 @@ pub enum EgtbAction {
     Verify(BuildArgs),
     /// Print random balanced endgame positions (match starts for databases against none).
     Positions(PositionsArgs),
+    /// Check a PDN file of games: every game in which the named player reached a database
+    /// win (under the draw rules, with the game's own counters) must be won by it.
+    CheckGames(CheckGamesArgs),
+}
+
+/// Arguments of `egtb check-games`.
+#[derive(Args, Debug)]
+pub struct CheckGamesArgs {
+    /// Game: russian or turkish.
+    #[arg(long, default_value = "russian")]
+    pub variant: String,
+    /// The PDN file.
+    #[arg(long)]
+    pub pdn: PathBuf,
+    /// The player (its name in the White/Black tags) whose database wins are checked.
+    #[arg(long)]
+    pub player: String,
+    /// Database folder (default as for build).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
 }
 
 /// Arguments of `egtb positions`.
@@ -122,6 +142,7 @@ pub fn run(args: EgtbArgs) -> i32 {
         EgtbAction::Build(a) | EgtbAction::Verify(a) => a.variant.parse::<Variant>(),
         EgtbAction::Probe(a) => a.variant.parse::<Variant>(),
         EgtbAction::Positions(a) => a.variant.parse::<Variant>(),
+        EgtbAction::CheckGames(a) => a.variant.parse::<Variant>(),
     };
     let variant = match variant {
         Ok(v) => v,
@@ -151,6 +172,13 @@ fn run_for<P: Evaluate + Notation>(args: EgtbArgs) -> i32 {
         EgtbAction::Probe(a) => run_probe::<P>(a),
         EgtbAction::Verify(a) => run_verify::<P>(a),
         EgtbAction::Positions(a) => super::egtb_positions::run::<P>(a),
+        EgtbAction::CheckGames(a) => {
+            let dir = a.dir.clone().unwrap_or_else(default_dir);
+            match crate::egtb::endgames::open_for::<P>(&dir, 64) {
+                Ok((_, eg)) => super::egtb_positions::check_games::<P>(&a, eg.as_ref()),
+                Err(e) => usage(&e),
+            }
+        }
     }
 }
 

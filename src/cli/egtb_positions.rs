@@ -11,11 +11,13 @@
 use super::egtb::PositionsArgs;
 use crate::core::{Color, Rng};
 use crate::egtb::index::Geometry;
+use crate::egtb::{Endgames, Value};
 use crate::engine::GameSession;
 use crate::engine::{GoMode, Limits};
 use crate::eval::Evaluate;
+use crate::game::pdn::read_all;
 use crate::game::Game;
-use crate::variant::{Notation, Pieces};
+use crate::variant::{Notation, Outcome, Pieces};
 
 fn random_side(rng: &mut Rng, n: u32, men_squares: u64, playable: u64, taken: &mut u64) -> Pieces {
     let mut p = Pieces::default();
@@ -92,4 +94,73 @@ pub fn run<P: Evaluate>(a: PositionsArgs) -> i32 {
         return 1;
     }
     0
+}
+
+/// Runs `damka egtb check-games`: prints, for the named player, how many games reached a
+/// database win under the rules and how many of those it won; exit status 1 if one was not.
+pub fn check_games<P: Evaluate>(a: &super::egtb::CheckGamesArgs, eg: &dyn Endgames<P>) -> i32 {
+    let text = match std::fs::read_to_string(&a.pdn) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("damka egtb check-games: {}: {e}", a.pdn.display());
+            return 2;
+        }
+    };
+    let records = match read_all::<P>(&text) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("damka egtb check-games: {e}");
+            return 2;
+        }
+    };
+    let (mut reached, mut converted) = (0, 0);
+    for (k, r) in records.iter().enumerate() {
+        let colour = match (r.tag("White"), r.tag("Black")) {
+            (Some(w), _) if w == a.player => Color::White,
+            (_, Some(b)) if b == a.player => Color::Black,
+            _ => continue,
+        };
+        let mut g = Game::new(*r.game.start());
+        let mut won_at = None;
+        for (ply, m) in std::iter::once(None)
+            .chain(r.game.moves().iter().map(Some))
+            .enumerate()
+        {
+            if let Some(m) = m {
+                if g.play(*m).is_err() {
+                    break;
+                }
+            }
+            let pos = *g.position();
+            if !eg.covers(&pos) {
+                continue;
+            }
+            let mine = pos.side_to_move() == colour;
+            match eg.value(&pos, g.rule_state()) {
+                Some(Value::Win(_)) if mine => won_at = Some(ply),
+                Some(Value::Loss(_)) if !mine => won_at = Some(ply),
+                _ => {}
+            }
+            if won_at.is_some() {
+                break;
+            }
+        }
+        let Some(ply) = won_at else { continue };
+        reached += 1;
+        if r.result == Some(Outcome::Win(colour)) {
+            converted += 1;
+        } else {
+            println!(
+                "game {}: database win at ply {ply} not converted ({:?})",
+                k + 1,
+                r.result
+            );
+        }
+    }
+    println!(
+        "{} games, {reached} reached a database win for {}, {converted} converted",
+        records.len(),
+        a.player
+    );
+    i32::from(converted < reached)
 }

@@ -41,10 +41,13 @@ impl<P: CountedDraws> Endgames<P> for Tablebase {
     }
 }
 
-/// The search score of value `v` at `ply` plies from the root.
+/// The search score of value `v` at `ply` plies from the root. A game already over (distance
+/// 0: no legal move, or a Turkish end rule) scores as the search scores game ends.
 pub fn score(v: Value, ply: usize) -> Score {
     let win = |d: u16| (TB_WIN - ply as Score - d as Score).max(TB_WIN_MIN);
     match v {
+        Value::Win(0) => crate::core::win_in(ply),
+        Value::Loss(0) => crate::core::loss_in(ply),
         Value::Win(d) => win(d),
         Value::Draw => 0,
         Value::Loss(d) => -win(d),
