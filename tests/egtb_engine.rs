@@ -107,7 +107,7 @@ fn hub_takes_the_path_counts_hits_and_reports_missing_tables_once() {
     let mut e = Engine::new(Variant::Russian);
     assert!(e.options().iter().any(|o| o.name == "egtb-path"));
     e.set_option("egtb-path", dir.to_str().unwrap()).unwrap();
-    assert!(e.take_messages().is_empty());
+    assert!(e.take_notices().is_empty());
     // Four pieces: beyond these tables, the search probes the three-piece positions below.
     e.set_position("W:WKa1,Kc1:BKh2,h6", &[]).unwrap();
     let limits = Limits {
@@ -141,8 +141,8 @@ fn hub_takes_the_path_counts_hits_and_reports_missing_tables_once() {
     // Missing tables: one message, and play goes on.
     e.set_option("egtb-path", "/nonexistent/damka-egtb")
         .unwrap();
-    assert_eq!(e.take_messages().len(), 1);
-    assert!(e.take_messages().is_empty());
+    assert_eq!(e.take_notices().len(), 1);
+    assert!(e.take_notices().is_empty());
     assert!(e
         .search_blocking(limits, GoMode::Think, Box::new(|_| {}))
         .unwrap()

@@ -2,10 +2,11 @@
 //! binary (stdin/stdout, nothing on stderr, exit status 0).
 
 mod hub_support;
+mod process_support;
 
 use damka::core::Variant;
-use damka::engine::Engine;
-use damka::protocol::HubConfig;
+use damka::engine::{Engine, EngineError, EngineOption};
+use damka::protocol::{Backend, HubConfig, SearchRequest};
 use hub_support::{assert_strict, Client};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -24,6 +25,88 @@ fn engine_client() -> Client {
         config,
         Arc::new(Mutex::new(Vec::new())),
     )
+}
+
+/// The engine as it behaves when the system refuses to start more than `max` search threads
+/// (the refusal is injected by the pool's test hook, on the session's thread).
+struct ThreadLimited {
+    engine: Engine,
+    max: usize,
+}
+
+impl Backend for ThreadLimited {
+    fn variant(&self) -> Variant {
+        self.engine.variant()
+    }
+    fn options(&self) -> Vec<EngineOption> {
+        self.engine.options()
+    }
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        damka::search::pool::refuse_thread_starts_from(Some(self.max));
+        let r = self.engine.set_option(name, value);
+        damka::search::pool::refuse_thread_starts_from(None);
+        r
+    }
+    fn new_game(&mut self) {
+        self.engine.new_game()
+    }
+    fn set_position(&mut self, pos: &str, moves: &[&str]) -> Result<(), EngineError> {
+        self.engine.set_position(pos, moves)
+    }
+    fn go(&mut self, search: SearchRequest) -> Result<(), EngineError> {
+        Backend::go(&mut self.engine, search)
+    }
+    fn stop(&self) {
+        self.engine.stop()
+    }
+    fn ponder_hit(&self) {
+        self.engine.ponder_hit()
+    }
+    fn wait(&mut self) {
+        self.engine.wait()
+    }
+    fn take_notices(&mut self) -> Vec<String> {
+        self.engine.take_notices()
+    }
+}
+
+#[test]
+fn threads_that_cannot_start_are_reported_and_the_session_goes_on() {
+    let backend = ThreadLimited {
+        engine: Engine::new(Variant::Russian),
+        max: 3,
+    };
+    let c = Client::start_backend(
+        backend,
+        HubConfig::default(),
+        Arc::new(Mutex::new(Vec::new())),
+    );
+    let lines = c.ask("hub");
+    assert_eq!(lines.last().map(String::as_str), Some("wait"), "{lines:?}");
+    assert!(c.ask("set-param name=threads value=256").is_empty());
+    let lines = c.ask("init");
+    assert_eq!(
+        lines,
+        vec![
+            "info string=\"threads: 256 asked, 3 started (the system refused the others)\"",
+            "ready"
+        ]
+    );
+    for l in &lines {
+        assert_strict(l);
+    }
+    search_then_threads(&c, 4, 3);
+}
+
+/// Searches the start position to `depth`, then checks that `hub` declares `threads` threads
+/// (the number really running).
+fn search_then_threads(c: &Client, depth: u32, threads: usize) {
+    assert!(c.ask(&format!("pos pos={RUSSIAN_START}")).is_empty());
+    c.send(&format!("level depth={depth}"));
+    assert!(search(c, "go think").starts_with("done move="));
+    let lines = c.ask("hub");
+    let declared = format!("param name=threads value={threads} ");
+    assert!(lines.iter().any(|l| l.starts_with(&declared)), "{lines:?}");
 }
 
 /// The `done` line of a search, checking the `info` lines before it.
@@ -119,16 +202,7 @@ fn declares_the_engines_options_and_searches_with_two_threads() {
     );
     assert!(c.ask("set-param name=threads value=2").is_empty());
     assert_eq!(c.ask("init"), vec!["ready"]);
-    assert!(c.ask(&format!("pos pos={RUSSIAN_START}")).is_empty());
-    c.send("level depth=6");
-    assert!(search(&c, "go think").starts_with("done move="));
-    let lines = c.ask("hub");
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("param name=threads value=2 ")),
-        "{lines:?}"
-    );
+    search_then_threads(&c, 6, 2);
 }
 
 #[test]
@@ -218,38 +292,6 @@ fn clock_limits_are_kept() {
     }
 }
 
-/// Runs the binary on a script, with a pause after the lines marked by a leading `~`.
-fn run_binary(script: &[&[u8]]) -> (Vec<String>, String, i32) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_damka"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start damka");
-    let mut stdin = child.stdin.take().unwrap();
-    for line in script {
-        if let Some(rest) = line.strip_prefix(b"~") {
-            stdin.write_all(rest).unwrap();
-            stdin.flush().unwrap();
-            std::thread::sleep(Duration::from_millis(200));
-        } else {
-            stdin.write_all(line).unwrap();
-        }
-    }
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
-    let lines = String::from_utf8(out.stdout)
-        .expect("stdout is UTF-8")
-        .lines()
-        .map(str::to_string)
-        .collect();
-    (
-        lines,
-        String::from_utf8_lossy(&out.stderr).to_string(),
-        out.status.code().unwrap_or(-1),
-    )
-}
-
 #[test]
 fn binary_session_survives_bad_input_and_writes_nothing_to_stderr() {
     let million = format!("{}\n", "z".repeat(1_000_000));
@@ -276,9 +318,11 @@ fn binary_session_survives_bad_input_and_writes_nothing_to_stderr() {
         b"quit\n",
         b"ping\n",
     ];
-    let (lines, stderr, code) = run_binary(&script);
-    assert_eq!(stderr, "");
-    assert_eq!(code, 0);
+    // The script runs on the binary with a pause after the lines marked by a leading `~`.
+    let out = process_support::run(env!("CARGO_BIN_EXE_damka"), &[], &script);
+    assert_eq!(out.stderr, "");
+    assert_eq!(out.code, 0);
+    let lines = out.lines();
     for l in &lines {
         assert_strict(l);
     }
@@ -290,7 +334,8 @@ fn binary_session_survives_bad_input_and_writes_nothing_to_stderr() {
     assert_eq!(
         kinds,
         [
-            "id", "param", "param", "param", "param", "param", "wait",  // hub
+            "id", "param", "param", "param", "param", "param", "param", "param",
+            "wait",  // hub
             "error", // unknown variant
             "ready", "error", // go without a position
             "error", // not UTF-8

@@ -1,19 +1,12 @@
 //! `damka perft` on the command line: output formats and exit statuses.
 
-use std::process::Command;
+mod process_support;
 
 const EPD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/perft/russian.epd");
 
 fn damka(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_damka"))
-        .args(args)
-        .output()
-        .expect("run damka");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let out = process_support::run(env!("CARGO_BIN_EXE_damka"), args, &[]);
+    (out.code, out.stdout, out.stderr)
 }
 
 #[test]

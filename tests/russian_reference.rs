@@ -2,7 +2,7 @@
 //! `../shared/rules/russian.md`, compared with the bitboard generator on thousands of random
 //! positions (kings included) and on positions from random games.
 
-use damka::core::{Color, Square};
+use damka::core::{Color, Rng, Square};
 use damka::variant::{GameMove, Pieces, Position, RussianPosition};
 use std::collections::{HashMap, HashSet};
 
@@ -252,19 +252,9 @@ fn check(pos: &RussianPosition) {
     }
 }
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 #[test]
 fn random_placements_match_reference() {
-    let mut rng = Rng(0x0123_4567_89AB_CDEF);
+    let mut rng = Rng::new(0x0123_4567_89AB_CDEF);
     let dark: Vec<Square> = (0..64u8).map(Square).filter(|s| s.is_dark()).collect();
     for i in 0..6000 {
         let mut w = Pieces::default();
@@ -273,7 +263,7 @@ fn random_placements_match_reference() {
         let density = 3 + (i % 6) as u64;
         let king_share = [0u64, 2, 5][i % 3];
         for &sq in &dark {
-            let x = rng.next();
+            let x = rng.next_u64();
             if x % 16 >= density {
                 continue;
             }
@@ -287,7 +277,7 @@ fn random_placements_match_reference() {
                 _ => {}
             }
         }
-        let side = if rng.next() & 1 == 0 {
+        let side = if rng.next_u64() & 1 == 0 {
             Color::White
         } else {
             Color::Black
@@ -298,7 +288,7 @@ fn random_placements_match_reference() {
 
 #[test]
 fn random_games_match_reference() {
-    let mut rng = Rng(0xDEAD_BEEF_1234_5678);
+    let mut rng = Rng::new(0xDEAD_BEEF_1234_5678);
     for _ in 0..300 {
         let mut pos = RussianPosition::start();
         for _ in 0..120 {
@@ -307,7 +297,7 @@ fn random_games_match_reference() {
             if moves.is_empty() {
                 break;
             }
-            pos = pos.play(&moves[(rng.next() % moves.len() as u64) as usize]);
+            pos = pos.play(&moves[rng.below(moves.len() as u64) as usize]);
         }
     }
 }

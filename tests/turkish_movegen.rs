@@ -2,24 +2,10 @@
 //! rules text, on thousands of random positions (random placements with kings, and positions
 //! from random games), plus the test positions of `../shared/rules/turkish.md`.
 
-use damka::core::{Bits, Color, MoveList, Square};
+use damka::core::{Bits, Color, MoveList, Rng, Square};
+use damka::game::sorted_legal_texts;
 use damka::variant::{GameMove, Notation, Pieces, Position, TurkishPosition};
 use std::collections::BTreeSet;
-
-/// A small deterministic generator (xorshift*), so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct Piece {
@@ -263,7 +249,8 @@ fn random_placement(rng: &mut Rng) -> TurkishPosition {
 
 #[test]
 fn random_placements_match_reference() {
-    let mut rng = Rng(0x1234_5678_9abc_def1);
+    // The library's seeded generator, so failures reproduce.
+    let mut rng = Rng::new(0x1234_5678_9abc_def1);
     for _ in 0..20_000 {
         check(&random_placement(&mut rng));
     }
@@ -271,7 +258,7 @@ fn random_placements_match_reference() {
 
 #[test]
 fn random_games_match_reference() {
-    let mut rng = Rng(0x0fed_cba9_8765_4321);
+    let mut rng = Rng::new(0x0fed_cba9_8765_4321);
     let mut positions = 0;
     for _ in 0..60 {
         let mut pos = TurkishPosition::start();
@@ -295,18 +282,14 @@ fn sq(s: &str) -> Square {
 #[test]
 fn rules_start_position_has_eight_moves() {
     let pos = TurkishPosition::start();
-    let mut moves: Vec<String> = pos
-        .legal_moves()
-        .iter()
-        .map(|m| pos.move_to_algebraic(m))
-        .collect();
-    moves.sort();
+    let moves = sorted_legal_texts(&pos, TurkishPosition::move_to_algebraic);
     let want: Vec<String> = "abcdefgh".chars().map(|f| format!("{f}3-{f}4")).collect();
     assert_eq!(moves, want);
 }
 
 #[test]
 fn rules_king_pausing_between_captures_is_one_move() {
+    // The rules' example: the white king on a5 captures b5 and e5, pausing on c5 or d5.
     let pos = TurkishPosition::from_fen(
         "W:Wa2,b2,c2,d2,e2,f2,g2,h2,b3,c3,d3,e3,f3,g3,h3,Ka5:\
          Bb5,e5,c6,d6,f6,g6,h6,b7,c7,d7,e7,f7,g7,h7",

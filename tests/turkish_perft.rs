@@ -4,7 +4,8 @@
 
 use damka::perft::{check_epd, divide, parse_epd, perft, perft_checked, perft_parallel, EpdEntry};
 use damka::variant::{Position, TurkishPosition};
-use std::process::Command;
+
+mod process_support;
 
 const EPD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/perft/turkish.epd");
 
@@ -61,37 +62,17 @@ fn start_position_depth_9() {
 
 #[test]
 fn command_line_epd_and_divide() {
-    let out = Command::new(env!("CARGO_BIN_EXE_damka"))
-        .args([
-            "perft",
-            "--variant",
-            "turkish",
-            "--epd",
-            EPD,
-            "--max-nodes",
-            "20000",
-        ])
-        .output()
-        .expect("run damka");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}");
+    let damka = |args: &[&str]| {
+        let out = process_support::run(env!("CARGO_BIN_EXE_damka"), args, &[]);
+        assert_eq!(out.code, 0, "{}", out.stdout);
+        out.stdout
+    };
+    let turkish = ["perft", "--variant", "turkish"];
+    let text = damka(&[&turkish[..], &["--epd", EPD, "--max-nodes", "20000"]].concat());
     assert!(text.contains("failed=0"), "{text}");
-    let out = Command::new(env!("CARGO_BIN_EXE_damka"))
-        .args([
-            "perft",
-            "--variant",
-            "turkish",
-            "--fen",
-            "W:Wa2,b2,c2,d2,e2,f2,g2,h2,b3,c3,d3,e3,f3,g3,h3,Ka5:\
-             Bb5,e5,c6,d6,f6,g6,h6,b7,c7,d7,e7,f7,g7,h7",
-            "--depth",
-            "1",
-            "--divide",
-        ])
-        .output()
-        .expect("run damka");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}");
+    let fen = "W:Wa2,b2,c2,d2,e2,f2,g2,h2,b3,c3,d3,e3,f3,g3,h3,Ka5:\
+               Bb5,e5,c6,d6,f6,g6,h6,b7,c7,d7,e7,f7,g7,h7";
+    let text = damka(&[&turkish[..], &["--fen", fen, "--depth", "1", "--divide"]].concat());
     for mv in ["a5xc5xf5", "a5xc5xg5", "a5xc5xh5"] {
         assert!(text.contains(mv), "{mv} missing in {text}");
     }

@@ -1,7 +1,7 @@
 //! `damka analyse`: analyses one position, printing one line per completed iteration and last
 //! `bestmove <move>` (algebraic, every landing square).
 
-use crate::core::{is_decisive, Score, Variant, WIN};
+use crate::core::{score_text, ScoreStyle, Variant};
 use crate::engine::{Engine, GoMode, Info, Limits};
 use clap::Args;
 
@@ -12,7 +12,7 @@ pub const DEFAULT_MOVETIME: f64 = 5.0;
 #[derive(Args, Debug, Default)]
 pub struct AnalyseArgs {
     /// The game.
-    #[arg(long, value_parser = super::parse_variant)]
+    #[arg(long)]
     pub variant: Option<Variant>,
     /// Position (FEN or Hub position string); the start position when omitted.
     #[arg(long)]
@@ -41,20 +41,9 @@ pub struct AnalyseArgs {
     /// Endgame database cache in MiB.
     #[arg(long, default_value_t = crate::engine::DEFAULT_EGTB_CACHE_MB)]
     pub egtb_cache: usize,
-}
-
-/// A score as text: men with two decimals, or the distance of a known win or loss.
-pub fn score_text(s: Score) -> String {
-    if is_decisive(s) {
-        let plies = WIN - s.abs();
-        if s > 0 {
-            format!("win-in-{plies}")
-        } else {
-            format!("loss-in-{plies}")
-        }
-    } else {
-        format!("{:+.2}", s as f64 / 100.0)
-    }
+    /// The evaluation.
+    #[command(flatten)]
+    pub eval: super::eval_opts::EvalArgs,
 }
 
 /// One iteration line.
@@ -64,7 +53,7 @@ pub fn info_line(i: &Info) -> String {
         "depth={} mean-depth={:.1} score={} nodes={} time={:.3} nps={:.0} pv=\"{}\"",
         i.depth,
         i.mean_depth,
-        score_text(i.score),
+        score_text(i.score, ScoreStyle::Token),
         i.nodes,
         i.time,
         i.nps,
@@ -76,6 +65,10 @@ pub fn info_line(i: &Info) -> String {
 
 /// Runs `damka analyse`; returns the exit status.
 pub fn run(args: AnalyseArgs) -> i32 {
+    if let Err(e) = args.eval.apply() {
+        eprintln!("damka analyse: {e}");
+        return 2;
+    }
     let variant = args.variant.unwrap_or(Variant::Russian);
     let mut engine = Engine::new(variant);
     if let Some(n) = args.threads {
@@ -87,8 +80,8 @@ pub fn run(args: AnalyseArgs) -> i32 {
     if let Some(path) = &args.egtb_path {
         engine.set_endgames(path, args.egtb_cache);
     }
-    for m in engine.take_messages() {
-        eprintln!("damka analyse: {m}");
+    for notice in engine.take_notices() {
+        eprintln!("damka analyse: {notice}");
     }
     let moves: Vec<&str> = args
         .moves
@@ -117,7 +110,7 @@ pub fn run(args: AnalyseArgs) -> i32 {
         GoMode::Analyze,
         Box::new(|i: &Info| println!("{}", info_line(i))),
     );
-    for m in engine.take_messages() {
+    for m in engine.take_notices() {
         eprintln!("damka analyse: {m}");
     }
     match res {

@@ -18,7 +18,7 @@ pub const DEFAULT_HASH_MB: usize = 16;
 #[derive(Args, Debug, Default)]
 pub struct BenchArgs {
     /// Only this game (both when omitted).
-    #[arg(long, value_parser = super::parse_variant)]
+    #[arg(long)]
     pub variant: Option<Variant>,
     /// Depth of every search [default: 11 for Russian, 8 for Turkish].
     #[arg(long)]
@@ -40,6 +40,9 @@ pub struct BenchArgs {
     /// Endgame database cache in MiB.
     #[arg(long, default_value_t = crate::engine::DEFAULT_EGTB_CACHE_MB)]
     pub egtb_cache: usize,
+    /// The evaluation.
+    #[command(flatten)]
+    pub eval: super::eval_opts::EvalArgs,
 }
 
 /// The result of one bench position.
@@ -90,6 +93,9 @@ fn bench_game<P: Evaluate>(
     out: &mut dyn FnMut(&BenchLine),
 ) -> Result<Vec<BenchLine>, String> {
     let depth = depth.unwrap_or(P::Game::BENCH_DEPTH);
+    for notice in searcher.take_notices() {
+        eprintln!("damka bench: {notice}");
+    }
     let mut lines = Vec::new();
     for (index, fen) in P::Game::BENCH_POSITIONS.iter().enumerate() {
         let pos = P::parse_any(fen).map_err(|e| format!("bench position {index}: {e}"))?;
@@ -180,6 +186,9 @@ fn speedup_game<P: Evaluate>(
     let list = P::Game::BENCH_POSITIONS;
     let mut one = Searcher::<P>::new(1, hash);
     let mut many = Searcher::<P>::new(threads, hash);
+    for notice in many.take_notices() {
+        eprintln!("damka bench: {notice}");
+    }
     let mut ratios = Vec::new();
     for (index, fen) in list.iter().enumerate() {
         let pos = P::parse_any(fen).map_err(|e| format!("bench position {index}: {e}"))?;
@@ -247,6 +256,10 @@ fn median(v: &mut [f64]) -> f64 {
 
 /// Runs `damka bench`; returns the exit status.
 pub fn run(args: BenchArgs) -> i32 {
+    if let Err(e) = args.eval.apply() {
+        eprintln!("damka bench: {e}");
+        return 2;
+    }
     if let Some(n) = args.speedup {
         let n = n.clamp(2, crate::engine::MAX_THREADS);
         let hash = args

@@ -3,17 +3,30 @@
 
 pub mod analyse;
 pub mod bench;
+pub mod datagen;
 pub mod egtb;
 pub mod egtb_positions;
+pub mod eval_opts;
 pub mod hub;
 pub mod perft;
 pub mod play;
 
 use clap::{Parser, Subcommand};
+use once_cell::sync::Lazy;
+
+/// The version with the compiled-in evaluation of each game: `0.1.0 eval russian:<net>
+/// turkish:<net>`.
+static VERSION: Lazy<String> = Lazy::new(|| {
+    format!(
+        "{} eval {}",
+        env!("CARGO_PKG_VERSION"),
+        crate::engine::eval_names()
+    )
+});
 
 /// damka: a Russian and Turkish draughts engine.
 #[derive(Parser, Debug)]
-#[command(name = "damka", version, about, long_about = None)]
+#[command(name = "damka", version = VERSION.as_str(), about, long_about = None)]
 pub struct Cli {
     /// What to do; the Hub protocol when omitted.
     #[command(subcommand)]
@@ -36,6 +49,8 @@ pub enum Command {
     Play(play::PlayArgs),
     /// Build, probe and verify the endgame databases.
     Egtb(egtb::EgtbArgs),
+    /// Play self-play games and write training records for the learned evaluation.
+    Datagen(datagen::DatagenArgs),
 }
 
 /// Parses the command line, runs it, and returns the process exit status (0 ok, 1 a check
@@ -57,11 +72,6 @@ pub fn main() -> i32 {
         Some(Command::Analyse(a)) => analyse::run(a),
         Some(Command::Play(a)) => play::run(a),
         Some(Command::Egtb(a)) => egtb::run(a),
+        Some(Command::Datagen(a)) => datagen::run(a),
     }
-}
-
-/// Parses a variant name for clap.
-pub fn parse_variant(s: &str) -> Result<crate::core::Variant, String> {
-    s.parse()
-        .map_err(|e: crate::core::UnknownVariant| e.to_string())
 }

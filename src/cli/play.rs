@@ -5,11 +5,12 @@
 //! unambiguous) or a command (`help` lists them). Engine moves come from the engine facade.
 //! Input ends cleanly at end of file; nothing the user types makes it panic.
 
-use crate::core::{Color, Score, Variant, WIN_THRESHOLD};
+use crate::core::{score_text, Color, Score, ScoreStyle, Variant};
 use crate::dispatch::{dispatch, GameTask};
 use crate::engine::{GameSession, GoMode, Limits, DEFAULT_HASH_MB};
 use crate::eval::Evaluate;
-use crate::game::{Game, Record};
+use crate::game::pdn::today;
+use crate::game::{sorted_legal_texts, Game, Record};
 use crate::variant::{MoveError, Notation, Perft};
 use clap::{Args, ValueEnum};
 use std::io::{self, BufRead, Write};
@@ -27,7 +28,7 @@ pub enum Player {
 #[derive(Args, Debug, Clone)]
 pub struct PlayArgs {
     /// The game: russian or turkish.
-    #[arg(long, default_value = "russian", value_parser = super::parse_variant)]
+    #[arg(long, default_value = "russian")]
     pub variant: Variant,
     /// Who plays White.
     #[arg(long, value_enum, default_value = "human")]
@@ -56,6 +57,9 @@ pub struct PlayArgs {
     /// Endgame database cache in MiB.
     #[arg(long, default_value_t = crate::engine::DEFAULT_EGTB_CACHE_MB)]
     pub egtb_cache: usize,
+    /// The evaluation.
+    #[command(flatten)]
+    pub eval: super::eval_opts::EvalArgs,
 }
 
 impl Default for PlayArgs {
@@ -71,12 +75,17 @@ impl Default for PlayArgs {
             flip: false,
             egtb_path: None,
             egtb_cache: crate::engine::DEFAULT_EGTB_CACHE_MB,
+            eval: Default::default(),
         }
     }
 }
 
 /// Runs `damka play` on the terminal; returns the exit status.
 pub fn run(args: PlayArgs) -> i32 {
+    if let Err(e) = args.eval.apply() {
+        eprintln!("damka play: {e}");
+        return 2;
+    }
     let stdin = io::stdin();
     let stdout = io::stdout();
     play(&args, stdin.lock(), stdout.lock())
@@ -255,13 +264,7 @@ impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
             }
             "fen" => writeln!(self.out, "{}", self.game.position().to_fen())?,
             "moves" => {
-                let pos = *self.game.position();
-                let mut list: Vec<String> = pos
-                    .legal_moves()
-                    .iter()
-                    .map(|m| pos.move_to_algebraic(m))
-                    .collect();
-                list.sort();
+                let list = sorted_legal_texts(self.game.position(), P::move_to_algebraic);
                 if list.is_empty() {
                     writeln!(self.out, "no legal moves")?;
                 } else {
@@ -324,12 +327,7 @@ impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
                         format!("{e}: neither a move nor a command (type 'help')")
                     }
                     MoveError::Illegal(_) if pos.has_capture() => {
-                        let mut caps: Vec<String> = pos
-                            .legal_moves()
-                            .iter()
-                            .map(|m| pos.move_to_algebraic(m))
-                            .collect();
-                        caps.sort();
+                        let caps = sorted_legal_texts(&pos, P::move_to_algebraic);
                         format!("{e}: a capture is compulsory ({})", caps.join(" "))
                     }
                     MoveError::Illegal(_) => format!("{e} (type 'moves' for the legal moves)"),
@@ -416,7 +414,7 @@ impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
             .map_err(|e| format!("engine move {text}: {e}"))?;
         Ok(format!(
             "{text} (score {}, depth {depth})",
-            score_text(score)
+            score_text(score, ScoreStyle::Words)
         ))
     }
 
@@ -427,7 +425,7 @@ impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
                 writeln!(
                     self.out,
                     "hint: {text} (score {}, depth {depth})",
-                    score_text(score)
+                    score_text(score, ScoreStyle::Words)
                 )
             }
             Err(e) => writeln!(self.out, "no hint: {e}"),
@@ -493,68 +491,5 @@ fn player_tag(p: Player) -> &'static str {
     match p {
         Player::Human => "Human",
         Player::Engine => "damka",
-    }
-}
-
-/// A score as a user reads it: `+0.35` men, or a win or loss in so many plies.
-fn score_text(s: Score) -> String {
-    let plies = |n: Score| {
-        if n == 1 {
-            "1 ply".to_string()
-        } else {
-            format!("{n} plies")
-        }
-    };
-    if s >= WIN_THRESHOLD {
-        format!("win in {}", plies(crate::core::WIN - s))
-    } else if s <= -WIN_THRESHOLD {
-        format!("loss in {}", plies(crate::core::WIN + s))
-    } else {
-        format!("{:+.2}", s as f64 / 100.0)
-    }
-}
-
-/// Today's date (UTC) as PDN writes it, `YYYY.MM.DD`.
-fn today() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
-/// Gregorian date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + (m <= 2) as i64;
-    (y, m, d)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-    }
-
-    #[test]
-    fn scores() {
-        assert_eq!(score_text(35), "+0.35");
-        assert_eq!(score_text(-120), "-1.20");
-        assert_eq!(score_text(crate::core::WIN - 7), "win in 7 plies");
-        assert_eq!(score_text(-crate::core::WIN + 4), "loss in 4 plies");
-        assert_eq!(score_text(crate::core::WIN - 1), "win in 1 ply");
     }
 }

@@ -12,6 +12,10 @@
 //! `%` escape lines, variations `(...)` (nested), NAGs (`$3`) and `!`/`?` suffixes are skipped.
 //! A bad file gives a [`PdnError`] naming the line.
 
+mod date;
+
+pub use date::{date_of_day, today};
+
 use super::Game;
 use crate::core::{Color, Variant};
 use crate::dispatch::{dispatch, GameTask};

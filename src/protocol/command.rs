@@ -15,6 +15,17 @@ pub enum PosSource {
     Text(String),
 }
 
+/// Every key a `level` line knows, in the protocol's order (other keys are ignored).
+pub const LEVEL_KEYS: [&str; 7] = [
+    "depth",
+    "nodes",
+    "move-time",
+    "time",
+    "inc",
+    "moves",
+    "infinite",
+];
+
 /// The fields one `level` line sets; the others keep their earlier values (lines accumulate
 /// until the next `pos`).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -157,11 +168,15 @@ impl From<SyntaxError> for CommandError {
 
 /// At most 40 characters of user text, for error messages.
 pub fn shorten(s: &str) -> String {
-    const MAX: usize = 40;
-    if s.chars().count() <= MAX {
+    shorten_to(s, 40)
+}
+
+/// At most `max` characters of `s`, with `...` when cut.
+pub fn shorten_to(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
         s.to_string()
     } else {
-        let mut t: String = s.chars().take(MAX).collect();
+        let mut t: String = s.chars().take(max).collect();
         t.push_str("...");
         t
     }
@@ -324,6 +339,14 @@ mod tests {
         parse_command(s).unwrap_err()
     }
 
+    /// The key a line is missing.
+    fn missing(s: &str) -> &'static str {
+        match err(s) {
+            CommandError::Missing { key, .. } => key,
+            e => panic!("{s}: {e:?}"),
+        }
+    }
+
     #[test]
     fn simple_commands() {
         assert_eq!(cmd("hub"), Command::Hub);
@@ -345,14 +368,8 @@ mod tests {
                 value: "turkish".into()
             }
         );
-        assert!(matches!(
-            err("set-param name=variant"),
-            CommandError::Missing { key: "value", .. }
-        ));
-        assert!(matches!(
-            err("set-param value=1"),
-            CommandError::Missing { key: "name", .. }
-        ));
+        assert_eq!(missing("set-param name=variant"), "value");
+        assert_eq!(missing("set-param value=1"), "name");
     }
 
     #[test]
@@ -371,10 +388,7 @@ mod tests {
                 moves: vec![]
             }
         );
-        assert!(matches!(
-            err("pos moves=\"10-14\""),
-            CommandError::Missing { key: "pos", .. }
-        ));
+        assert_eq!(missing("pos moves=\"10-14\""), "pos");
     }
 
     #[test]
@@ -423,6 +437,17 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn every_level_key_sets_a_field() {
+        for key in LEVEL_KEYS {
+            let Command::Level(u) = cmd(&format!("level {key}=1")) else {
+                panic!("{key}")
+            };
+            assert_ne!(u, LevelUpdate::default(), "{key}");
+        }
+        assert_eq!(cmd("level other=1"), Command::Level(LevelUpdate::default()));
     }
 
     #[test]

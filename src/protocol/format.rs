@@ -1,12 +1,13 @@
-//! Writing Hub lines, strictly: pydraughts splits every argument at `=` and expects exactly a
-//! key and a value, so every argument is `key=value`, a value never holds `=` or `"`, and only
-//! values with spaces (or empty ones) are quoted.
+//! Writing Hub lines. An engine's replies ([`Reply`]) are written strictly: pydraughts splits
+//! every argument at `=` and expects exactly a key and a value, so every argument is
+//! `key=value`, a value never holds `=` or `"`, and only values with spaces (or empty ones) are
+//! quoted. A client's commands ([`Request`]) follow the protocol's own rule, with bare flags
+//! (`go think`) and `=` allowed in a quoted value.
 
-use crate::core::Score;
+use super::reply::{EngineReply, InfoLine};
 use crate::engine::{Info, MoveText, SearchOutcome};
-use std::fmt::Write as _;
 
-/// A reply line under construction.
+/// A reply line under construction (engine to client).
 #[derive(Clone, Debug)]
 pub struct Reply {
     text: String,
@@ -16,24 +17,14 @@ impl Reply {
     /// Starts a line with its command word.
     pub fn new(command: &str) -> Reply {
         Reply {
-            text: clean(command).replace(' ', "-"),
+            text: word(command),
         }
     }
 
     /// Appends `key=value`, quoting the value when it is empty or holds whitespace. Characters
     /// a client could not read back (`=`, `"`, control characters) are replaced.
     pub fn arg(mut self, key: &str, value: impl std::fmt::Display) -> Reply {
-        let value = clean(&value.to_string());
-        self.text.push(' ');
-        self.text.push_str(&clean(key).replace(' ', "-"));
-        self.text.push('=');
-        if value.is_empty() || value.contains(' ') {
-            self.text.push('"');
-            self.text.push_str(&value);
-            self.text.push('"');
-        } else {
-            self.text.push_str(&value);
-        }
+        push_arg(&mut self.text, key, &value.to_string(), false);
         self
     }
 
@@ -48,13 +39,69 @@ impl Reply {
     }
 }
 
-/// Makes a value writable: `=` becomes `:`, `"` becomes `'`, any whitespace or control
-/// character becomes one space, and spaces at the ends are dropped.
-fn clean(s: &str) -> String {
+/// A command line under construction (client to engine), written by the protocol's rule for
+/// every line: a value is quoted when it is empty or holds a space or `=`. There are no
+/// escapes, so `"` and control characters are replaced as in [`Reply`]; `=` is kept.
+#[derive(Clone, Debug)]
+pub struct Request {
+    text: String,
+}
+
+impl Request {
+    /// Starts a line with its command word.
+    pub fn new(command: &str) -> Request {
+        Request {
+            text: word(command),
+        }
+    }
+
+    /// Appends `key=value`.
+    pub fn arg(mut self, key: &str, value: impl std::fmt::Display) -> Request {
+        push_arg(&mut self.text, key, &value.to_string(), true);
+        self
+    }
+
+    /// Appends a bare word (`go think`, `pos start`, `level infinite`).
+    pub fn flag(mut self, flag: &str) -> Request {
+        self.text.push(' ');
+        self.text.push_str(&word(flag));
+        self
+    }
+
+    /// The finished line, without its newline.
+    pub fn into_string(self) -> String {
+        self.text
+    }
+}
+
+/// A command word or key: cleaned, with no space inside.
+fn word(s: &str) -> String {
+    clean(s, false).replace(' ', "-")
+}
+
+/// Appends ` key=value` to `text`, the value cleaned and quoted when it must be: when empty or
+/// holding a space, and (`keep_eq`, a client's line) when holding `=`.
+fn push_arg(text: &mut String, key: &str, value: &str, keep_eq: bool) {
+    let value = clean(value, keep_eq);
+    text.push(' ');
+    text.push_str(&word(key));
+    text.push('=');
+    if value.is_empty() || value.contains(' ') || value.contains('=') {
+        text.push('"');
+        text.push_str(&value);
+        text.push('"');
+    } else {
+        text.push_str(&value);
+    }
+}
+
+/// Makes a value writable: `=` becomes `:` (unless `keep_eq`), `"` becomes `'`, any
+/// whitespace or control character becomes one space, and spaces at the ends are dropped.
+fn clean(s: &str, keep_eq: bool) -> String {
     let mapped: String = s
         .chars()
         .map(|c| match c {
-            '=' => ':',
+            '=' if !keep_eq => ':',
             '"' => '\'',
             c if c.is_whitespace() || c.is_control() => ' ',
             c => c,
@@ -63,63 +110,53 @@ fn clean(s: &str) -> String {
     mapped.trim().to_string()
 }
 
+/// `info string="..."`: a message for the user that is neither progress nor an error (a
+/// resource the engine could not have, and what it does instead).
+pub fn info_string(message: &str) -> Reply {
+    let i = InfoLine {
+        string: Some(message.to_string()),
+        ..InfoLine::default()
+    };
+    EngineReply::Info(i).to_reply()
+}
+
 /// `error message="..."`.
 pub fn error(message: &str) -> Reply {
-    Reply::new("error").arg("message", message)
+    EngineReply::Error {
+        message: message.to_string(),
+    }
+    .to_reply()
 }
 
-/// A score in men with two decimals, from centi-men, without going through floating point
-/// (so a win in 5 plies, 9995 centi-men, prints as exactly `99.95`, as Scan prints it).
-pub fn score_in_men(score: Score) -> String {
-    let sign = if score < 0 { "-" } else { "" };
-    let a = score.unsigned_abs();
-    format!("{sign}{}.{:02}", a / 100, a % 100)
+/// The `info` message of a search report: the score in men (from centi-men), `nps` in
+/// millions, the principal variation in Hub numbers.
+pub fn info_line(i: &Info) -> InfoLine {
+    InfoLine {
+        depth: Some(i.depth),
+        mean_depth: Some(i.mean_depth),
+        score: Some(f64::from(i.score) / 100.0),
+        nodes: Some(i.nodes),
+        time: Some(i.time),
+        nps: Some(i.nps / 1e6),
+        pv: i.pv.iter().map(|m| m.hub.clone()).collect(),
+        string: None,
+        egtb_hits: i.egtb_hits,
+    }
 }
 
-/// A finite real number with `decimals` decimals (a non-finite one prints as 0).
-fn real(x: f64, decimals: usize) -> String {
-    let x = if x.is_finite() { x.max(0.0) } else { 0.0 };
-    format!("{x:.decimals$}")
-}
-
-/// An `info` line, fields in Scan's order: `depth mean-depth score nodes time nps pv`
-/// (`nps` in millions). An empty principal variation is left out rather than written as
-/// `pv=""`.
+/// An `info` line, fields in Scan's order: `depth mean-depth score nodes time nps pv`.
 pub fn info(i: &Info) -> Reply {
-    let mut r = Reply::new("info")
-        .arg("depth", i.depth)
-        .arg("mean-depth", real(i.mean_depth, 1))
-        .arg("score", score_in_men(i.score))
-        .arg("nodes", i.nodes)
-        .arg("time", real(i.time, 3))
-        .arg("nps", real(i.nps / 1e6, 2));
-    if !i.pv.is_empty() {
-        let mut pv = String::new();
-        for (k, m) in i.pv.iter().enumerate() {
-            if k > 0 {
-                pv.push(' ');
-            }
-            let _ = write!(pv, "{}", m.hub);
-        }
-        r = r.arg("pv", pv);
-    }
-    if let Some(h) = i.egtb_hits {
-        // Only with endgame databases in use, after Scan's fields.
-        r = r.arg("egtb-hits", h);
-    }
-    r
+    EngineReply::Info(info_line(i)).to_reply()
 }
 
 /// `done move=X [ponder=Y]`, or `error message="no legal move"` when there is no move.
 pub fn done(o: &SearchOutcome) -> Reply {
     match &o.best {
-        Some(MoveText { hub, .. }) => {
-            let mut r = Reply::new("done").arg("move", hub);
-            if let Some(p) = &o.ponder {
-                r = r.arg("ponder", &p.hub);
-            }
-            r
+        Some(MoveText { hub, .. }) => EngineReply::Done {
+            mv: hub.clone(),
+            ponder: o.ponder.as_ref().map(|p| p.hub.clone()),
         }
+        .to_reply(),
         None => error("no legal move"),
     }
 }
@@ -155,12 +192,34 @@ mod tests {
 
     #[test]
     fn scores_in_men() {
-        assert_eq!(score_in_men(0), "0.00");
-        assert_eq!(score_in_men(5), "0.05");
-        assert_eq!(score_in_men(-5), "-0.05");
-        assert_eq!(score_in_men(-125), "-1.25");
-        assert_eq!(score_in_men(9995), "99.95");
-        assert_eq!(score_in_men(-9990), "-99.90");
+        let men = |score| {
+            let i = Info {
+                depth: 1,
+                mean_depth: 1.0,
+                score,
+                nodes: 1,
+                time: 0.0,
+                nps: 0.0,
+                pv: vec![],
+                egtb_hits: None,
+            };
+            let line = info(&i).into_string();
+            let l = parse_line(&line).unwrap().unwrap();
+            l.value("score").unwrap().to_string()
+        };
+        assert_eq!(men(0), "0.00");
+        assert_eq!(men(5), "0.05");
+        assert_eq!(men(-5), "-0.05");
+        assert_eq!(men(-125), "-1.25");
+        assert_eq!(men(9995), "99.95");
+        assert_eq!(men(-9990), "-99.90");
+        // Every score a search can give prints as its centi-men exactly.
+        for s in -10_001..=10_001 {
+            let t = men(s);
+            let sign = if s < 0 { "-" } else { "" };
+            let a = s.unsigned_abs();
+            assert_eq!(t, format!("{sign}{}.{:02}", a / 100, a % 100));
+        }
     }
 
     #[test]

@@ -2,7 +2,10 @@
 //!
 //! - [`parse`] splits a line into command and arguments (lenient reading),
 //! - [`command`] turns it into a typed [`command::Command`] (typed errors),
-//! - [`format`] writes replies (strict writing),
+//! - [`format`](mod@format) writes lines: replies strictly, commands by the protocol's rule,
+//! - [`reply`] the engine's replies, typed: written by the session, read by a client
+//!   ([`reply::parse_reply`]),
+//! - [`request`] writes a typed command as a client sends it ([`command::Command::to_line`]),
 //! - [`reader`] reads capped byte lines on a thread of their own,
 //! - [`session`] is the state machine driving a [`Backend`] (the engine facade, or a fake in
 //!   tests).
@@ -11,6 +14,8 @@ pub mod command;
 pub mod format;
 pub mod parse;
 pub mod reader;
+pub mod reply;
+pub mod request;
 pub mod session;
 
 pub use session::{run_session, start_position, HubConfig, SearchEvent, Session};
@@ -19,6 +24,19 @@ use crate::core::Variant;
 use crate::engine::{
     DoneCallback, Engine, EngineError, EngineOption, GoMode, InfoCallback, Limits,
 };
+
+/// A search the session asks for: limits, mode, and where it reports (each iteration to
+/// `on_info`, the result once to `on_done`).
+pub struct SearchRequest {
+    /// The limits from the `level` lines.
+    pub limits: Limits,
+    /// `think`, `ponder` or `analyze`.
+    pub mode: GoMode,
+    /// Called after each completed iteration.
+    pub on_info: InfoCallback,
+    /// Called exactly once, with the result.
+    pub on_done: DoneCallback,
+}
 
 /// What the protocol needs from an engine: exactly the part of [`Engine`]'s facade it uses,
 /// so that sessions can be tested against a scripted fake.
@@ -34,23 +52,17 @@ pub trait Backend {
     fn new_game(&mut self);
     /// Sets the position and plays `moves` from it; on error the position is unchanged.
     fn set_position(&mut self, pos: &str, moves: &[&str]) -> Result<(), EngineError>;
-    /// Starts a search and returns at once; `on_done` is called exactly once.
-    fn go(
-        &mut self,
-        limits: Limits,
-        mode: GoMode,
-        on_info: InfoCallback,
-        on_done: DoneCallback,
-    ) -> Result<(), EngineError>;
+    /// Starts a search and returns at once; its `on_done` is called exactly once.
+    fn go(&mut self, search: SearchRequest) -> Result<(), EngineError>;
     /// Asks the running search to stop soon.
     fn stop(&self);
     /// The expected move was played: pondering becomes a normal search.
     fn ponder_hit(&self);
     /// Blocks until the running search (if any) has finished.
     fn wait(&mut self);
-    /// Notes for the user not yet shown (for example endgame databases missing or damaged),
-    /// each once.
-    fn take_messages(&mut self) -> Vec<String> {
+    /// Messages about resources asked for but not granted since the last call (threads that
+    /// could not start, a smaller table): the session sends each as `info string=...`.
+    fn take_notices(&mut self) -> Vec<String> {
         Vec::new()
     }
 }
@@ -71,14 +83,8 @@ impl Backend for Engine {
     fn set_position(&mut self, pos: &str, moves: &[&str]) -> Result<(), EngineError> {
         Engine::set_position(self, pos, moves)
     }
-    fn go(
-        &mut self,
-        limits: Limits,
-        mode: GoMode,
-        on_info: InfoCallback,
-        on_done: DoneCallback,
-    ) -> Result<(), EngineError> {
-        Engine::go(self, limits, mode, on_info, on_done)
+    fn go(&mut self, r: SearchRequest) -> Result<(), EngineError> {
+        Engine::go(self, r.limits, r.mode, r.on_info, r.on_done)
     }
     fn stop(&self) {
         Engine::stop(self)
@@ -89,7 +95,7 @@ impl Backend for Engine {
     fn wait(&mut self) {
         Engine::wait(self)
     }
-    fn take_messages(&mut self) -> Vec<String> {
-        Engine::take_messages(self)
+    fn take_notices(&mut self) -> Vec<String> {
+        Engine::take_notices(self)
     }
 }

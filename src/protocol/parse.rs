@@ -17,6 +17,15 @@ pub enum Arg<'a> {
     Pair(&'a str, &'a str),
 }
 
+impl<'a> Arg<'a> {
+    /// The flag, or the key of a pair.
+    pub fn key(&self) -> &'a str {
+        match *self {
+            Arg::Flag(k) | Arg::Pair(k, _) => k,
+        }
+    }
+}
+
 /// A line split into its command and arguments, borrowing from the text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line<'a> {

@@ -6,10 +6,11 @@
 //! waits on both and is the only one that writes. So `stop`, `ponder-hit` and `ping` are
 //! handled while a search runs, and output lines never interleave.
 
-use super::command::{parse_command, shorten, Command, PosSource};
+use super::command::{parse_command, shorten, shorten_to, Command, PosSource};
 use super::format::{self, Reply};
 use super::reader::{read_loop, Input};
-use super::Backend;
+use super::reply::{EngineReply, Id, ParamDecl, ParamKind};
+use super::{Backend, SearchRequest};
 use crate::core::Variant;
 use crate::dispatch::{dispatch, GameTask};
 use crate::engine::{EngineError, EngineOption, GoMode, Info, Limits, OptionKind, SearchOutcome};
@@ -195,7 +196,7 @@ impl<B: Backend, W: Write> Session<B, W> {
                     return Ok(Flow::Continue);
                 }
                 Command::Ping => {
-                    self.send(Reply::new("pong"))?;
+                    self.send(EngineReply::Pong.to_reply())?;
                     return Ok(Flow::Continue);
                 }
                 // Anything else: stop, answer `done`, then carry it out.
@@ -212,7 +213,7 @@ impl<B: Backend, W: Write> Session<B, W> {
             Some(SearchEvent::Done(o)) => {
                 self.search = None;
                 self.backend.wait();
-                self.send_messages()?;
+                self.send_notices()?;
                 self.send(format::done(&o))
             }
             None => {
@@ -238,21 +239,21 @@ impl<B: Backend, W: Write> Session<B, W> {
         Ok(())
     }
 
-    /// Hands set options to the engine.
+    /// Hands set options to the engine; what it could not grant (threads, memory) is said
+    /// in `info string=...` lines and the session goes on.
     fn apply_pending(&mut self) -> io::Result<()> {
         for (name, value) in std::mem::take(&mut self.pending) {
             if let Err(e) = self.backend.set_option(&name, &value) {
                 self.send_error(&engine_error_message(&e))?;
             }
         }
-        self.send_messages()
+        self.send_notices()
     }
 
-    /// The engine's notes not yet shown (endgame databases missing or damaged), as
-    /// `info string="..."`: never on stderr, which the client merges into stdout.
-    fn send_messages(&mut self) -> io::Result<()> {
-        for m in self.backend.take_messages() {
-            self.send(Reply::new("info").arg("string", shorten_long(&m)))?;
+    /// Sends the engine's notices (resources asked for but not granted) as `info string=...`.
+    fn send_notices(&mut self) -> io::Result<()> {
+        for notice in self.backend.take_notices() {
+            self.send(format::info_string(&notice))?;
         }
         Ok(())
     }
@@ -264,7 +265,7 @@ impl<B: Backend, W: Write> Session<B, W> {
             Command::SetParam { name, value } => self.set_param(&name, &value)?,
             Command::Init => {
                 self.apply_pending()?;
-                self.send(Reply::new("ready"))?;
+                self.send(EngineReply::Ready.to_reply())?;
             }
             Command::NewGame => self.backend.new_game(),
             Command::Pos { source, moves } => {
@@ -285,19 +286,26 @@ impl<B: Backend, W: Write> Session<B, W> {
             // Outside a search these have nothing to act on; a late `stop` after `done` is
             // normal in real clients, so it is not an error.
             Command::Stop | Command::PonderHit => {}
-            Command::Ping => self.send(Reply::new("pong"))?,
+            Command::Ping => self.send(EngineReply::Pong.to_reply())?,
             Command::Quit => return Ok(Flow::Quit),
         }
         Ok(Flow::Continue)
     }
 
     fn hub(&mut self) -> io::Result<()> {
-        self.send(
-            Reply::new("id")
-                .arg("name", env!("CARGO_PKG_NAME"))
-                .arg("version", env!("CARGO_PKG_VERSION"))
-                .arg("author", "the damka authors"),
-        )?;
+        let id = Id {
+            name: Some(env!("CARGO_PKG_NAME").into()),
+            // With the evaluation of each game (the learned net's name, or `classic`).
+            version: Some(format!(
+                "{} eval {}",
+                env!("CARGO_PKG_VERSION"),
+                crate::engine::eval_names()
+            )),
+            author: Some("the damka authors".into()),
+            // The evaluation of each game (the learned net's name, or `classic`).
+            eval: Some(crate::engine::eval_names()),
+        };
+        self.send(EngineReply::Id(id).to_reply())?;
         for opt in self.backend.options() {
             // A value set but not yet applied is the one in force for the client.
             let value = self
@@ -306,19 +314,24 @@ impl<B: Backend, W: Write> Session<B, W> {
                 .rev()
                 .find(|(n, _)| *n == opt.name)
                 .map_or(opt.value.clone(), |(_, v)| v.clone());
-            let r = Reply::new("param")
-                .arg("name", opt.name)
-                .arg("value", value);
-            let r = match &opt.kind {
-                OptionKind::Enum(values) => r.arg("type", "enum").arg("values", values.join(" ")),
-                OptionKind::Int { min, max } => {
-                    r.arg("type", "int").arg("min", min).arg("max", max)
+            let kind = match &opt.kind {
+                OptionKind::Enum(values) => {
+                    ParamKind::Enum(values.iter().map(|v| v.to_string()).collect())
                 }
-                OptionKind::Text => r.arg("type", "string"),
+                OptionKind::Int { min, max } => ParamKind::Int {
+                    min: Some(*min),
+                    max: Some(*max),
+                },
+                OptionKind::Text => ParamKind::Other("string".into()),
             };
-            self.send(r)?;
+            let decl = ParamDecl {
+                name: opt.name.to_string(),
+                value: Some(value),
+                kind: Some(kind),
+            };
+            self.send(EngineReply::Param(decl).to_reply())?;
         }
-        self.send(Reply::new("wait"))
+        self.send(EngineReply::Wait.to_reply())
     }
 
     fn set_param(&mut self, name: &str, value: &str) -> io::Result<()> {
@@ -339,6 +352,8 @@ impl<B: Backend, W: Write> Session<B, W> {
             }
             // The engine is at the new game's start now; the client must say where.
             self.has_position = false;
+            // The new game's searcher was built with the current threads and hash.
+            self.send_notices()?;
         } else {
             self.set_pending(opt.name.to_string(), value.trim().to_string());
         }
@@ -358,7 +373,13 @@ impl<B: Backend, W: Write> Session<B, W> {
         let on_done = Box::new(move |o: SearchOutcome| {
             let _ = tx_done.send(SearchEvent::Done(o));
         });
-        match self.backend.go(self.limits.clone(), mode, on_info, on_done) {
+        let search = SearchRequest {
+            limits: self.limits.clone(),
+            mode,
+            on_info,
+            on_done,
+        };
+        match self.backend.go(search) {
             Ok(()) => {
                 self.search = Some(Running { events: rx });
                 Ok(())
@@ -386,7 +407,6 @@ fn check_option_value(opt: &EngineOption, value: &str) -> Result<(), String> {
                 ))
             }
         }
-        OptionKind::Text => Ok(()),
         OptionKind::Int { min, max } => match v.parse::<i64>() {
             Ok(n) if (*min..=*max).contains(&n) => Ok(()),
             _ => Err(format!(
@@ -395,23 +415,13 @@ fn check_option_value(opt: &EngineOption, value: &str) -> Result<(), String> {
                 opt.name
             )),
         },
+        OptionKind::Text => Ok(()),
     }
 }
 
 /// The message of an engine error as the protocol words it (`illegal move ...`,
-/// `bad position: ...`, `no legal move`).
+/// `bad position: ...`, `no legal move`). Engine messages may quote user text of any
+/// length: at most 200 characters keep replies readable.
 fn engine_error_message(e: &EngineError) -> String {
-    shorten_long(&e.to_string())
-}
-
-/// Engine messages may quote user text of any length; keep replies readable.
-fn shorten_long(s: &str) -> String {
-    const MAX: usize = 200;
-    if s.chars().count() <= MAX {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(MAX).collect();
-        t.push_str("...");
-        t
-    }
+    shorten_to(&e.to_string(), 200)
 }

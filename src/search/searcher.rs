@@ -2,7 +2,8 @@
 //! [`Worker`]; starts a search on every thread, gathers the threads' results and builds the
 //! answer ([`Finished`]), with a legal move even if no iteration completed.
 
-use super::control::{lock, Control, OnDrop, Shared, ThreadResult};
+use super::control::{lock, Control, OnDrop, Shared, Signals, ThreadResult};
+use super::params::HELPER_MIN_TIME;
 use super::pool::ThreadPool;
 use super::tt::TransTable;
 use super::types::{Finished, Job, Report};
@@ -10,9 +11,9 @@ use super::worker::Worker;
 use crate::egtb::endgames::{self, Endgames};
 use crate::eval::Evaluate;
 use crate::variant::GameMove;
+use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
-use std::time::Instant;
+use std::sync::{Arc, Mutex};
 
 /// The searcher: search threads, transposition table and per-thread tables.
 pub struct Searcher<P: Evaluate> {
@@ -20,20 +21,27 @@ pub struct Searcher<P: Evaluate> {
     tt: Arc<TransTable>,
     control: Arc<Control>,
     workers: Arc<Vec<Mutex<Worker<P>>>>,
+    /// Resources asked for but not granted, not yet taken by [`Searcher::take_notices`].
+    notices: Vec<String>,
     endgames: Option<Arc<dyn Endgames<P>>>,
 }
 
 impl<P: Evaluate> Searcher<P> {
-    /// A searcher with `threads` threads and a `hash_mb` MiB table.
+    /// A searcher with `threads` threads and a `hash_mb` MiB table. Threads the system will
+    /// not start and memory it will not give are not fatal: the searcher works with what it
+    /// got and says so in [`Searcher::take_notices`].
     pub fn new(threads: usize, hash_mb: usize) -> Searcher<P> {
-        let threads = threads.max(1);
-        Searcher {
-            pool: ThreadPool::new(threads),
-            tt: Arc::new(TransTable::with_threads(hash_mb, threads)),
+        let mut s = Searcher {
+            pool: ThreadPool::new(1),
+            tt: Arc::new(TransTable::new(1)),
             control: Arc::new(Control::default()),
-            workers: Arc::new((0..threads).map(|i| Mutex::new(Worker::new(i))).collect()),
+            workers: Arc::new(Vec::new()),
+            notices: Vec::new(),
             endgames: None,
-        }
+        };
+        s.set_threads(threads);
+        s.set_hash_mb(hash_mb);
+        s
     }
 
     /// Uses endgame databases from the next search on (`None`: none).
@@ -42,9 +50,10 @@ impl<P: Evaluate> Searcher<P> {
         self.endgames = endgames;
     }
 
-    /// Number of threads.
+    /// Number of threads searching (the calling thread counts as one if no search thread
+    /// could be started at all).
     pub fn threads(&self) -> usize {
-        self.pool.len()
+        self.pool.len().max(1)
     }
 
     /// Table size in MiB.
@@ -52,28 +61,57 @@ impl<P: Evaluate> Searcher<P> {
         self.tt.size_mb()
     }
 
-    /// Changes the number of threads (stops a running search first).
-    pub fn set_threads(&mut self, n: usize) {
+    /// Changes the number of threads (stops a running search first) and returns the number
+    /// now running, which is smaller than `n` if the system refused to start some (a notice
+    /// says so).
+    pub fn set_threads(&mut self, n: usize) -> usize {
         self.stop_and_wait();
         let n = n.max(1);
-        if n != self.pool.len() {
-            self.pool.resize(n);
-            self.workers = Arc::new((0..n).map(|i| Mutex::new(Worker::new(i))).collect());
+        if n != self.pool.len() || self.workers.is_empty() {
+            let got = self.pool.resize(n);
+            if got < n {
+                self.notices.push(if got == 0 {
+                    format!("threads: {n} asked, none could be started; searching on the caller's thread")
+                } else {
+                    format!("threads: {n} asked, {got} started (the system refused the others)")
+                });
+            }
+            let count = got.max(1);
+            if count != self.workers.len() {
+                self.workers = Arc::new((0..count).map(|i| Mutex::new(Worker::new(i))).collect());
+            }
         }
+        self.threads()
     }
 
-    /// Replaces the table by an empty one of `mb` MiB (stops a running search first).
-    pub fn set_hash_mb(&mut self, mb: usize) {
+    /// Replaces the table by an empty one of `mb` MiB (stops a running search first) and
+    /// returns the size granted: a size the system refuses is halved until granted, and a
+    /// notice says so.
+    pub fn set_hash_mb(&mut self, mb: usize) -> usize {
         self.stop_and_wait();
+        let mb = mb.max(1);
         // Drop the old table first so that both never take memory at once.
         self.tt = Arc::new(TransTable::new(1));
-        self.tt = Arc::new(TransTable::with_threads(mb.max(1), self.pool.len()));
+        self.tt = Arc::new(TransTable::with_threads(mb, self.threads()));
+        let got = self.tt.size_mb();
+        if got < mb {
+            self.notices.push(format!(
+                "hash: {mb} MiB asked, {got} MiB granted (no more memory)"
+            ));
+        }
+        got
+    }
+
+    /// Messages about resources asked for but not granted (threads that could not start, a
+    /// smaller table), oldest first, each once. The caller shows them to the user.
+    pub fn take_notices(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notices)
     }
 
     /// Forgets everything learnt: table (cleared in parallel), killers and history.
     pub fn clear(&mut self) {
         self.stop_and_wait();
-        self.tt.clear(self.pool.len());
+        self.tt.clear(self.threads());
         for w in self.workers.iter() {
             lock(w).clear();
         }
@@ -81,7 +119,7 @@ impl<P: Evaluate> Searcher<P> {
 
     /// Asks the running search to stop.
     pub fn stop(&self) {
-        self.control.stop.store(true, Ordering::SeqCst);
+        self.control.stop();
     }
 
     /// Ponder hit: the running ponder search goes on as a timed search.
@@ -94,7 +132,8 @@ impl<P: Evaluate> Searcher<P> {
         self.control.is_busy()
     }
 
-    /// Waits for the running search (if any) to finish.
+    /// Waits for the running search (if any) to finish: its result computed and handed to
+    /// `on_done` (which may still be running).
     pub fn wait(&self) {
         self.control.wait();
     }
@@ -108,6 +147,11 @@ impl<P: Evaluate> Searcher<P> {
 
     /// Starts a search and returns at once; `on_report` gets each completed iteration of the
     /// main thread, `on_done` the result (exactly once). Fails if a search is running.
+    ///
+    /// The main thread answers as soon as it decides to stop: it takes the best result the
+    /// helpers have published so far and never waits for a helper (one descheduled on a busy
+    /// machine would make it late); the helpers see the stop at their next node and finish
+    /// on their own, before their next search starts.
     pub fn go(
         &mut self,
         job: Job<P>,
@@ -117,8 +161,9 @@ impl<P: Evaluate> Searcher<P> {
         if self.control.is_busy() {
             return Err(job);
         }
-        let threads = self.pool.len();
-        self.control.begin(job.limits.ponder);
+        let threads = self.workers.len();
+        let signals = Arc::new(Signals::new(job.limits.ponder));
+        self.control.begin(signals.clone());
         self.tt.new_search();
         let root_moves = job.root.count_moves();
         // A root the databases decide as a win or a loss is played from them at once (the
@@ -131,64 +176,53 @@ impl<P: Evaluate> Searcher<P> {
             _ => None,
         };
         let root_moves = if by_tables.is_some() { 0 } else { root_moves };
+        let (published_tx, published) = crossbeam_channel::unbounded();
         let sh = Arc::new(Shared {
             endgames: self.endgames.clone(),
-            start: Instant::now(),
             tt: self.tt.clone(),
-            control: self.control.clone(),
+            signals,
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             root_moves,
-            helpers_left: Mutex::new(threads - 1),
-            helpers_done: Condvar::new(),
-            results: Mutex::new(vec![None; threads]),
+            results: published_tx,
             job,
         });
-        self.control.set_start(sh.start);
-        for i in 1..threads {
+        // A search that must answer within a few milliseconds is left to the main thread: a
+        // helper could not finish an iteration in that time, and would only compete with it
+        // for a core.
+        let limits = &sh.job.limits;
+        let hurried = !limits.ponder
+            && !limits.infinite
+            && limits.time.maximum.is_some_and(|m| m < HELPER_MIN_TIME);
+        let helpers = if hurried { 0 } else { threads - 1 };
+        for i in 1..=helpers {
             let sh = sh.clone();
             let workers = self.workers.clone();
             self.pool.run_on(i, move || {
-                // Counts this helper as done even if it panics, so the main thread never waits
-                // forever.
-                let _done = OnDrop(|| {
-                    let mut left = lock(&sh.helpers_left);
-                    *left -= 1;
-                    sh.helpers_done.notify_all();
-                });
-                let r = {
-                    let mut w = lock(&workers[i]);
-                    if root_moves == 0 {
-                        None
-                    } else {
-                        w.iterate(&sh, None)
-                    }
-                };
-                lock(&sh.results)[i] = r;
+                if root_moves > 0 && !sh.signals.stop.load(Ordering::SeqCst) {
+                    lock(&workers[i]).iterate(&sh, None);
+                }
             });
         }
         let workers = self.workers.clone();
         let control = self.control.clone();
         self.pool.run_on(0, move || {
-            // Marks the search finished even if a callback panics, so `wait` never hangs.
-            let _finish = OnDrop(|| control.finish());
+            // Marks the search finished even if a callback panics, so `wait` never hangs; but
+            // only once, since a new search may have begun by then.
+            let answered = Cell::new(false);
+            let _finish = OnDrop(|| {
+                if !answered.get() {
+                    control.finish();
+                }
+            });
             let main = if root_moves == 0 {
                 None
             } else {
                 let mut w = lock(&workers[0]);
                 w.iterate(&sh, Some(&mut on_report))
             };
-            sh.control.stop.store(true, Ordering::SeqCst);
-            {
-                let mut left = lock(&sh.helpers_left);
-                while *left > 0 {
-                    left = sh
-                        .helpers_done
-                        .wait(left)
-                        .unwrap_or_else(|e| e.into_inner());
-                }
-            }
+            sh.signals.stop.store(true, Ordering::SeqCst);
             let mut best = main;
-            for r in lock(&sh.results).iter().flatten() {
+            for r in published.try_iter() {
                 let better = match &best {
                     None => true,
                     Some(b) => {
@@ -197,7 +231,7 @@ impl<P: Evaluate> Searcher<P> {
                     }
                 };
                 if better {
-                    best = Some(r.clone());
+                    best = Some(r);
                 }
             }
             if let Some((m, v)) = by_tables {
@@ -223,6 +257,11 @@ impl<P: Evaluate> Searcher<P> {
                 },
                 None => finish(&sh, best),
             };
+            // Free before answering: whoever gets the answer may start the next search at
+            // once, without waiting for this thread to be scheduled again (on a busy machine
+            // that wait was the longest part of an answer at a zero clock).
+            control.finish();
+            answered.set(true);
             on_done(finished);
         });
         Ok(())
@@ -277,7 +316,13 @@ fn finish<P: Evaluate>(sh: &Shared<P>, best: Option<ThreadResult<P>>) -> Finishe
                 .tt
                 .probe(root.key(), 0)
                 .and_then(|e| legal.iter().copied().find(|m| m.hint() == e.hint));
-            let m = hinted.or_else(|| legal.first().copied());
+            // Else the first move in capture-resolution order: most pieces taken, promotion.
+            let first = legal
+                .iter()
+                .copied()
+                .rev()
+                .max_by_key(|m| (m.capture_count(), m.promotes()));
+            let m = hinted.or(first);
             (m, 0, 0, m.into_iter().collect())
         }
     };

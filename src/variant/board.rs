@@ -103,7 +103,7 @@ pub trait Rules:
     const BENCH_DEPTH: u32;
 
     /// The game's piece keys.
-    fn piece_keys() -> &'static PieceKeys;
+    const PIECE_KEYS: &'static PieceKeys;
 
     /// Appends every legal move to `list`, each exactly once.
     fn generate(b: &Board<Self>, list: &mut MoveList<Move>);
@@ -116,7 +116,7 @@ pub trait Rules:
         l.len()
     }
 
-    /// See [`Perft::count_moves_after_each`].
+    /// See [`super::Perft::count_moves_after_each`].
     #[inline(always)]
     fn count_moves_after_each(b: &Board<Self>) -> u64 {
         let mut l = MoveList::new();
@@ -199,7 +199,7 @@ impl<G: Rules> Board<G> {
 
     /// The key of the pieces and side, computed from scratch.
     fn key_from_scratch(&self) -> u64 {
-        let keys = G::piece_keys();
+        let keys = G::PIECE_KEYS;
         let mut k = if self.side == Color::Black {
             G::BLACK_KEY
         } else {
@@ -232,7 +232,7 @@ impl<G: Rules> Board<G> {
     }
 
     /// The position after `mv` with the key left stale (fast perft; see
-    /// [`Perft::play_no_key`]).
+    /// [`super::Perft::play_no_key`]).
     #[inline(always)]
     pub fn play_no_key(&self, mv: &Move) -> Board<G> {
         let from = 1u64 << mv.from;
@@ -365,7 +365,7 @@ impl<G: Rules> Position for Board<G> {
 
     #[inline(always)]
     fn play(&self, mv: &Move) -> Self {
-        let keys = G::piece_keys();
+        let keys = G::PIECE_KEYS;
         let from = 1u64 << mv.from;
         let to = 1u64 << mv.to;
         let us = self.side.index();
@@ -498,7 +498,15 @@ mod tests {
     use super::*;
     use crate::variant::{RussianPosition, TurkishPosition};
 
-    fn round_trip<P: Position>(count: u32) {
+    /// Checks known Hub numbers, squares without one, and that the `count` numbers round-trip.
+    fn numbering<P: Position>(known: &[(&str, u32)], absent: &[&str], count: u32) {
+        let num = |s: &str| P::hub_number(Square::parse(s).unwrap());
+        for &(sq, n) in known {
+            assert_eq!(num(sq), Some(n), "{sq}");
+        }
+        for &sq in absent {
+            assert_eq!(num(sq), None, "{sq}");
+        }
         for n in 1..=count {
             assert_eq!(P::hub_number(P::hub_square(n).unwrap()), Some(n));
         }
@@ -508,12 +516,7 @@ mod tests {
     }
 
     fn keys_differ<G: Rules>() {
-        let mut all: Vec<u64> = G::piece_keys()
-            .iter()
-            .flatten()
-            .flatten()
-            .copied()
-            .collect();
+        let mut all: Vec<u64> = G::PIECE_KEYS.iter().flatten().flatten().copied().collect();
         all.push(G::BLACK_KEY);
         all.sort_unstable();
         all.dedup();
@@ -528,23 +531,16 @@ mod tests {
 
     #[test]
     fn hub_numbers() {
-        let num = |s: &str| RussianPosition::hub_number(Square::parse(s).unwrap());
-        let known = [
+        let russian = [
             ("a1", 1),
             ("c1", 2),
             ("b2", 5),
             ("c3", 10),
             ("d4", 14),
-            ("b8", 29),
+            ("h8", 32),
         ];
-        for (sq, n) in known {
-            assert_eq!(num(sq), Some(n), "{sq}");
-        }
-        assert_eq!(num("h8"), Some(32));
-        assert_eq!(num("b1"), None);
-        round_trip::<RussianPosition>(32);
-        let num = |s: &str| TurkishPosition::hub_number(Square::parse(s).unwrap());
-        let known = [
+        numbering::<RussianPosition>(&russian, &["b1", "a8"], 32);
+        let turkish = [
             ("a1", 1),
             ("h1", 8),
             ("a2", 9),
@@ -552,9 +548,6 @@ mod tests {
             ("b4", 26),
             ("h8", 64),
         ];
-        for (sq, n) in known {
-            assert_eq!(num(sq), Some(n), "{sq}");
-        }
-        round_trip::<TurkishPosition>(64);
+        numbering::<TurkishPosition>(&turkish, &[], 64);
     }
 }

@@ -12,6 +12,11 @@
 //!
 //! Men's captures start with all men at once: the first jumps in each direction are whole-board
 //! shifts, and only the men that can go on after their first jump are followed one by one.
+//!
+//! The file is longer than the project's 600 lines on purpose: generation, perft's bulk counting
+//! and path recovery share one private capture walker (`Capturer` with its sinks) and the
+//! register [`View`] of the board; split across files they would have to expose those
+//! hot-path internals to each other.
 
 use super::square::{DARK, INNER, RANK_1, RANK_8};
 use super::tables::{king_attacks, ray_attacks, NE, NEXT, NW, SE, SW};

@@ -3,32 +3,37 @@
 //! a given ply on (illegal move, crash, hang, malformed line, slowness), so every failure path
 //! of the match tool can be driven for real, through pipes and processes.
 
-use crate::hub::parse_line;
-use clap::Args;
+use clap::{Args, ValueEnum};
 use damka::core::Variant;
+use damka::protocol::command::{parse_command, Command, PosSource};
+use damka::protocol::reply::{EngineReply, Id, InfoLine, ParamDecl, ParamKind};
 use damka::variant::{GameMove, Notation, Position, RussianPosition, TurkishPosition};
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
-/// How the fake engine behaves. A misbehaviour triggers when asked to move at a ply (moves
-/// already in the game, opening included) of at least the given number.
+/// How the fake engine fails, from a given ply on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Failing {
+    /// Answer a move that is not legal.
+    Illegal,
+    /// Exit without answering.
+    Crash,
+    /// Never answer (and ignore `stop`).
+    Hang,
+    /// Answer with a line that cannot be parsed.
+    Garbage,
+}
+
+/// How the fake engine behaves.
 #[derive(Args, Debug, Clone, Default)]
 pub struct FakeArgs {
     /// Name given in `id`.
     #[arg(long, default_value = "fake")]
     pub name: String,
-    /// Answer a move that is not legal.
-    #[arg(long)]
-    pub illegal_at: Option<usize>,
-    /// Exit without answering.
-    #[arg(long)]
-    pub crash_at: Option<usize>,
-    /// Never answer (and ignore `stop`).
-    #[arg(long)]
-    pub hang_at: Option<usize>,
-    /// Answer with a line that cannot be parsed.
-    #[arg(long)]
-    pub garbage_at: Option<usize>,
+    /// Misbehave as `KIND@PLY` (KIND: illegal, crash, hang or garbage) when asked to move at
+    /// a ply (moves already in the game, opening included) of at least PLY.
+    #[arg(long, value_name = "KIND@PLY", value_parser = parse_failing)]
+    pub fail: Option<(Failing, usize)>,
     /// Sleep this many milliseconds before each answer.
     #[arg(long, default_value_t = 0)]
     pub delay_ms: u64,
@@ -43,8 +48,17 @@ pub struct FakeArgs {
     pub first: bool,
 }
 
-fn hits(at: Option<usize>, ply: usize) -> bool {
-    at.is_some_and(|a| ply >= a)
+/// Reads `KIND@PLY`.
+fn parse_failing(s: &str) -> Result<(Failing, usize), String> {
+    let (kind, ply) = s.split_once('@').ok_or("expected KIND@PLY")?;
+    let kind = Failing::from_str(kind, true)?;
+    let ply = ply.parse().map_err(|_| format!("bad ply {ply:?}"))?;
+    Ok((kind, ply))
+}
+
+/// Whether the fake fails as `kind` at `ply`.
+fn hits(a: &FakeArgs, kind: Failing, ply: usize) -> bool {
+    a.fail.is_some_and(|(k, at)| k == kind && ply >= at)
 }
 
 /// What to answer to `go think` in a position given by its Hub string and moves.
@@ -53,13 +67,13 @@ enum Answer {
     Error(String),
 }
 
-fn answer<P: Position>(pos: &str, moves: &str, a: &FakeArgs) -> (usize, Answer) {
+fn answer<P: Position>(pos: &str, moves: &[String], a: &FakeArgs) -> (usize, Answer) {
     let mut p = match P::from_hub(pos) {
         Ok(p) => p,
         Err(e) => return (0, Answer::Error(e.to_string())),
     };
     let mut ply = 0;
-    for m in moves.split_whitespace() {
+    for m in moves {
         match p.parse_move(m) {
             Ok(mv) => p = p.play(&mv),
             Err(e) => return (ply, Answer::Error(e.to_string())),
@@ -70,7 +84,7 @@ fn answer<P: Position>(pos: &str, moves: &str, a: &FakeArgs) -> (usize, Answer) 
     if legal.is_empty() {
         return (ply, Answer::Error("no legal move".into()));
     }
-    if hits(a.illegal_at, ply) {
+    if hits(a, Failing::Illegal, ply) {
         // A move to its own start square is never legal.
         let n = P::hub_number(legal[0].from()).unwrap_or(1);
         return (ply, Answer::Move(format!("{n}-{n}")));
@@ -91,61 +105,91 @@ pub fn run(a: FakeArgs) -> i32 {
     let mut out = std::io::stdout();
     let mut variant = Variant::Russian;
     let mut pos = String::new();
-    let mut moves = String::new();
-    let mut say = |s: &str| {
+    let mut moves: Vec<String> = Vec::new();
+    let mut say = |s: String| {
         let _ = writeln!(out, "{s}");
         let _ = out.flush();
     };
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
-        let Ok(l) = parse_line(&line) else { continue };
-        match l.command.as_str() {
-            "hub" => {
-                say(&format!("id name={} version=1.0 author=tests", a.name));
-                say("param name=variant value=russian type=enum values=\"russian turkish\"");
-                say("wait");
+        // Whatever it cannot read, it ignores.
+        let Ok(Some(c)) = parse_command(&line) else {
+            continue;
+        };
+        match c {
+            Command::Hub => {
+                say(EngineReply::Id(Id {
+                    name: Some(a.name.clone()),
+                    version: Some("1.0".into()),
+                    author: Some("tests".into()),
+                    eval: None,
+                })
+                .to_line());
+                say(EngineReply::Param(ParamDecl {
+                    name: "variant".into(),
+                    value: Some("russian".into()),
+                    kind: Some(ParamKind::Enum(vec!["russian".into(), "turkish".into()])),
+                })
+                .to_line());
+                say(EngineReply::Wait.to_line());
             }
-            "set-param" if l.get("name") == Some("variant") => {
-                if let Some(v) = l.get("value").and_then(|v| v.parse().ok()) {
+            Command::SetParam { name, value } if name == "variant" => {
+                if let Ok(v) = value.parse() {
                     variant = v;
                 }
             }
-            "init" => say("ready"),
-            "ping" => say("pong"),
-            "pos" => {
-                pos = l.get("pos").unwrap_or("").to_string();
-                moves = l.get("moves").unwrap_or("").to_string();
+            Command::Init => say(EngineReply::Ready.to_line()),
+            Command::Ping => say(EngineReply::Pong.to_line()),
+            Command::Pos { source, moves: m } => {
+                pos = match source {
+                    PosSource::Text(t) => t,
+                    PosSource::Start => String::new(),
+                };
+                moves = m;
             }
-            "go" => {
+            Command::Go(_) => {
                 let (ply, ans) = match variant {
                     Variant::Russian => answer::<RussianPosition>(&pos, &moves, &a),
                     Variant::Turkish => answer::<TurkishPosition>(&pos, &moves, &a),
                 };
-                if hits(a.crash_at, ply) {
+                if hits(&a, Failing::Crash, ply) {
                     return 3;
                 }
-                if hits(a.hang_at, ply) {
+                if hits(&a, Failing::Hang, ply) {
                     continue;
                 }
                 if a.delay_ms > 0 {
                     std::thread::sleep(Duration::from_millis(a.delay_ms));
                 }
                 match ans {
-                    Answer::Error(e) => say(&format!("error message=\"{e}\"")),
+                    Answer::Error(message) => say(EngineReply::Error { message }.to_line()),
                     Answer::Move(m) => {
-                        say(&format!(
-                            "info depth=1 mean-depth=1.0 score={:.2} nodes=1 time=0.00 nps=0.00 pv={m}",
-                            a.score
-                        ));
-                        if hits(a.garbage_at, ply) {
-                            say(&format!("done move=\"{m}"));
+                        say(EngineReply::Info(InfoLine {
+                            depth: Some(1),
+                            mean_depth: Some(1.0),
+                            score: Some(a.score),
+                            nodes: Some(1),
+                            time: Some(0.0),
+                            nps: Some(0.0),
+                            pv: vec![m.clone()],
+                            string: None,
+                            egtb_hits: None,
+                        })
+                        .to_line());
+                        if hits(&a, Failing::Garbage, ply) {
+                            // Malformed on purpose: an unterminated quote.
+                            say(format!("done move=\"{m}"));
                         } else {
-                            say(&format!("done move={m}"));
+                            say(EngineReply::Done {
+                                mv: m,
+                                ponder: None,
+                            }
+                            .to_line());
                         }
                     }
                 }
             }
-            "quit" => return 0,
+            Command::Quit => return 0,
             _ => {}
         }
     }

@@ -2,7 +2,7 @@
 //! checked against the library's legal moves, clocks are kept by the tool, and the game ends
 //! by the rules, by adjudication, or by an engine's failure.
 
-use crate::hub::{quote, Engine, Failure, FailureKind};
+use crate::hub::{Engine, Failure, FailureKind};
 use crate::openings::Opening;
 use crate::tc::{Clock, Spent, TimeControl};
 use damka::core::Color;
@@ -188,15 +188,10 @@ pub fn play_game<P: Position>(
         let pos = *game.position();
         let side = pos.side_to_move();
         let si = side.index();
-        let pos_line = if hub_moves.is_empty() {
-            format!("pos pos={start_hub}")
-        } else {
-            format!("pos pos={start_hub} moves={}", quote(&hub_moves.join(" ")))
-        };
-        let mut levels = clocks[si].levels();
+        let mut levels = vec![clocks[si].level()];
         levels.extend(engines[si].spec.levels.iter().cloned());
         let deadline = clocks[si].deadline(set.timeout);
-        let reply = match engines[si].think(&pos_line, &levels, Some(deadline)) {
+        let reply = match engines[si].think(&start_hub, &hub_moves, &levels, Some(deadline)) {
             Ok(r) => r,
             Err(mut f) => {
                 if f.kind == FailureKind::Timeout {

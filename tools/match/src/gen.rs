@@ -2,10 +2,12 @@
 //! plies from the start is searched by a Hub engine, and the move sequences whose score is
 //! close to equal are written out, one per line, with the command that made the file.
 
-use crate::hub::{quote, split_command, Engine, EngineSpec};
+use crate::cmdline::{quote, split_command};
+use crate::hub::{Engine, EngineSpec};
 use clap::Args;
 use damka::core::Variant;
 use damka::game::Game;
+use damka::protocol::command::LevelUpdate;
 use damka::variant::{Notation, Position, RussianPosition, TurkishPosition};
 use std::collections::HashSet;
 use std::io::Write;
@@ -16,7 +18,7 @@ use std::time::Duration;
 #[derive(Args, Debug, Clone)]
 pub struct GenArgs {
     /// The game.
-    #[arg(long, value_parser = damka::cli::parse_variant, default_value = "russian")]
+    #[arg(long, default_value = "russian")]
     pub variant: Variant,
     /// The engine that judges the positions (a command line, e.g. "target/release/damka").
     #[arg(long)]
@@ -159,9 +161,12 @@ fn generate<P: Position>(a: &GenArgs, e: &mut Engine, timeout: Duration) -> Resu
             alg.push(p.move_to_algebraic(m));
             p = p.play(m);
         }
-        let pos_line = format!("pos pos={start_hub} moves={}", quote(&hub.join(" ")));
+        let depth = LevelUpdate {
+            depth: Some(a.depth),
+            ..LevelUpdate::default()
+        };
         let reply = e
-            .think(&pos_line, &[format!("depth={}", a.depth)], Some(timeout))
+            .think(&start_hub, &hub, &[depth], Some(timeout))
             .map_err(|f| format!("position {}: {f}", alg.join(" ")))?;
         let score = reply
             .score

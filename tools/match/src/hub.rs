@@ -1,11 +1,16 @@
-//! The client side of the Hub protocol: reading and writing Hub lines, and driving one engine
-//! process (handshake, positions, limits, `go think`, replies) with timeouts, so a hung,
-//! crashed or confused engine costs a game, never the match.
+//! The client side of the Hub protocol: driving one engine process (handshake, positions,
+//! limits, `go think`, replies) with timeouts, so a hung, crashed or confused engine costs a
+//! game, never the match. The lines themselves are the library's: commands written with
+//! [`Command::to_line`], replies read with [`parse_reply`], the same definitions the engine
+//! uses.
 
+use damka::engine::GoMode;
+use damka::protocol::command::{Command, LevelUpdate, PosSource};
+use damka::protocol::reply::{parse_reply, EngineReply, ReplyError};
 use std::collections::VecDeque;
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{self, Child, ChildStdin, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -13,102 +18,6 @@ use std::time::{Duration, Instant};
 
 /// How many lines of an engine's conversation are kept for failure reports.
 const LOG_LINES: usize = 40;
-
-/// One parsed Hub line: a command word and its arguments (`key=value`, `key="quoted value"`,
-/// or a bare word with no value).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HubLine {
-    /// The first word.
-    pub command: String,
-    /// The arguments in order; a bare word has no value.
-    pub args: Vec<(String, Option<String>)>,
-}
-
-impl HubLine {
-    /// The value of the first argument called `key`.
-    pub fn get(&self, key: &str) -> Option<&str> {
-        self.args
-            .iter()
-            .find(|(k, _)| k == key)
-            .and_then(|(_, v)| v.as_deref())
-    }
-
-    /// Whether a bare word (or key) `key` is present.
-    #[cfg_attr(not(test), allow(dead_code))]
-    pub fn has(&self, key: &str) -> bool {
-        self.args.iter().any(|(k, _)| k == key)
-    }
-}
-
-/// Splits a Hub line into its command and arguments. Errors on an empty line, an unterminated
-/// quote, or an argument with an empty key.
-pub fn parse_line(line: &str) -> Result<HubLine, String> {
-    let b = line.trim().as_bytes();
-    let mut i = 0;
-    let mut words: Vec<(String, Option<String>)> = Vec::new();
-    while i < b.len() {
-        while i < b.len() && b[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        if i >= b.len() {
-            break;
-        }
-        let start = i;
-        while i < b.len() && !b[i].is_ascii_whitespace() && b[i] != b'=' {
-            i += 1;
-        }
-        let key = String::from_utf8_lossy(&b[start..i]).into_owned();
-        if i < b.len() && b[i] == b'=' {
-            if key.is_empty() {
-                return Err(format!("argument without a name in {line:?}"));
-            }
-            i += 1;
-            let value = if i < b.len() && b[i] == b'"' {
-                i += 1;
-                let vs = i;
-                while i < b.len() && b[i] != b'"' {
-                    i += 1;
-                }
-                if i >= b.len() {
-                    return Err(format!("unterminated quote in {line:?}"));
-                }
-                let v = String::from_utf8_lossy(&b[vs..i]).into_owned();
-                i += 1;
-                if i < b.len() && !b[i].is_ascii_whitespace() {
-                    return Err(format!("text after a closing quote in {line:?}"));
-                }
-                v
-            } else {
-                let vs = i;
-                while i < b.len() && !b[i].is_ascii_whitespace() {
-                    i += 1;
-                }
-                String::from_utf8_lossy(&b[vs..i]).into_owned()
-            };
-            words.push((key, Some(value)));
-        } else {
-            words.push((key, None));
-        }
-    }
-    let mut it = words.into_iter();
-    match it.next() {
-        Some((cmd, None)) => Ok(HubLine {
-            command: cmd,
-            args: it.collect(),
-        }),
-        Some((cmd, Some(_))) => Err(format!("line starts with an argument {cmd:?}")),
-        None => Err("empty line".into()),
-    }
-}
-
-/// A value as Hub wants it written: quoted only when empty or holding a space or `=`.
-pub fn quote(value: &str) -> String {
-    if value.is_empty() || value.contains([' ', '=', '\t']) {
-        format!("\"{value}\"")
-    } else {
-        value.to_string()
-    }
-}
 
 /// What went wrong with an engine. Every kind costs the engine the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -179,9 +88,9 @@ pub struct EngineSpec {
     pub args: Vec<String>,
     /// Hub parameters sent with `set-param` before `init`.
     pub params: Vec<(String, String)>,
-    /// Extra `level` arguments sent after the match's own limits, for this engine only (for
+    /// Extra `level` lines sent after the match's own limits, for this engine only (for
     /// example `depth=2` to weaken it).
-    pub levels: Vec<String>,
+    pub levels: Vec<LevelUpdate>,
 }
 
 /// A line read from the engine: when it arrived (taken by the reader thread, so the tool's own
@@ -262,7 +171,7 @@ impl Engine {
     /// Starts the process and runs the handshake: `hub` ... `wait`, the variant and the spec's
     /// parameters with `set-param`, `init` ... `ready`.
     pub fn start(spec: &EngineSpec, variant: &str, timeout: Duration) -> Result<Engine, Failure> {
-        let mut child = Command::new(&spec.program)
+        let mut child = process::Command::new(&spec.program)
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -300,36 +209,34 @@ impl Engine {
 
     fn handshake(&mut self, variant: &str, timeout: Duration) -> Result<(), Failure> {
         let deadline = Instant::now() + timeout;
-        self.send("hub")?;
+        self.send(&Command::Hub)?;
         loop {
             let (_, line) = self.recv(Some(deadline))?;
-            let Ok(l) = parse_line(&line) else { continue };
-            match l.command.as_str() {
-                "id" => self.id_name = l.get("name").map(str::to_string),
-                "param" => {
-                    if let Some(n) = l.get("name") {
-                        self.declared.push(n.to_string());
-                    }
-                }
-                "wait" => break,
+            // Anything else before `wait` (an unknown line included) is not the tool's concern.
+            match parse_reply(&line) {
+                Ok(Some(EngineReply::Id(id))) => self.id_name = id.name,
+                Ok(Some(EngineReply::Param(p))) => self.declared.push(p.name),
+                Ok(Some(EngineReply::Wait)) => break,
                 _ => {}
             }
         }
+        let mut settings = Vec::new();
         if self.declared.iter().any(|d| d == "variant") {
-            self.send(&format!("set-param name=variant value={}", quote(variant)))?;
+            settings.push(("variant".to_string(), variant.to_string()));
         }
-        for (k, v) in self.spec.params.clone() {
-            self.send(&format!("set-param name={} value={}", quote(&k), quote(&v)))?;
+        settings.extend(self.spec.params.iter().cloned());
+        for (name, value) in settings {
+            self.send(&Command::SetParam { name, value })?;
         }
-        self.send("init")?;
+        self.send(&Command::Init)?;
         loop {
             let (_, line) = self.recv(Some(deadline))?;
-            match parse_line(&line) {
-                Ok(l) if l.command == "ready" => return Ok(()),
-                Ok(l) if l.command == "error" => {
+            match parse_reply(&line) {
+                Ok(Some(EngineReply::Ready)) => return Ok(()),
+                Ok(Some(EngineReply::Error { message })) => {
                     return Err(Failure::new(
                         FailureKind::Error,
-                        format!("during init: {}", l.get("message").unwrap_or(&line)),
+                        format!("during init: {}", message_or(&message, &line)),
                     ))
                 }
                 _ => {}
@@ -337,8 +244,9 @@ impl Engine {
         }
     }
 
-    /// Writes one line to the engine.
-    pub fn send(&mut self, line: &str) -> Result<(), Failure> {
+    /// Writes one command to the engine.
+    pub fn send(&mut self, command: &Command) -> Result<(), Failure> {
+        let line = command.to_line();
         push_log(&self.log, format!(">> {line}"));
         let ok = match self.stdin.as_mut() {
             Some(w) => writeln!(w, "{line}").and_then(|_| w.flush()).is_ok(),
@@ -409,78 +317,69 @@ impl Engine {
     /// `new-game`, then `ping` ... `pong` so that any `error` an engine without `new-game`
     /// writes is read here and not taken as the answer to a later command.
     pub fn new_game(&mut self, timeout: Duration) -> Result<(), Failure> {
-        self.send("new-game")?;
-        self.send("ping")?;
+        self.send(&Command::NewGame)?;
+        self.send(&Command::Ping)?;
         let deadline = Instant::now() + timeout;
         loop {
             let (_, line) = self.recv(Some(deadline))?;
-            if let Ok(l) = parse_line(&line) {
-                if l.command == "pong" {
-                    return Ok(());
-                }
+            if let Ok(Some(EngineReply::Pong)) = parse_reply(&line) {
+                return Ok(());
             }
         }
     }
 
-    /// Sends the position, the limits and `go think`, and reads `info` lines until `done`.
-    /// `deadline` is measured from the moment `go` is sent; on a timeout the engine is left
-    /// thinking (call [`Engine::recover`] or [`Engine::kill`]).
+    /// Sends the position (`start` and the moves played from it, in Hub numbers), the limits
+    /// and `go think`, and reads `info` lines until `done`. `deadline` is measured from the
+    /// moment `go` is sent; on a timeout the engine is left thinking (call [`Engine::recover`]
+    /// or [`Engine::kill`]).
     pub fn think(
         &mut self,
-        pos_line: &str,
-        levels: &[String],
+        start: &str,
+        moves: &[String],
+        levels: &[LevelUpdate],
         deadline: Option<Duration>,
     ) -> Result<Reply, Failure> {
-        self.send(pos_line)?;
+        self.send(&Command::Pos {
+            source: PosSource::Text(start.to_string()),
+            moves: moves.to_vec(),
+        })?;
         for l in levels {
-            self.send(&format!("level {l}"))?;
+            self.send(&Command::Level(l.clone()))?;
         }
-        self.send("go think")?;
+        self.send(&Command::Go(GoMode::Think))?;
         let start = Instant::now();
         let abs = deadline.map(|d| start + d);
         let mut score = None;
         let mut depth = None;
         loop {
             let (t, line) = self.recv(abs)?;
-            let l = parse_line(&line)
-                .map_err(|e| Failure::new(FailureKind::Malformed, format!("{line:?}: {e}")))?;
-            match l.command.as_str() {
-                "info" => {
-                    if let Some(s) = l.get("score").and_then(|s| s.parse::<f64>().ok()) {
-                        if s.is_finite() {
-                            score = Some(s);
-                        }
-                    }
-                    if let Some(d) = l.get("depth").and_then(|s| s.parse::<u32>().ok()) {
-                        depth = Some(d);
-                    }
+            let malformed =
+                |why: String| Failure::new(FailureKind::Malformed, format!("{line:?}: {why}"));
+            match parse_reply(&line) {
+                Ok(Some(EngineReply::Info(i))) => {
+                    score = i.score.or(score);
+                    depth = i.depth.or(depth);
                 }
-                "done" => {
-                    let Some(mv) = l.get("move") else {
-                        return Err(Failure::new(
-                            FailureKind::Malformed,
-                            format!("{line:?}: done without move="),
-                        ));
-                    };
+                Ok(Some(EngineReply::Done { mv, .. })) => {
                     return Ok(Reply {
-                        mv: mv.to_string(),
+                        mv,
                         score,
                         depth,
                         elapsed: t.saturating_duration_since(start),
                     });
                 }
-                "error" => {
+                Ok(Some(EngineReply::Error { message })) => {
                     return Err(Failure::new(
                         FailureKind::Error,
-                        l.get("message").unwrap_or(&line).to_string(),
+                        message_or(&message, &line),
                     ))
                 }
-                "pong" => {}
-                _ => {
-                    return Err(Failure::new(
-                        FailureKind::Malformed,
-                        format!("{line:?}: unexpected during a search"),
-                    ))
+                Ok(Some(EngineReply::Pong) | None) => {}
+                Err(e @ (ReplyError::Syntax(_) | ReplyError::Missing { .. })) => {
+                    return Err(malformed(e.to_string()))
+                }
+                Ok(Some(_)) | Err(ReplyError::Unknown(_)) => {
+                    return Err(malformed("unexpected during a search".into()))
                 }
             }
         }
@@ -489,7 +388,7 @@ impl Engine {
     /// After a timeout: `stop`, and wait a little for `done`. Returns whether the engine is
     /// usable again; if not, it has been killed.
     pub fn recover(&mut self, wait: Duration) -> bool {
-        if self.dead || self.send("stop").is_err() {
+        if self.dead || self.send(&Command::Stop).is_err() {
             self.kill();
             return false;
         }
@@ -497,7 +396,7 @@ impl Engine {
         loop {
             match self.recv(Some(deadline)) {
                 Ok((_, line)) => {
-                    if matches!(parse_line(&line), Ok(l) if l.command == "done") {
+                    if let Ok(Some(EngineReply::Done { .. })) = parse_reply(&line) {
                         return true;
                     }
                 }
@@ -547,7 +446,7 @@ impl Engine {
 
     /// Asks the engine to quit, and kills it if it has not within a moment.
     pub fn quit(mut self) {
-        if !self.dead && self.send("quit").is_ok() {
+        if !self.dead && self.send(&Command::Quit).is_ok() {
             self.stdin = None;
             for _ in 0..50 {
                 if let Ok(Some(_)) = self.child.try_wait() {
@@ -569,87 +468,7 @@ impl Drop for Engine {
     }
 }
 
-/// Splits a command line into words, honouring single and double quotes (no escapes), so
-/// `--engine "new=target/release/damka hub"` works.
-pub fn split_command(s: &str) -> Result<Vec<String>, String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut in_word = false;
-    let mut quote_char: Option<char> = None;
-    for c in s.chars() {
-        match quote_char {
-            Some(q) if c == q => quote_char = None,
-            Some(_) => cur.push(c),
-            None if c == '"' || c == '\'' => {
-                quote_char = Some(c);
-                in_word = true;
-            }
-            None if c.is_whitespace() => {
-                if in_word {
-                    out.push(std::mem::take(&mut cur));
-                    in_word = false;
-                }
-            }
-            None => {
-                cur.push(c);
-                in_word = true;
-            }
-        }
-    }
-    if quote_char.is_some() {
-        return Err(format!("unterminated quote in {s:?}"));
-    }
-    if in_word {
-        out.push(cur);
-    }
-    Ok(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parses_hub_lines() {
-        let l = parse_line("info depth=5 score=-0.25 pv=\"10-14 23-18\" nodes=100").unwrap();
-        assert_eq!(l.command, "info");
-        assert_eq!(l.get("depth"), Some("5"));
-        assert_eq!(l.get("score"), Some("-0.25"));
-        assert_eq!(l.get("pv"), Some("10-14 23-18"));
-        assert_eq!(l.get("nodes"), Some("100"));
-        let l = parse_line("  done move=14x5x10 ponder=21-17 ").unwrap();
-        assert_eq!(l.get("move"), Some("14x5x10"));
-        let l = parse_line("level infinite").unwrap();
-        assert!(l.has("infinite"));
-        assert_eq!(l.get("infinite"), None);
-        let l = parse_line("id name=x author=\"\"").unwrap();
-        assert_eq!(l.get("author"), Some(""));
-        assert!(parse_line("done move=\"12-16").is_err());
-        assert!(parse_line("move=12-16").is_err());
-        assert!(parse_line("   ").is_err());
-        assert!(parse_line("done =3").is_err());
-        assert!(parse_line("info pv=\"a b\"c").is_err());
-    }
-
-    #[test]
-    fn quotes_only_when_needed() {
-        assert_eq!(quote("russian"), "russian");
-        assert_eq!(quote(""), "\"\"");
-        assert_eq!(quote("9-13 22-18"), "\"9-13 22-18\"");
-        assert_eq!(quote("a=b"), "\"a=b\"");
-    }
-
-    #[test]
-    fn splits_command_lines() {
-        assert_eq!(
-            split_command("target/release/damka hub").unwrap(),
-            vec!["target/release/damka", "hub"]
-        );
-        assert_eq!(
-            split_command("'/path with space/eng' --x \"a b\" ''").unwrap(),
-            vec!["/path with space/eng", "--x", "a b", ""]
-        );
-        assert!(split_command("a \"b").is_err());
-        assert!(split_command("   ").unwrap().is_empty());
-    }
+/// An `error` reply's message, or the whole line when it gave none.
+fn message_or(message: &str, line: &str) -> String {
+    if message.is_empty() { line } else { message }.to_string()
 }

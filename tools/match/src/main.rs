@@ -1,6 +1,7 @@
 //! `damka-match`: engine-against-engine matches between Hub draughts engines (Russian or
 //! Turkish), with the damka library as referee. See the README section "Match tool".
 
+mod cmdline;
 mod fake;
 mod game;
 mod gen;
@@ -8,13 +9,17 @@ mod hub;
 mod openings;
 mod pdn;
 mod stats;
+mod tally;
 mod tc;
 mod tournament;
 
 use clap::{Args, Parser, Subcommand};
+use cmdline::split_command;
 use damka::core::Variant;
+use damka::protocol::command::{parse_command, Command, LevelUpdate, LEVEL_KEYS};
+use damka::protocol::parse::parse_line;
 use game::{Adjudication, GameSettings};
-use hub::{split_command, EngineSpec};
+use hub::EngineSpec;
 use stats::Sprt;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -48,7 +53,7 @@ enum Cmd {
 #[derive(Args, Debug)]
 struct MatchArgs {
     /// The game, for the whole match.
-    #[arg(long, value_parser = damka::cli::parse_variant, default_value = "russian")]
+    #[arg(long, default_value = "russian")]
     variant: Variant,
     /// An engine: `NAME=COMMAND` or `COMMAND` (named after the program). Give it at least
     /// twice; the first is measured against the others.
@@ -125,6 +130,30 @@ fn for_engine<'a>(s: &'a str, names: &[String], what: &str) -> Result<(usize, &'
     Ok((i, rest))
 }
 
+/// Reads the limits of `--level NAME:limits` as the engine will: a `level` line's arguments,
+/// every one a limit the protocol knows.
+fn parse_level(limits: &str) -> Result<LevelUpdate, String> {
+    let text = format!("level {limits}");
+    let line = parse_line(&text).map_err(|e| e.to_string())?;
+    let Some(line) = line.filter(|l| !l.args.is_empty()) else {
+        return Err("no limits".into());
+    };
+    for a in &line.args {
+        let key = a.key();
+        if !LEVEL_KEYS.contains(&key) {
+            return Err(format!(
+                "unknown limit {key:?} (expected {})",
+                LEVEL_KEYS.join(", ")
+            ));
+        }
+    }
+    match parse_command(&text) {
+        Ok(Some(Command::Level(u))) => Ok(u),
+        Ok(_) => Err("not a level line".into()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 fn build(a: MatchArgs) -> Result<tournament::MatchConfig, String> {
     let mut specs: Vec<EngineSpec> = Vec::new();
     for e in &a.engines {
@@ -172,10 +201,9 @@ fn build(a: MatchArgs) -> Result<tournament::MatchConfig, String> {
     }
     for l in &a.levels {
         let (i, rest) = for_engine(l, &names, "--level")?;
-        if rest.trim().is_empty() {
-            return Err(format!("--level {l:?} has no limits"));
-        }
-        specs[i].levels.push(rest.trim().to_string());
+        specs[i]
+            .levels
+            .push(parse_level(rest).map_err(|e| format!("--level {l:?}: {e}"))?);
     }
     let tc = if let Some(s) = &a.movetime {
         if !(s.is_finite() && *s > 0.0) {

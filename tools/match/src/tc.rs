@@ -2,6 +2,7 @@
 //! itself (from sending `go` to reading `done`), so an engine's own idea of its time does not
 //! matter; overstepping the clock by more than the margin loses the game.
 
+use damka::protocol::command::LevelUpdate;
 use std::time::Duration;
 
 /// How long engines may think, for the whole match.
@@ -62,9 +63,9 @@ impl TimeControl {
     }
 }
 
-/// Formats seconds for a `level` line.
-fn secs(x: f64) -> String {
-    format!("{:.3}", x.max(0.0))
+/// Seconds for a `level` line: never negative (the line is written to the millisecond).
+fn secs(x: f64) -> f64 {
+    x.max(0.0)
 }
 
 /// What happened to the clock after a move.
@@ -108,19 +109,27 @@ impl Clock {
         self.remaining
     }
 
-    /// The `level` arguments for the next move.
-    pub fn levels(&self) -> Vec<String> {
+    /// The `level` line for the next move.
+    pub fn level(&self) -> LevelUpdate {
         match self.tc {
-            TimeControl::Clock { inc, .. } => {
-                let mut l = format!("time={} inc={}", secs(self.remaining), secs(inc));
-                if let Some(m) = self.moves_left {
-                    l.push_str(&format!(" moves={m}"));
-                }
-                vec![l]
-            }
-            TimeControl::MoveTime(s) => vec![format!("move-time={}", secs(s))],
-            TimeControl::Depth(d) => vec![format!("depth={d}")],
-            TimeControl::Nodes(n) => vec![format!("nodes={n}")],
+            TimeControl::Clock { inc, .. } => LevelUpdate {
+                time: Some(secs(self.remaining)),
+                inc: Some(secs(inc)),
+                moves: self.moves_left,
+                ..LevelUpdate::default()
+            },
+            TimeControl::MoveTime(s) => LevelUpdate {
+                movetime: Some(secs(s)),
+                ..LevelUpdate::default()
+            },
+            TimeControl::Depth(d) => LevelUpdate {
+                depth: Some(d),
+                ..LevelUpdate::default()
+            },
+            TimeControl::Nodes(n) => LevelUpdate {
+                nodes: Some(n),
+                ..LevelUpdate::default()
+            },
         }
     }
 
@@ -178,6 +187,11 @@ impl Clock {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use damka::protocol::command::Command;
+
+    fn line(c: &Clock) -> String {
+        Command::Level(c.level()).to_line()
+    }
 
     #[test]
     fn parses_clocks() {
@@ -206,10 +220,12 @@ mod tests {
     fn clock_runs_down_and_flags() {
         let tc = TimeControl::parse_clock("1+0.5").unwrap();
         let mut c = Clock::new(tc, 0.05);
-        assert_eq!(c.levels(), vec!["time=1.000 inc=0.500".to_string()]);
+        assert_eq!(line(&c), "level time=1.000 inc=0.500");
         assert_eq!(c.deadline(Duration::from_secs(99)).as_secs_f64(), 1.55);
         assert_eq!(c.spend(Duration::from_millis(700)), Spent::Ok);
         assert!((c.remaining() - 0.8).abs() < 1e-9);
+        // The engine is told its time to the millisecond.
+        assert_eq!(line(&c), "level time=0.800 inc=0.500");
         // 0.8 + 0.5 available; 1.34 s is within the 0.05 margin.
         assert_eq!(c.spend(Duration::from_millis(1340)), Spent::Ok);
         match c.spend(Duration::from_secs(2)) {
@@ -222,36 +238,30 @@ mod tests {
     fn refilled_clock() {
         let tc = TimeControl::parse_clock("2/10").unwrap();
         let mut c = Clock::new(tc, 0.0);
-        assert_eq!(
-            c.levels(),
-            vec!["time=10.000 inc=0.000 moves=2".to_string()]
-        );
+        assert_eq!(line(&c), "level time=10.000 inc=0.000 moves=2");
         c.spend(Duration::from_secs(3));
-        assert_eq!(c.levels(), vec!["time=7.000 inc=0.000 moves=1".to_string()]);
+        assert_eq!(line(&c), "level time=7.000 inc=0.000 moves=1");
         c.spend(Duration::from_secs(3));
-        assert_eq!(
-            c.levels(),
-            vec!["time=14.000 inc=0.000 moves=2".to_string()]
-        );
+        assert_eq!(line(&c), "level time=14.000 inc=0.000 moves=2");
     }
 
     #[test]
     fn fixed_limits() {
         let mut c = Clock::new(TimeControl::MoveTime(0.2), 0.1);
-        assert_eq!(c.levels(), vec!["move-time=0.200".to_string()]);
+        assert_eq!(line(&c), "level move-time=0.200");
         assert_eq!(c.spend(Duration::from_millis(290)), Spent::Ok);
         assert!(matches!(
             c.spend(Duration::from_millis(400)),
             Spent::Over(_)
         ));
         let mut c = Clock::new(TimeControl::Depth(3), 0.0);
-        assert_eq!(c.levels(), vec!["depth=3".to_string()]);
+        assert_eq!(line(&c), "level depth=3");
         assert!(!c.is_timed());
         assert_eq!(c.deadline(Duration::from_secs(7)), Duration::from_secs(7));
         assert_eq!(c.spend(Duration::from_secs(100)), Spent::Ok);
         assert_eq!(
-            Clock::new(TimeControl::Nodes(5000), 0.0).levels(),
-            vec!["nodes=5000".to_string()]
+            line(&Clock::new(TimeControl::Nodes(5000), 0.0)),
+            "level nodes=5000"
         );
     }
 }

@@ -2,12 +2,14 @@
 //! processes and pipes: legal games to the end, every failure an engine can commit, openings,
 //! adjudication, SPRT stop, gauntlets and bad input.
 
+#[path = "../../../tests/process_support/mod.rs"]
+mod process_support;
+
 use damka::game::pdn::read_all;
 use damka::game::Record;
 use damka::variant::{Position, RussianPosition, TurkishPosition};
+use process_support::{temp_path, Out};
 use std::collections::HashMap;
-use std::path::PathBuf;
-use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_damka-match");
 
@@ -15,19 +17,25 @@ fn fake(name: &str, extra: &str) -> String {
     format!("{name}='{BIN}' fake-engine --name {name} {extra}")
 }
 
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
+/// Runs the match tool.
+fn run(args: &[&str]) -> Out {
+    process_support::run(BIN, args, &[])
 }
 
-fn run(args: &[&str]) -> Out {
-    let o = Command::new(BIN).args(args).output().expect("runs");
-    Out {
-        code: o.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-    }
+/// A match between the fakes `a` and `b` (each with its extra options): `options` are
+/// words separated by spaces, `more` are added as they are (paths).
+fn duel(a: &str, b: &str, options: &str, more: &[&str]) -> Out {
+    let (a, b) = (fake("a", a), fake("b", b));
+    let mut args = vec!["--engine", &a, "--engine", &b];
+    args.extend(options.split_whitespace());
+    args.extend(more);
+    run(&args)
+}
+
+/// Checks that `what` stands `n` times in the output.
+fn assert_count(out: &Out, what: &str, n: usize) {
+    let found = out.stdout.matches(what).count();
+    assert_eq!(found, n, "{what:?} in:\n{}", out.stdout);
 }
 
 /// The fields of the last line, which must be exactly `elo=.. error=.. games=.. score=..`.
@@ -53,12 +61,6 @@ fn last_line(out: &Out) -> HashMap<String, String> {
     fields.into_iter().collect()
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let p = std::env::temp_dir().join(format!("damka-match-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_file(&p);
-    p
-}
-
 /// Reads every game of a PDN file with the library (which checks every move against the
 /// legal moves); a game the rules ended must carry the rules' result.
 fn check_pdn<P: Position>(text: &str) -> Vec<Record<P>> {
@@ -72,25 +74,32 @@ fn check_pdn<P: Position>(text: &str) -> Vec<Record<P>> {
     records
 }
 
+/// A match with its PDN file read back.
+struct PdnMatch {
+    out: Out,
+    fields: HashMap<String, String>,
+    text: String,
+}
+
+/// A match of `games` games between the fakes `a` and `b` under `options`, its PDN read back
+/// game by game with the library.
+fn games_with_pdn<P: Position>(a: &str, b: &str, options: &str, games: usize) -> PdnMatch {
+    let pdn = temp_path(&format!("match-{a}-{b}.pdn").replace(' ', ""));
+    let options = format!("{options} --games {games} --pdn");
+    let out = duel(a, b, &options, &[pdn.to_str().unwrap()]);
+    let fields = last_line(&out);
+    assert_eq!(fields["games"], games.to_string());
+    let text = std::fs::read_to_string(&pdn).unwrap();
+    let _ = std::fs::remove_file(&pdn);
+    assert_eq!(check_pdn::<P>(&text).len(), games, "{text}");
+    PdnMatch { out, fields, text }
+}
+
 #[test]
 fn legal_games_to_the_end_with_pdn() {
-    let pdn = tmp("legal.pdn");
-    let out = run(&[
-        "--engine",
-        &fake("a", "--seed 1"),
-        "--engine",
-        &fake("b", "--seed 2"),
-        "--depth",
-        "1",
-        "--games",
-        "4",
-        "--concurrency",
-        "2",
-        "--pdn",
-        pdn.to_str().unwrap(),
-    ]);
-    let f = last_line(&out);
-    assert_eq!(f["games"], "4");
+    let options = "--depth 1 --concurrency 2";
+    let m = games_with_pdn::<RussianPosition>("--seed 1", "--seed 2", options, 4);
+    let (out, f) = (m.out, m.fields);
     let games: Vec<&str> = out
         .stdout
         .lines()
@@ -112,172 +121,75 @@ fn legal_games_to_the_end_with_pdn() {
         })
         .sum();
     assert_eq!(f["score"].parse::<f64>().unwrap(), a_points);
-    let text = std::fs::read_to_string(&pdn).unwrap();
-    assert_eq!(check_pdn::<RussianPosition>(&text).len(), 4);
-    let _ = std::fs::remove_file(&pdn);
 }
 
 #[test]
 fn turkish_games_to_the_end() {
-    let pdn = tmp("turkish.pdn");
-    let out = run(&[
-        "--variant",
-        "turkish",
-        "--engine",
-        &fake("a", "--seed 3"),
-        "--engine",
-        &fake("b", "--seed 4"),
-        "--movetime",
-        "1",
-        "--games",
-        "2",
-        "--pdn",
-        pdn.to_str().unwrap(),
-    ]);
-    let f = last_line(&out);
-    assert_eq!(f["games"], "2");
-    let text = std::fs::read_to_string(&pdn).unwrap();
-    assert!(text.contains("[GameType \"30\"]"));
-    assert_eq!(check_pdn::<TurkishPosition>(&text).len(), 2);
-    let _ = std::fs::remove_file(&pdn);
+    let options = "--variant turkish --movetime 1";
+    let m = games_with_pdn::<TurkishPosition>("--seed 3", "--seed 4", options, 2);
+    assert!(m.text.contains("[GameType \"30\"]"), "{}", m.text);
 }
 
-fn failing_match(bad: &str, limit: &[&str], games: &str) -> (HashMap<String, String>, Out) {
-    let mut args = vec![
-        "--engine".to_string(),
-        fake("a", "--seed 5"),
-        "--engine".to_string(),
-        fake("b", bad),
-        "--games".to_string(),
-        games.to_string(),
-    ];
-    args.extend(limit.iter().map(|s| s.to_string()));
-    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-    let out = run(&refs);
+/// `games` games of a sound engine against one misbehaving as `bad` says, under `limit`.
+fn failing_match(bad: &str, limit: &str, games: usize) -> (HashMap<String, String>, Out) {
+    let out = duel("--seed 5", bad, &format!("--games {games} {limit}"), &[]);
     (last_line(&out), out)
+}
+
+/// A failing match in which every game is lost by the failure `failure` (`b timeout:`).
+fn lost_by_failure(bad: &str, limit: &str, games: usize, failure: &str) -> Out {
+    let (f, out) = failing_match(bad, limit, games);
+    assert_eq!(f["score"], games.to_string(), "{}", out.stdout);
+    assert_count(&out, failure, games);
+    out
 }
 
 #[test]
 fn illegal_move_loses_with_last_lines() {
-    let (f, out) = failing_match("--illegal-at 5", &["--depth", "1"], "2");
-    assert_eq!(f["score"], "2", "{}", out.stdout);
-    assert_eq!(
-        out.stdout.matches("b illegal move:").count(),
-        2,
-        "{}",
-        out.stdout
-    );
+    let out = lost_by_failure("--fail illegal@5", "--depth 1", 2, "b illegal move:");
     assert!(out.stdout.contains("last lines of b:"));
     assert!(out.stdout.contains("    done move="), "{}", out.stdout);
 }
 
 #[test]
 fn crash_loses_and_the_engine_is_restarted() {
-    let (f, out) = failing_match("--crash-at 3", &["--depth", "1"], "4");
-    assert_eq!(f["score"], "4", "{}", out.stdout);
-    assert_eq!(out.stdout.matches("b crash:").count(), 4, "{}", out.stdout);
+    let out = lost_by_failure("--fail crash@3", "--depth 1", 4, "b crash:");
     assert!(out.stdout.contains("process exited"), "{}", out.stdout);
 }
 
 #[test]
-fn hung_engine_times_out() {
-    let (f, out) = failing_match("--hang-at 2", &["--depth", "1", "--timeout", "2"], "2");
-    assert_eq!(f["score"], "2", "{}", out.stdout);
-    assert_eq!(
-        out.stdout.matches("b timeout:").count(),
-        2,
-        "{}",
-        out.stdout
-    );
+fn hung_engine_and_malformed_reply_lose() {
+    lost_by_failure("--fail hang@2", "--depth 1 --timeout 2", 2, "b timeout:");
+    lost_by_failure("--fail garbage@0", "--depth 1", 2, "b malformed reply:");
 }
 
 #[test]
 fn slow_engine_loses_on_time() {
-    let (f, out) = failing_match(
-        "--delay-ms 700",
-        &["--movetime", "0.2", "--margin", "0.1"],
-        "2",
-    );
-    assert_eq!(f["score"], "2", "{}", out.stdout);
-    assert_eq!(
-        out.stdout.matches("b loss on time:").count(),
-        2,
-        "{}",
-        out.stdout
-    );
+    let limit = "--movetime 0.2 --margin 0.1";
+    lost_by_failure("--delay-ms 700", limit, 2, "b loss on time:");
     // On a clock as well.
-    let (f, out) = failing_match(
-        "--delay-ms 400",
-        &["--tc", "1+0.05", "--margin", "0.05"],
-        "2",
-    );
+    let (f, out) = failing_match("--delay-ms 400", "--tc 1+0.05 --margin 0.05", 2);
     assert_eq!(f["score"], "2", "{}", out.stdout);
     assert!(out.stdout.contains("b loss on time:"), "{}", out.stdout);
 }
 
 #[test]
-fn malformed_reply_loses() {
-    let (f, out) = failing_match("--garbage-at 0", &["--depth", "1"], "2");
-    assert_eq!(f["score"], "2", "{}", out.stdout);
-    assert_eq!(
-        out.stdout.matches("b malformed reply:").count(),
-        2,
-        "{}",
-        out.stdout
-    );
-}
-
-#[test]
 fn resign_adjudication_needs_both_scores() {
-    let out = run(&[
-        "--engine",
-        &fake("a", "--score 5"),
-        "--engine",
-        &fake("b", "--score=-5"),
-        "--depth",
-        "1",
-        "--games",
-        "2",
-        "--resign",
-        "score=3,moves=2",
-    ]);
+    let options = "--depth 1 --games 2 --resign score=3,moves=2";
+    let out = duel("--score 5", "--score=-5", options, &[]);
     let f = last_line(&out);
     assert_eq!(f["score"], "2", "{}", out.stdout);
-    assert_eq!(
-        out.stdout.matches("(adjudicated:").count(),
-        2,
-        "{}",
-        out.stdout
-    );
+    assert_count(&out, "(adjudicated:", 2);
     // Both engines claim to be winning: no agreement, no adjudication.
-    let out = run(&[
-        "--engine",
-        &fake("a", "--score 5 --seed 1"),
-        "--engine",
-        &fake("b", "--score 5 --seed 2"),
-        "--depth",
-        "1",
-        "--games",
-        "2",
-        "--resign",
-        "score=3,moves=2",
-    ]);
+    let out = duel("--score 5 --seed 1", "--score 5 --seed 2", options, &[]);
     last_line(&out);
     assert!(!out.stdout.contains("adjudicated"), "{}", out.stdout);
 }
 
 #[test]
 fn sprt_stops_the_match() {
-    let (f, out) = failing_match(
-        "--illegal-at 0",
-        &[
-            "--depth",
-            "1",
-            "--sprt",
-            "elo0=0,elo1=100,alpha=0.05,beta=0.05",
-        ],
-        "200",
-    );
+    let sprt = "--depth 1 --sprt elo0=0,elo1=100,alpha=0.05,beta=0.05";
+    let (f, out) = failing_match("--fail illegal@0", sprt, 200);
     let games: usize = f["games"].parse().unwrap();
     assert!(games < 200, "{}", out.stdout);
     assert!(out.stdout.contains("H1 accepted"), "{}", out.stdout);
@@ -285,7 +197,7 @@ fn sprt_stops_the_match() {
 
 #[test]
 fn openings_are_played_with_both_colours() {
-    let file = tmp("openings.txt");
+    let file = temp_path("match-openings.txt");
     // Moves (algebraic and Hub numbers), a FEN, and a Hub string with moves.
     std::fs::write(
         &file,
@@ -296,30 +208,14 @@ fn openings_are_played_with_both_colours() {
          Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww 9-13\n",
     )
     .unwrap();
-    let pdn = tmp("openings.pdn");
-    let out = run(&[
-        "--engine",
-        &fake("a", "--first"),
-        "--engine",
-        &fake("b", "--first"),
-        "--depth",
-        "1",
-        "--openings",
-        file.to_str().unwrap(),
-        "--pdn",
-        pdn.to_str().unwrap(),
-        "--concurrency",
-        "3",
-    ]);
+    let pdn = temp_path("match-openings.pdn");
+    let (file_arg, pdn_arg) = (file.to_str().unwrap(), pdn.to_str().unwrap());
+    let more = ["--openings", file_arg, "--pdn", pdn_arg];
+    let out = duel("--first", "--first", "--depth 1 --concurrency 3", &more);
     let f = last_line(&out);
     assert_eq!(f["games"], "8", "{}", out.stdout);
     for o in 1..=4 {
-        assert_eq!(
-            out.stdout.matches(&format!(", opening {o}:")).count(),
-            2,
-            "{}",
-            out.stdout
-        );
+        assert_count(&out, &format!(", opening {o}:"), 2);
     }
     let text = std::fs::read_to_string(&pdn).unwrap();
     let records = check_pdn::<RussianPosition>(&text);
@@ -334,11 +230,8 @@ fn openings_are_played_with_both_colours() {
             _ => {}
         }
     }
-    assert_eq!(
-        text.matches("[FEN \"W:Wa1,c1,e1,g1,b2:").count(),
-        2,
-        "{text}"
-    );
+    let fens = text.matches("[FEN \"W:Wa1,c1,e1,g1,b2:").count();
+    assert_eq!(fens, 2, "{text}");
     // Deterministic engines: both games of an opening pair mirror colours, so the first
     // engine scores exactly 1 per pair.
     assert_eq!(f["score"], "4", "{}", out.stdout);
@@ -348,16 +241,8 @@ fn openings_are_played_with_both_colours() {
 
 #[test]
 fn gauntlet_of_three() {
-    let out = run(&[
-        "--engine",
-        &fake("a", "--seed 1"),
-        "--engine",
-        &fake("b", "--illegal-at 0"),
-        "--engine",
-        &fake("c", "--seed 3"),
-        "--depth",
-        "1",
-    ]);
+    let c = fake("c", "--seed 3");
+    let out = duel("--seed 1", "--fail illegal@0", "--depth 1 --engine", &[&c]);
     let f = last_line(&out);
     assert_eq!(f["games"], "4", "{}", out.stdout);
     let row = |name: &str| {
@@ -376,113 +261,59 @@ fn gauntlet_of_three() {
 
 #[test]
 fn bad_input_is_refused_clearly() {
-    let out = run(&["--engine", &fake("a", ""), "--engine", "b=/no/such/engine"]);
-    assert_eq!(out.code, 2);
-    assert!(out.stderr.contains("cannot run"), "{}", out.stderr);
-    let out = run(&["--engine", &fake("a", "")]);
-    assert_eq!(out.code, 2);
-    assert!(out.stderr.contains("two engines"), "{}", out.stderr);
-    let out = run(&[
-        "--engine",
-        &fake("a", ""),
-        "--engine",
-        &fake("b", ""),
-        "--param",
-        "c:threads=2",
-    ]);
-    assert_eq!(out.code, 2);
-    assert!(out.stderr.contains("no engine named"), "{}", out.stderr);
-    let file = tmp("bad-openings.txt");
+    let refused = |out: Out, what: &str| {
+        assert_eq!(out.code, 2, "{}", out.stdout);
+        assert!(out.stderr.contains(what), "{what:?} in {}", out.stderr);
+    };
+    refused(
+        run(&["--engine", &fake("a", ""), "--engine", "b=/no/such/engine"]),
+        "cannot run",
+    );
+    refused(run(&["--engine", &fake("a", "")]), "two engines");
+    refused(duel("", "", "--param c:threads=2", &[]), "no engine named");
+    let file = temp_path("match-bad-openings.txt");
     std::fs::write(&file, "c3-d4\nc3-d4 c3-d4\n").unwrap();
-    let out = run(&[
-        "--engine",
-        &fake("a", ""),
-        "--engine",
-        &fake("b", ""),
-        "--openings",
-        file.to_str().unwrap(),
-    ]);
-    assert_eq!(out.code, 2);
-    assert!(out.stderr.contains("line 2"), "{}", out.stderr);
+    let more = ["--openings", file.to_str().unwrap()];
+    refused(duel("", "", "", &more), "line 2");
     let _ = std::fs::remove_file(&file);
     for bad in [
-        vec!["--tc", "x"],
-        vec!["--sprt", "elo0=5,elo1=1"],
-        vec!["--resign", "moves=2"],
+        "--tc x",
+        "--sprt elo0=5,elo1=1",
+        "--resign moves=2",
+        "--level b:depth=x",
+        "--level b:speed=2",
+        "--level b:",
     ] {
-        let mut args = vec![
-            "--engine".to_string(),
-            fake("a", ""),
-            "--engine".to_string(),
-            fake("b", ""),
-        ];
-        args.extend(bad.iter().map(|s| s.to_string()));
-        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-        let out = run(&refs);
-        assert_eq!(out.code, 2, "{bad:?}");
-        assert!(out.stderr.starts_with("damka-match: "), "{}", out.stderr);
+        refused(duel("", "", bad, &[]), "damka-match: ");
     }
 }
 
 #[test]
 fn openings_generator_keeps_balanced_positions() {
-    let file = tmp("gen.txt");
+    let file = temp_path("match-gen.txt");
     let judge = |score: &str| format!("'{BIN}' fake-engine --score={score}");
-    let o = Command::new(BIN)
-        .args([
-            "openings",
-            "--engine",
-            &judge("0.1"),
-            "--plies",
-            "2",
-            "--depth",
-            "3",
-            "--max-score",
-            "0.25",
-            "--out",
-            file.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (judge_level, file_arg) = (judge("0.1"), file.to_str().unwrap());
+    let mut args = vec!["openings", "--engine", &judge_level, "--out", file_arg];
+    args.extend("--plies 2 --depth 3 --max-score 0.25".split_whitespace());
+    let o = run(&args);
+    assert_eq!(o.code, 0, "{}", o.stderr);
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(text.contains("# Made by: damka-match openings --variant russian"));
     // Seven first moves, seven replies each: 49 distinct positions, all kept.
     let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(lines.len(), 49, "{text}");
     assert!(lines.iter().all(|l| l.ends_with("# +0.10")), "{text}");
-    // The file is a valid opening file for a match.
-    let out = run(&[
-        "--engine",
-        &fake("a", ""),
-        "--engine",
-        &fake("b", ""),
-        "--depth",
-        "1",
-        "--openings",
-        file.to_str().unwrap(),
-        "--games",
-        "4",
-    ]);
+    // The file is a valid opening file for a match, and an engine may have its own limits.
+    let more = ["--openings", file_arg, "--level", "b:depth=1 nodes=100"];
+    let out = duel("", "", "--depth 1 --games 4", &more);
     assert_eq!(last_line(&out)["games"], "4");
     // A judge that sees a big advantage everywhere keeps nothing.
-    let o = Command::new(BIN)
-        .args([
-            "openings",
-            "--variant",
-            "turkish",
-            "--engine",
-            &judge("-1.5"),
-            "--plies",
-            "1",
-            "--max-score",
-            "0.25",
-        ])
-        .output()
-        .unwrap();
-    assert!(o.status.success());
-    let text = String::from_utf8_lossy(&o.stdout);
-    assert!(text.contains("# 0 of "), "{text}");
-    assert_eq!(text.lines().filter(|l| !l.starts_with('#')).count(), 0);
+    let judge_bad = judge("-1.5");
+    let mut args = vec!["openings", "--engine", &judge_bad];
+    args.extend("--variant turkish --plies 1 --max-score 0.25".split_whitespace());
+    let o = run(&args);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stdout.contains("# 0 of "), "{}", o.stdout);
+    assert_eq!(o.stdout.lines().filter(|l| !l.starts_with('#')).count(), 0);
     let _ = std::fs::remove_file(&file);
 }

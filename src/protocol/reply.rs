@@ -1,0 +1,476 @@
+//! The engine's replies, typed: the engine's session writes them ([`EngineReply::to_line`])
+//! and a client reads them ([`parse_reply`]), so both sides share one definition of each
+//! message (`id`, `param`, `wait`, `ready`, `pong`, `info`, `done`, `error`).
+//!
+//! Reading is lenient in what the protocol leaves open: unknown keys are ignored, and an
+//! `info` field that cannot be read is left out rather than refused (a client must not lose a
+//! game over a statistic). A `done` without a move, a `param` without a name and an unknown
+//! reply word are errors.
+
+use super::command::shorten;
+use super::format::Reply;
+use super::parse::{parse_line, Line, SyntaxError};
+use std::fmt;
+
+/// `id`: who the engine is.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Id {
+    /// `name=`.
+    pub name: Option<String>,
+    /// `version=`.
+    pub version: Option<String>,
+    /// `author=`.
+    pub author: Option<String>,
+    /// `eval=`, a damka extension: the evaluation of each game (`russian:<net> turkish:<net>`).
+    pub eval: Option<String>,
+}
+
+/// The kind of a declared parameter (`type=`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamKind {
+    /// `type=enum values="a b ..."`.
+    Enum(Vec<String>),
+    /// `type=int min=.. max=..` (either bound may be missing).
+    Int {
+        /// `min=`.
+        min: Option<i64>,
+        /// `max=`.
+        max: Option<i64>,
+    },
+    /// Any other type word (`bool`, `string`, ...), kept as written.
+    Other(String),
+}
+
+/// `param`: a parameter the engine declares during the handshake.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamDecl {
+    /// `name=`.
+    pub name: String,
+    /// `value=`: the current value.
+    pub value: Option<String>,
+    /// `type=` and its details; `None` when no type is given.
+    pub kind: Option<ParamKind>,
+}
+
+/// `info`: one report of a running search. Numbers as Hub carries them: `score` in men,
+/// `time` in seconds, `nps` in millions of nodes per second.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct InfoLine {
+    /// `depth=`.
+    pub depth: Option<u32>,
+    /// `mean-depth=`.
+    pub mean_depth: Option<f64>,
+    /// `score=`, men, side to move's view.
+    pub score: Option<f64>,
+    /// `nodes=`.
+    pub nodes: Option<u64>,
+    /// `time=`, seconds.
+    pub time: Option<f64>,
+    /// `nps=`, millions of nodes per second.
+    pub nps: Option<f64>,
+    /// `pv=`, the moves as written.
+    pub pv: Vec<String>,
+    /// `string=`: a message for the user (a resource the engine could not have, and what it
+    /// does instead).
+    pub string: Option<String>,
+    /// `egtb-hits=`: endgame database probes that answered (only with databases in use).
+    pub egtb_hits: Option<u64>,
+}
+
+/// A line the engine writes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EngineReply {
+    /// `id name=.. version=.. author=..`.
+    Id(Id),
+    /// `param name=.. value=.. type=..`.
+    Param(ParamDecl),
+    /// `wait`: end of the engine's part of the handshake.
+    Wait,
+    /// `ready`: answer to `init`.
+    Ready,
+    /// `pong`: answer to `ping`.
+    Pong,
+    /// `info ...`.
+    Info(InfoLine),
+    /// `done move=X [ponder=Y]`.
+    Done {
+        /// The move played.
+        mv: String,
+        /// The expected answer, if any.
+        ponder: Option<String>,
+    },
+    /// `error message=".."`.
+    Error {
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// A real number written with `decimals` decimals; a negative or non-finite one (which only
+/// a bug could produce for these fields) is written as 0.
+fn real(x: f64, decimals: usize) -> String {
+    let x = if x.is_finite() { x.max(0.0) } else { 0.0 };
+    format!("{x:.decimals$}")
+}
+
+impl EngineReply {
+    /// The line under construction, for a writer that adds to it.
+    pub fn to_reply(&self) -> Reply {
+        match self {
+            EngineReply::Id(id) => {
+                let mut r = Reply::new("id");
+                for (k, v) in [
+                    ("name", &id.name),
+                    ("version", &id.version),
+                    ("eval", &id.eval),
+                    ("author", &id.author),
+                ] {
+                    if let Some(v) = v {
+                        r = r.arg(k, v);
+                    }
+                }
+                r
+            }
+            EngineReply::Param(p) => {
+                let mut r = Reply::new("param").arg("name", &p.name);
+                if let Some(v) = &p.value {
+                    r = r.arg("value", v);
+                }
+                match &p.kind {
+                    None => r,
+                    Some(ParamKind::Enum(values)) => {
+                        r.arg("type", "enum").arg("values", values.join(" "))
+                    }
+                    Some(ParamKind::Int { min, max }) => {
+                        r = r.arg("type", "int");
+                        if let Some(m) = min {
+                            r = r.arg("min", m);
+                        }
+                        if let Some(m) = max {
+                            r = r.arg("max", m);
+                        }
+                        r
+                    }
+                    Some(ParamKind::Other(t)) => r.arg("type", t),
+                }
+            }
+            EngineReply::Wait => Reply::new("wait"),
+            EngineReply::Ready => Reply::new("ready"),
+            EngineReply::Pong => Reply::new("pong"),
+            EngineReply::Info(i) => info_reply(i),
+            EngineReply::Done { mv, ponder } => {
+                let r = Reply::new("done").arg("move", mv);
+                match ponder {
+                    Some(p) => r.arg("ponder", p),
+                    None => r,
+                }
+            }
+            EngineReply::Error { message } => Reply::new("error").arg("message", message),
+        }
+    }
+
+    /// The line as the engine writes it, without its newline.
+    pub fn to_line(&self) -> String {
+        self.to_reply().into_string()
+    }
+}
+
+/// Fields in Scan's order: `depth mean-depth score nodes time nps pv`; an empty principal
+/// variation is left out rather than written as `pv=""`.
+fn info_reply(i: &InfoLine) -> Reply {
+    let mut r = Reply::new("info");
+    if let Some(d) = i.depth {
+        r = r.arg("depth", d);
+    }
+    if let Some(x) = i.mean_depth {
+        r = r.arg("mean-depth", real(x, 1));
+    }
+    if let Some(s) = i.score {
+        // Two decimals: a score in centi-men divided by 100 prints back exactly.
+        let s = if s.is_finite() { s } else { 0.0 };
+        r = r.arg("score", format!("{s:.2}"));
+    }
+    if let Some(n) = i.nodes {
+        r = r.arg("nodes", n);
+    }
+    if let Some(t) = i.time {
+        r = r.arg("time", real(t, 3));
+    }
+    if let Some(n) = i.nps {
+        r = r.arg("nps", real(n, 2));
+    }
+    if !i.pv.is_empty() {
+        r = r.arg("pv", i.pv.join(" "));
+    }
+    if let Some(m) = &i.string {
+        r = r.arg("string", m);
+    }
+    if let Some(h) = i.egtb_hits {
+        // Only with endgame databases in use, after Scan's fields.
+        r = r.arg("egtb-hits", h);
+    }
+    r
+}
+
+/// Why an engine's line is not a reply a client can use.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplyError {
+    /// The line could not be split.
+    Syntax(SyntaxError),
+    /// The first word is not a Hub reply.
+    Unknown(String),
+    /// A required argument is missing.
+    Missing {
+        /// The reply.
+        reply: &'static str,
+        /// The missing key.
+        key: &'static str,
+    },
+}
+
+impl fmt::Display for ReplyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplyError::Syntax(e) => write!(f, "syntax error: {e}"),
+            ReplyError::Unknown(c) => write!(f, "unknown reply {}", shorten(c)),
+            ReplyError::Missing { reply, key } => write!(f, "{reply} without {key}="),
+        }
+    }
+}
+
+impl std::error::Error for ReplyError {}
+
+impl From<SyntaxError> for ReplyError {
+    fn from(e: SyntaxError) -> Self {
+        ReplyError::Syntax(e)
+    }
+}
+
+/// Reads one line the engine wrote; `Ok(None)` for a blank line.
+pub fn parse_reply(text: &str) -> Result<Option<EngineReply>, ReplyError> {
+    let Some(line) = parse_line(text)? else {
+        return Ok(None);
+    };
+    let owned = |k: &str| line.value(k).map(str::to_string);
+    Ok(Some(match line.command {
+        "id" => EngineReply::Id(Id {
+            name: owned("name"),
+            version: owned("version"),
+            author: owned("author"),
+            eval: owned("eval"),
+        }),
+        "param" => EngineReply::Param(ParamDecl {
+            name: required(&line, "param", "name")?.to_string(),
+            value: owned("value"),
+            kind: param_kind(&line),
+        }),
+        "wait" => EngineReply::Wait,
+        "ready" => EngineReply::Ready,
+        "pong" => EngineReply::Pong,
+        "info" => EngineReply::Info(parse_info(&line)),
+        "done" => EngineReply::Done {
+            mv: required(&line, "done", "move")?.to_string(),
+            ponder: owned("ponder"),
+        },
+        "error" => EngineReply::Error {
+            // An engine's `error` without a message is still an error.
+            message: owned("message").unwrap_or_default(),
+        },
+        other => return Err(ReplyError::Unknown(other.to_string())),
+    }))
+}
+
+fn required<'a>(
+    line: &Line<'a>,
+    reply: &'static str,
+    key: &'static str,
+) -> Result<&'a str, ReplyError> {
+    line.value(key).ok_or(ReplyError::Missing { reply, key })
+}
+
+fn param_kind(line: &Line<'_>) -> Option<ParamKind> {
+    let bound = |k: &str| line.value(k).and_then(|v| v.trim().parse::<i64>().ok());
+    Some(match line.value("type")? {
+        "enum" => ParamKind::Enum(
+            line.value("values")
+                .unwrap_or("")
+                .split_ascii_whitespace()
+                .map(str::to_string)
+                .collect(),
+        ),
+        "int" => ParamKind::Int {
+            min: bound("min"),
+            max: bound("max"),
+        },
+        other => ParamKind::Other(other.to_string()),
+    })
+}
+
+fn parse_info(line: &Line<'_>) -> InfoLine {
+    fn num<T: std::str::FromStr>(line: &Line<'_>, key: &str) -> Option<T> {
+        line.value(key).and_then(|v| v.trim().parse::<T>().ok())
+    }
+    let real = |key: &str| num::<f64>(line, key).filter(|x| x.is_finite());
+    InfoLine {
+        depth: num(line, "depth"),
+        mean_depth: real("mean-depth"),
+        score: real("score"),
+        nodes: num(line, "nodes"),
+        time: real("time"),
+        nps: real("nps"),
+        pv: line
+            .value("pv")
+            .unwrap_or("")
+            .split_ascii_whitespace()
+            .map(str::to_string)
+            .collect(),
+        string: line.value("string").map(str::to_string),
+        egtb_hits: num(line, "egtb-hits"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reply(s: &str) -> EngineReply {
+        parse_reply(s).unwrap().unwrap()
+    }
+
+    /// Every reply reads back as itself.
+    fn round_trip(r: EngineReply) {
+        let line = r.to_line();
+        assert_eq!(reply(&line), r, "{line}");
+    }
+
+    #[test]
+    fn replies_read_back_as_written() {
+        round_trip(EngineReply::Id(Id {
+            name: Some("damka".into()),
+            version: Some("0.1.0".into()),
+            author: Some("the damka authors".into()),
+            eval: Some("russian:g1 turkish:classic".into()),
+        }));
+        round_trip(EngineReply::Param(ParamDecl {
+            name: "variant".into(),
+            value: Some("russian".into()),
+            kind: Some(ParamKind::Enum(vec!["russian".into(), "turkish".into()])),
+        }));
+        round_trip(EngineReply::Param(ParamDecl {
+            name: "hash".into(),
+            value: Some("64".into()),
+            kind: Some(ParamKind::Int {
+                min: Some(1),
+                max: Some(4096),
+            }),
+        }));
+        round_trip(EngineReply::Param(ParamDecl {
+            name: "book".into(),
+            value: Some("".into()),
+            kind: Some(ParamKind::Other("string".into())),
+        }));
+        for r in [EngineReply::Wait, EngineReply::Ready, EngineReply::Pong] {
+            round_trip(r);
+        }
+        round_trip(EngineReply::Info(InfoLine {
+            depth: Some(7),
+            mean_depth: Some(8.3),
+            score: Some(-0.31),
+            nodes: Some(123_456),
+            time: Some(0.5),
+            nps: Some(0.25),
+            pv: vec!["10-14".into(), "23x5x10x14".into()],
+            string: None,
+            egtb_hits: None,
+        }));
+        round_trip(EngineReply::Info(InfoLine {
+            depth: Some(9),
+            pv: vec!["1-5".into()],
+            egtb_hits: Some(42),
+            ..Default::default()
+        }));
+        round_trip(EngineReply::Info(InfoLine {
+            string: Some("threads: 256 asked, 3 started".into()),
+            ..Default::default()
+        }));
+        round_trip(EngineReply::Done {
+            mv: "14x5x10".into(),
+            ponder: Some("1-6".into()),
+        });
+        round_trip(EngineReply::Done {
+            mv: "9-13".into(),
+            ponder: None,
+        });
+        round_trip(EngineReply::Error {
+            message: "no legal move".into(),
+        });
+    }
+
+    #[test]
+    fn lines_as_the_engine_writes_them() {
+        let i = EngineReply::Info(InfoLine {
+            depth: Some(1),
+            score: Some(99.95),
+            pv: vec![],
+            ..Default::default()
+        });
+        assert_eq!(i.to_line(), "info depth=1 score=99.95");
+        let p = EngineReply::Param(ParamDecl {
+            name: "variant".into(),
+            value: Some("russian".into()),
+            kind: Some(ParamKind::Enum(vec!["russian".into(), "turkish".into()])),
+        });
+        assert_eq!(
+            p.to_line(),
+            "param name=variant value=russian type=enum values=\"russian turkish\""
+        );
+    }
+
+    #[test]
+    fn lenient_where_the_protocol_allows() {
+        // Unknown keys are ignored; an unreadable statistic is left out.
+        let EngineReply::Info(i) = reply("info depth=x score=-0.25 nodes=12 seldepth=3 nps=inf")
+        else {
+            panic!()
+        };
+        assert_eq!(i.depth, None);
+        assert_eq!(i.score, Some(-0.25));
+        assert_eq!(i.nodes, Some(12));
+        assert_eq!(i.nps, None);
+        assert_eq!(reply("done move=12-16 extra"), reply("done move=12-16"));
+        assert_eq!(
+            reply("error"),
+            EngineReply::Error {
+                message: String::new()
+            }
+        );
+        assert_eq!(parse_reply("  "), Ok(None));
+    }
+
+    #[test]
+    fn errors() {
+        assert_eq!(
+            parse_reply("done ponder=1-5"),
+            Err(ReplyError::Missing {
+                reply: "done",
+                key: "move"
+            })
+        );
+        assert!(matches!(
+            parse_reply("param value=3"),
+            Err(ReplyError::Missing { key: "name", .. })
+        ));
+        assert!(matches!(
+            parse_reply("readyok"),
+            Err(ReplyError::Unknown(_))
+        ));
+        assert!(matches!(
+            parse_reply("done move=\"12-16"),
+            Err(ReplyError::Syntax(_))
+        ));
+        assert_eq!(
+            parse_reply("done ponder=1").unwrap_err().to_string(),
+            "done without move="
+        );
+    }
+}

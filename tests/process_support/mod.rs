@@ -1,0 +1,66 @@
+//! Running a built program in the integration tests (`damka`, `damka-match`): its arguments,
+//! a scripted standard input, and what it wrote. One copy for the engine's tests and the match
+//! tool's, which includes this file by its path.
+
+// Each test binary uses part of it.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// What a program did.
+pub struct Out {
+    /// Exit status (-1 when killed by a signal).
+    pub code: i32,
+    /// Standard output, which must be UTF-8.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+}
+
+impl Out {
+    /// The lines of standard output.
+    pub fn lines(&self) -> Vec<&str> {
+        self.stdout.lines().collect()
+    }
+}
+
+/// Runs `program ARGS`, writes `input` to its standard input piece by piece and closes it. A
+/// piece that starts with `~` (the `~` is not written) is followed by a pause of 200 ms, so
+/// that the program acts on it before the next piece arrives.
+pub fn run(program: &str, args: &[&str], input: &[&[u8]]) -> Out {
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    for piece in input {
+        if let Some(rest) = piece.strip_prefix(b"~") {
+            stdin.write_all(rest).expect("write to stdin");
+            stdin.flush().expect("flush stdin");
+            std::thread::sleep(Duration::from_millis(200));
+        } else {
+            stdin.write_all(piece).expect("write to stdin");
+        }
+    }
+    drop(stdin);
+    let out = child.wait_with_output().expect("wait for the program");
+    Out {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// A path in the temporary directory for this test process and `name` (any file already
+/// there is removed).
+pub fn temp_path(name: &str) -> PathBuf {
+    let p = std::env::temp_dir().join(format!("damka-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_file(&p);
+    p
+}
