@@ -71,6 +71,8 @@ pub struct InfoLine {
     /// `string=`: a message for the user (a resource the engine could not have, and what it
     /// does instead).
     pub string: Option<String>,
+    /// `egtb-hits=`: endgame database probes that answered (only with databases in use).
+    pub egtb_hits: Option<u64>,
 }
 
 /// A line the engine writes.
@@ -200,6 +202,10 @@ fn info_reply(i: &InfoLine) -> Reply {
     if let Some(m) = &i.string {
         r = r.arg("string", m);
     }
+    if let Some(h) = i.egtb_hits {
+        // Only with endgame databases in use, after Scan's fields.
+        r = r.arg("egtb-hits", h);
+    }
     r
 }
 
@@ -315,6 +321,7 @@ fn parse_info(line: &Line<'_>) -> InfoLine {
             .map(str::to_string)
             .collect(),
         string: line.value("string").map(str::to_string),
+        egtb_hits: num(line, "egtb-hits"),
     }
 }
 
@@ -369,6 +376,13 @@ mod tests {
             nps: Some(0.25),
             pv: vec!["10-14".into(), "23x5x10x14".into()],
             string: None,
+            egtb_hits: None,
+        }));
+        round_trip(EngineReply::Info(InfoLine {
+            depth: Some(9),
+            pv: vec!["1-5".into()],
+            egtb_hits: Some(42),
+            ..Default::default()
         }));
         round_trip(EngineReply::Info(InfoLine {
             string: Some("threads: 256 asked, 3 started".into()),

@@ -213,6 +213,7 @@ impl<B: Backend, W: Write> Session<B, W> {
             Some(SearchEvent::Done(o)) => {
                 self.search = None;
                 self.backend.wait();
+                self.send_notices()?;
                 self.send(format::done(&o))
             }
             None => {

@@ -172,6 +172,7 @@ pub fn run(a: FakeArgs) -> i32 {
                             nps: Some(0.0),
                             pv: vec![m.clone()],
                             string: None,
+                            egtb_hits: None,
                         })
                         .to_line());
                         if hits(&a, Failing::Garbage, ply) {
