@@ -3,6 +3,7 @@
 
 pub mod analyse;
 pub mod bench;
+pub mod dxp;
 pub mod hub;
 pub mod perft;
 pub mod play;
@@ -32,6 +33,8 @@ pub enum Command {
     Analyse(analyse::AnalyseArgs),
     /// Play a game in the terminal.
     Play(play::PlayArgs),
+    /// DamExchange over TCP: serve as the follower, or `--connect` as the initiator.
+    Dxp(dxp::DxpArgs),
 }
 
 /// Parses the command line, runs it, and returns the process exit status (0 ok, 1 a check
@@ -52,5 +55,6 @@ pub fn main() -> i32 {
         Some(Command::Bench(a)) => bench::run(a),
         Some(Command::Analyse(a)) => analyse::run(a),
         Some(Command::Play(a)) => play::run(a),
+        Some(Command::Dxp(a)) => dxp::run(a),
     }
 }
