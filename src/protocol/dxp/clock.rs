@@ -6,10 +6,11 @@
 use crate::engine::Limits;
 use std::time::Instant;
 
-/// Time always kept in reserve, seconds (process, pacing and network latency) ...
-pub const RESERVE_SECONDS: f64 = 0.3;
+/// Time always kept in reserve, seconds (process and network latency, and the moves still to
+/// come, each of which costs a few milliseconds however little damka thinks) ...
+pub const RESERVE_SECONDS: f64 = 0.5;
 /// ... plus this share of the whole game's time.
-pub const RESERVE_SHARE: f64 = 0.02;
+pub const RESERVE_SHARE: f64 = 0.05;
 /// With a fixed time per move (`movetime`), at most this share of the usable clock is spent
 /// on one move.
 pub const MOVETIME_CLOCK_SHARE: f64 = 0.25;
@@ -61,6 +62,11 @@ impl Clock {
             + self
                 .running_since
                 .map_or(0.0, |s| now.saturating_duration_since(s).as_secs_f64())
+    }
+
+    /// Seconds used before the move now running (all of them when the clock is stopped).
+    pub fn used_before_move(&self) -> f64 {
+        self.used
     }
 
     /// Seconds left at `now` (negative when overstepped).

@@ -141,6 +141,7 @@ impl Conn {
     /// Logs a received message (and counts it as a good one); for events taken from
     /// [`Conn::inbox`] directly.
     pub fn note(&mut self, ev: &Incoming) {
+        self.out.heard();
         if let Event::Message(m) = &ev.event {
             self.bad = 0;
             self.log(&format!("recv {}: {}", m.kind(), m.to_wire()));
@@ -369,14 +370,22 @@ impl<'a, P: Evaluate> Table<'a, P> {
         let Some(mv) = f.best else {
             return Step::Go;
         };
-        let now = Instant::now();
-        let used = self.ours.stop(now);
-        let seconds = used.round().min(9999.0) as u32;
+        let seconds = (self.ours.used(Instant::now()) - self.ours.used_before_move())
+            .round()
+            .min(9999.0) as u32;
         self.conn.send(&move_message::<P>(&mv, seconds));
+        // Stopped after the send: any wait of the outbox is damka's time too.
+        let sent = Instant::now();
+        let used = self.ours.stop(sent);
+        self.conn.log(&format!(
+            "thought {used:.3} s (depth {}), {:.3} s left",
+            f.depth,
+            self.ours.remaining(sent)
+        ));
         let mut game = self.session.game().clone();
         game.play_unchecked(mv);
         self.session.set_game(game);
-        self.theirs.start(Instant::now());
+        self.theirs.start(sent);
         Step::Go
     }
 

@@ -133,9 +133,10 @@ pub fn spawn_reader<R: Read + Send + 'static>(mut reader: R, tx: Sender<Incoming
     }
 }
 
-/// Writes messages, each followed by its NUL, and keeps at least `gap` between two sends:
-/// pydraughts reads each socket chunk as one message and drops whatever else the chunk holds,
-/// so two messages sent back to back lose the second.
+/// Writes messages, each followed by its NUL, and keeps at least `gap` between two sends
+/// with nothing from the peer in between: pydraughts reads each socket chunk as one message
+/// and drops whatever else the chunk holds, so two messages sent back to back lose the
+/// second.
 pub struct Outbox<W: Write> {
     writer: W,
     gap: Duration,
@@ -154,7 +155,14 @@ impl<W: Write> Outbox<W> {
         }
     }
 
-    /// Sends one message (waiting first if the previous one left less than the gap ago).
+    /// The peer sent something: it has read what came before, so the next message may go at
+    /// once.
+    pub fn heard(&mut self) {
+        self.last = None;
+    }
+
+    /// Sends one message (waiting first if the previous one left less than the gap ago and
+    /// the peer has said nothing since).
     pub fn send(&mut self, msg: &Message) -> io::Result<()> {
         if let Some(last) = self.last {
             let since = last.elapsed();
