@@ -24,6 +24,15 @@ fn go_collect(e: &mut Engine, limits: Limits, mode: GoMode) -> mpsc::Receiver<Se
     rx
 }
 
+/// A Turkish engine with `threads` threads, a small table, at a middle-game position.
+fn midgame_engine(threads: usize) -> Engine {
+    let mut e = Engine::new(Variant::Turkish);
+    e.set_threads(threads);
+    e.set_hash_mb(4);
+    e.set_position(TURKISH_MIDGAME, &[]).unwrap();
+    e
+}
+
 fn legal(e: &Engine, o: &SearchOutcome) -> bool {
     let m = o.best.as_ref().expect("a move");
     e.legal_moves().contains(m)
@@ -31,10 +40,7 @@ fn legal(e: &Engine, o: &SearchOutcome) -> bool {
 
 #[test]
 fn start_stop_many_times_with_threads() {
-    let mut e = Engine::new(Variant::Turkish);
-    e.set_threads(3);
-    e.set_hash_mb(4);
-    e.set_position(TURKISH_MIDGAME, &[]).unwrap();
+    let mut e = midgame_engine(3);
     for i in 0..60 {
         let rx = go_collect(&mut e, Limits::default(), GoMode::Analyze);
         assert!(e.is_searching());
@@ -117,10 +123,7 @@ fn busy_and_bad_input_are_errors() {
 
 #[test]
 fn ponder_waits_for_the_hit_then_obeys_the_clock() {
-    let mut e = Engine::new(Variant::Turkish);
-    e.set_threads(2);
-    e.set_hash_mb(4);
-    e.set_position(TURKISH_MIDGAME, &[]).unwrap();
+    let mut e = midgame_engine(2);
     let limits = Limits {
         depth: Some(3),
         movetime: Some(0.2),
@@ -152,10 +155,7 @@ fn ponder_waits_for_the_hit_then_obeys_the_clock() {
 
 #[test]
 fn clock_limits_are_respected() {
-    let mut e = Engine::new(Variant::Turkish);
-    e.set_threads(2);
-    e.set_hash_mb(4);
-    e.set_position(TURKISH_MIDGAME, &[]).unwrap();
+    let mut e = midgame_engine(2);
     for (time, inc) in [(1.0, 0.0), (0.3, 0.1), (0.05, 0.0), (-1.0, 0.0)] {
         let t = Instant::now();
         let o = e
@@ -187,4 +187,38 @@ fn parallel_searches_agree_on_a_forced_line() {
         assert_eq!(o.best.unwrap().algebraic, "a8-a6", "{threads} threads");
         assert!(o.score > 9000, "{threads} threads: {}", o.score);
     }
+}
+
+#[test]
+fn threads_that_cannot_start_leave_a_working_engine_and_a_message() {
+    let mut e = Engine::new(Variant::Turkish);
+    e.set_hash_mb(2);
+    assert!(e.take_notices().is_empty());
+    // As under a small address-space limit: the system refuses threads from the third on.
+    damka::search::pool::refuse_thread_starts_from(Some(2));
+    let set = e.set_option("threads", "4");
+    damka::search::pool::refuse_thread_starts_from(None);
+    set.expect("not an error: the engine goes on with fewer threads");
+    assert_eq!(e.threads(), 2);
+    let notices = e.take_notices();
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert!(
+        notices[0].contains("4 asked") && notices[0].contains("2 started"),
+        "{notices:?}"
+    );
+    assert!(e.take_notices().is_empty(), "each notice once");
+    e.set_position(TURKISH_MIDGAME, &[]).unwrap();
+    let limits = Limits {
+        depth: Some(5),
+        ..Limits::default()
+    };
+    let o = e
+        .search_blocking(limits, GoMode::Think, Box::new(|_| {}))
+        .unwrap();
+    assert_eq!(o.depth, 5);
+    assert!(legal(&e, &o));
+    // Once the system allows it, asking again gives all of them.
+    e.set_option("threads", "4").unwrap();
+    assert_eq!(e.threads(), 4);
+    assert!(e.take_notices().is_empty());
 }

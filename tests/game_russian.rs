@@ -2,31 +2,20 @@
 //! FMJD-64 draw rules 7.2.4 - 7.2.8, each with a sequence that triggers it and one that just
 //! misses it.
 
+mod game_support;
+
 use damka::core::Color;
 use damka::game::Game;
 use damka::variant::Move;
 use damka::variant::{EndRule, GameEnd, GameMove, Notation, Outcome, Position, RussianPosition};
+use game_support::{draw, end, ends_after, play};
 
 type G = Game<RussianPosition>;
 
 const LONG_DIAGONAL: u64 = 0x8040_2010_0804_0201;
 
 fn game(fen: &str) -> G {
-    G::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn draw(rule: EndRule) -> Option<GameEnd> {
-    Some(GameEnd {
-        outcome: Outcome::Draw,
-        rule,
-    })
-}
-
-fn play(g: &mut G, moves: &[&str]) {
-    for m in moves {
-        g.play_text(m)
-            .unwrap_or_else(|e| panic!("{m} in {}: {e}", g.position().to_fen()));
-    }
+    game_support::game(fen)
 }
 
 /// What kind of move the walk plays at a ply.
@@ -122,6 +111,14 @@ fn walk_until(
     }
 }
 
+/// The game from `fen` after a walk of kings (men at the plies in `men`) that the rule `rule`
+/// ends in a draw at ply `at`, not before.
+fn drawn_at(fen: &str, men: &[usize], at: usize, rule: EndRule) -> G {
+    let mut g = game(fen);
+    walk_until(&mut g, at, men, &any, Some(at), draw(rule));
+    g
+}
+
 /// Plays one move that [`fits`] as a king move at the next ply.
 fn step(g: &mut G) {
     let ply = g.ply() + 1;
@@ -140,25 +137,11 @@ fn any(_: usize, _: &RussianPosition) -> bool {
 #[test]
 fn no_legal_move_loses() {
     // Black's only man is taken.
-    let mut g = game("W:Wc3:Bd4");
-    assert_eq!(g.result(), None);
-    play(&mut g, &["c3:e5"]);
-    assert_eq!(
-        g.result(),
-        Some(GameEnd {
-            outcome: Outcome::Win(Color::White),
-            rule: EndRule::NoLegalMove
-        })
-    );
+    let win = |c| end(Outcome::Win(c), EndRule::NoLegalMove);
+    ends_after::<RussianPosition>("W:Wc3:Bd4", &["c3:e5"], win(Color::White));
     // Blocked: White's man on a1 can neither step to b2 nor take it (c3 is occupied).
     let g = game("W:Wa1:Bb2,c3");
-    assert_eq!(
-        g.result(),
-        Some(GameEnd {
-            outcome: Outcome::Win(Color::Black),
-            rule: EndRule::NoLegalMove
-        })
-    );
+    assert_eq!(g.result(), win(Color::Black));
     assert!(g.is_over());
 }
 
@@ -200,27 +183,16 @@ fn repetition_needs_the_same_side_to_move() {
 #[test]
 fn rule_7_2_4_three_kings_against_a_king() {
     // The white man keeps 7.2.7 (exactly three pieces) out and breaks the king-move count.
-    let fen = "W:WKc1,Ke1,Kg1,a3:BKh4";
-    let mut g = game(fen);
-    walk_until(
-        &mut g,
-        40,
+    drawn_at(
+        "W:WKc1,Ke1,Kg1,a3:BKh4",
         &[5],
-        &any,
-        Some(30),
-        draw(EndRule::ThreeKingsAgainstKing),
+        30,
+        EndRule::ThreeKingsAgainstKing,
     );
 
     // A promotion restarts the count: the man crowns at ply 3 (b6-c7, c7-b8 or d8).
-    let mut g = game("W:WKc1,Ke1,Kg1,b6:BKh4");
-    walk_until(
-        &mut g,
-        40,
-        &[1, 3],
-        &any,
-        Some(33),
-        draw(EndRule::ThreeKingsAgainstKing),
-    );
+    let fen = "W:WKc1,Ke1,Kg1,b6:BKh4";
+    let g = drawn_at(fen, &[1, 3], 33, EndRule::ThreeKingsAgainstKing);
     assert_eq!(g.position().pieces(Color::White).kings.count_ones(), 4);
 }
 
@@ -233,53 +205,23 @@ fn rule_7_2_4_just_missed() {
 
 #[test]
 fn rule_7_2_5_kings_only() {
-    let mut g = game("W:WKc1,h2:BKf8,a7");
-    walk_until(
-        &mut g,
-        40,
-        &[],
-        &any,
-        Some(30),
-        draw(EndRule::KingMovesOnly),
-    );
+    drawn_at("W:WKc1,h2:BKf8,a7", &[], 30, EndRule::KingMovesOnly);
     // A man move at ply 29 resets it; kings only from then on reach 30 plies at ply 59.
-    let mut g = game("W:WKc1,h2:BKf8,a7");
-    walk_until(
-        &mut g,
-        70,
-        &[29],
-        &any,
-        Some(59),
-        draw(EndRule::KingMovesOnly),
-    );
+    drawn_at("W:WKc1,h2:BKf8,a7", &[29], 59, EndRule::KingMovesOnly);
 }
 
 #[test]
 fn rule_7_2_6_balance_four_or_five_pieces() {
     // 5 pieces: 30 moves = 60 plies. Men move now and then so 7.2.5 never ends it first.
-    let mut g = game("W:WKc1,a3,h2:BKf8,a7");
-    walk_until(
-        &mut g,
-        70,
-        &[21, 42],
-        &any,
-        Some(60),
-        draw(EndRule::BalanceUnchanged),
-    );
+    let balance = EndRule::BalanceUnchanged;
+    drawn_at("W:WKc1,a3,h2:BKf8,a7", &[21, 42], 60, balance);
 }
 
 #[test]
 fn rule_7_2_6_balance_six_or_seven_pieces() {
     // 7 pieces: 60 moves = 120 plies.
-    let mut g = game("W:WKc1,a3,h2,e3:BKf8,a7,h6");
-    walk_until(
-        &mut g,
-        130,
-        &[25, 50, 75, 100],
-        &any,
-        Some(120),
-        draw(EndRule::BalanceUnchanged),
-    );
+    let (fen, men) = ("W:WKc1,a3,h2,e3:BKf8,a7,h6", [25, 50, 75, 100]);
+    drawn_at(fen, &men, 120, EndRule::BalanceUnchanged);
 }
 
 #[test]
@@ -288,7 +230,7 @@ fn rule_7_2_7_long_diagonal() {
     let mut g = game("W:WKc1,Ke1,h2:BKh8");
     walk_until(
         &mut g,
-        20,
+        10,
         &[],
         &on_diag,
         Some(10),
@@ -311,7 +253,7 @@ fn rule_7_2_7_restarts_when_the_king_leaves_the_diagonal() {
     let mut g = game("W:WKc1,Ke1,h2:BKh8");
     walk_until(
         &mut g,
-        20,
+        16,
         &[],
         &keep,
         Some(16),
@@ -321,11 +263,9 @@ fn rule_7_2_7_restarts_when_the_king_leaves_the_diagonal() {
 
 #[test]
 fn rule_7_2_8_small_ending() {
-    let mut g = game("W:WKc1,h2:BKf8");
-    walk_until(&mut g, 20, &[], &any, Some(10), draw(EndRule::SmallEnding));
+    drawn_at("W:WKc1,h2:BKf8", &[], 10, EndRule::SmallEnding);
     // One king against one king.
-    let mut g = game("W:WKc1:BKf8");
-    walk_until(&mut g, 20, &[], &any, Some(10), draw(EndRule::SmallEnding));
+    drawn_at("W:WKc1:BKf8", &[], 10, EndRule::SmallEnding);
 }
 
 #[test]
@@ -333,15 +273,7 @@ fn rule_7_2_8_just_missed_and_restarted() {
     let mut g = game("W:WKc1,h2:BKf8");
     walk_until(&mut g, 9, &[], &any, None, None);
     // The man crowns at ply 3: the count starts again there, ending at ply 13.
-    let mut g = game("W:WKc1,b6:BKh4");
-    walk_until(
-        &mut g,
-        20,
-        &[1, 3],
-        &any,
-        Some(13),
-        draw(EndRule::SmallEnding),
-    );
+    drawn_at("W:WKc1,b6:BKh4", &[1, 3], 13, EndRule::SmallEnding);
 }
 
 #[test]

@@ -1,25 +1,17 @@
 //! Turkish end-of-game rules through `Game`: no legal move, threefold repetition, one piece
 //! against one piece.
 
+mod game_support;
+
 use damka::core::Color;
 use damka::game::Game;
-use damka::variant::{EndRule, GameEnd, Notation, Outcome, TurkishPosition};
+use damka::variant::{EndRule, Outcome, TurkishPosition};
+use game_support::{draw, end, ends_after, play};
 
 type G = Game<TurkishPosition>;
 
 fn game(fen: &str) -> G {
-    G::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
-}
-
-fn play(g: &mut G, moves: &[&str]) {
-    for m in moves {
-        g.play_text(m)
-            .unwrap_or_else(|e| panic!("{m} in {}: {e}", g.position().to_fen()));
-    }
-}
-
-fn end(outcome: Outcome, rule: EndRule) -> Option<GameEnd> {
-    Some(GameEnd { outcome, rule })
+    game_support::game(fen)
 }
 
 #[test]
@@ -40,34 +32,21 @@ fn lone_king_against_lone_man_wins_whoever_is_to_move() {
 #[test]
 fn other_one_against_one_is_a_draw() {
     for fen in ["W:Wd4:Ba7", "W:WKd4:BKa7", "B:WKh1:BKa8"] {
-        assert_eq!(
-            game(fen).result(),
-            end(Outcome::Draw, EndRule::OnePieceEach),
-            "{fen}"
-        );
+        assert_eq!(game(fen).result(), draw(EndRule::OnePieceEach), "{fen}");
     }
 }
 
 #[test]
 fn capture_down_to_king_against_man() {
     // Two black men against a king: no rule yet; the king takes one and wins by the rule.
-    let mut g = game("W:WKd1:Bd5,h7");
-    assert_eq!(g.result(), None);
-    play(&mut g, &["d1xd6"]);
-    assert_eq!(
-        g.result(),
-        end(Outcome::Win(Color::White), EndRule::LoneKingAgainstMan)
+    let white_wins = |rule| end(Outcome::Win(Color::White), rule);
+    ends_after::<TurkishPosition>(
+        "W:WKd1:Bd5,h7",
+        &["d1xd6"],
+        white_wins(EndRule::LoneKingAgainstMan),
     );
-}
-
-#[test]
-fn no_pieces_left_loses() {
-    let mut g = game("W:Wd4,e2:Bd5");
-    play(&mut g, &["d4xd6"]);
-    assert_eq!(
-        g.result(),
-        end(Outcome::Win(Color::White), EndRule::NoLegalMove)
-    );
+    // No pieces left: no legal move.
+    ends_after::<TurkishPosition>("W:Wd4,e2:Bd5", &["d4xd6"], white_wins(EndRule::NoLegalMove));
 }
 
 #[test]
@@ -78,7 +57,7 @@ fn threefold_repetition() {
     play(&mut g, &cycle[..3]);
     assert_eq!(g.result(), None);
     play(&mut g, &cycle[3..]);
-    assert_eq!(g.result(), end(Outcome::Draw, EndRule::Repetition));
+    assert_eq!(g.result(), draw(EndRule::Repetition));
 }
 
 #[test]

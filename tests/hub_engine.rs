@@ -5,8 +5,10 @@ mod hub_support;
 mod process_support;
 
 use damka::core::Variant;
-use damka::engine::Engine;
-use damka::protocol::HubConfig;
+use damka::engine::{
+    DoneCallback, Engine, EngineError, EngineOption, GoMode, InfoCallback, Limits,
+};
+use damka::protocol::{Backend, HubConfig};
 use hub_support::{assert_strict, Client};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -25,6 +27,92 @@ fn engine_client() -> Client {
         config,
         Arc::new(Mutex::new(Vec::new())),
     )
+}
+
+/// The engine as it behaves when the system refuses to start more than `max` search threads
+/// (the refusal is injected by the pool's test hook, on the session's thread).
+struct ThreadLimited {
+    engine: Engine,
+    max: usize,
+}
+
+impl Backend for ThreadLimited {
+    fn variant(&self) -> Variant {
+        self.engine.variant()
+    }
+    fn options(&self) -> Vec<EngineOption> {
+        self.engine.options()
+    }
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        damka::search::pool::refuse_thread_starts_from(Some(self.max));
+        let r = self.engine.set_option(name, value);
+        damka::search::pool::refuse_thread_starts_from(None);
+        r
+    }
+    fn new_game(&mut self) {
+        self.engine.new_game()
+    }
+    fn set_position(&mut self, pos: &str, moves: &[&str]) -> Result<(), EngineError> {
+        self.engine.set_position(pos, moves)
+    }
+    fn go(
+        &mut self,
+        limits: Limits,
+        mode: GoMode,
+        on_info: InfoCallback,
+        on_done: DoneCallback,
+    ) -> Result<(), EngineError> {
+        self.engine.go(limits, mode, on_info, on_done)
+    }
+    fn stop(&self) {
+        self.engine.stop()
+    }
+    fn ponder_hit(&self) {
+        self.engine.ponder_hit()
+    }
+    fn wait(&mut self) {
+        self.engine.wait()
+    }
+    fn take_notices(&mut self) -> Vec<String> {
+        self.engine.take_notices()
+    }
+}
+
+#[test]
+fn threads_that_cannot_start_are_reported_and_the_session_goes_on() {
+    let backend = ThreadLimited {
+        engine: Engine::new(Variant::Russian),
+        max: 3,
+    };
+    let c = Client::start_backend(
+        backend,
+        HubConfig::default(),
+        Arc::new(Mutex::new(Vec::new())),
+    );
+    let lines = c.ask("hub");
+    assert_eq!(lines.last().map(String::as_str), Some("wait"), "{lines:?}");
+    assert!(c.ask("set-param name=threads value=256").is_empty());
+    let lines = c.ask("init");
+    assert_eq!(
+        lines,
+        vec![
+            "info string=\"threads: 256 asked, 3 started (the system refused the others)\"",
+            "ready"
+        ]
+    );
+    for l in &lines {
+        assert_strict(l);
+    }
+    assert!(c.ask(&format!("pos pos={RUSSIAN_START}")).is_empty());
+    c.send("level depth=4");
+    assert!(search(&c, "go think").starts_with("done move="));
+    let lines = c.ask("hub");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("param name=threads value=3 ")),
+        "{lines:?}"
+    );
 }
 
 /// The `done` line of a search, checking the `info` lines before it.
@@ -261,7 +349,7 @@ fn binary_session_survives_bad_input_and_writes_nothing_to_stderr() {
     assert_eq!(
         kinds,
         [
-            "id", "param", "param", "param", "wait",  // hub
+            "id", "param", "param", "param", "param", "param", "wait",  // hub
             "error", // unknown variant
             "ready", "error", // go without a position
             "error", // not UTF-8

@@ -3,94 +3,63 @@
 
 mod play_support;
 mod process_support;
-use play_support::run;
+use play_support::{run, says};
 
 #[test]
 fn human_against_the_engine_with_hint_and_undo() {
-    let file = std::env::temp_dir().join(format!("damka-play-engine-{}.pdn", std::process::id()));
+    let file = process_support::temp_path("play-engine.pdn");
     let input = format!(
         "hint\nc3-e5\nc3-d4\nundo\nmoves\ng3-h4\nsave {}\nquit\n",
         file.display()
     );
-    let (code, out) = run(&["--depth", "3", "--ascii"], &input);
+    let (code, out) = run("--depth 3 --ascii", &input);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("hint: "), "{out}");
-    assert!(out.contains("score "), "{out}");
-    assert!(out.contains("illegal move c3-e5"), "{out}");
-    assert!(out.contains("White plays c3-d4"), "{out}");
+    says(
+        &out,
+        &[
+            "hint: ",
+            "score ",
+            "illegal move c3-e5",
+            "White plays c3-d4",
+        ],
+    );
     assert_eq!(out.matches("Black (engine) plays").count(), 2, "{out}");
     // Undo takes back the engine's reply and the human's move: White to move again.
-    assert!(out.contains("took back c3-d4 "), "{out}");
-    assert!(out.contains("legal moves (7): "), "{out}");
+    says(&out, &["took back c3-d4 ", "legal moves (7): "]);
     let pdn = std::fs::read_to_string(&file).unwrap();
     let rec = damka::game::Record::<damka::variant::RussianPosition>::from_pdn(&pdn).unwrap();
     assert_eq!(rec.game.ply(), 2);
     assert_eq!(rec.game.move_texts()[0], "g3-h4");
-    assert!(pdn.contains("[Black \"damka\"]"), "{pdn}");
+    says(&pdn, &["[Black \"damka\"]"]);
     let _ = std::fs::remove_file(&file);
 }
 
 #[test]
 fn engine_against_engine_plays_to_the_end() {
     // King and man against a king: drawn by 7.2.8 at the latest after a few moves.
-    let (code, out) = run(
-        &[
-            "--white",
-            "engine",
-            "--black",
-            "engine",
-            "--depth",
-            "3",
-            "--fen",
-            "W:WKc1,h2:BKf8",
-        ],
-        "",
-    );
+    let engines = "--white engine --black engine";
+    let (code, out) = run(&format!("{engines} --depth 3 --fen W:WKc1,h2:BKf8"), "");
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("White (engine) plays"), "{out}");
-    assert!(out.contains("Game over: "), "{out}");
-
+    says(&out, &["White (engine) plays", "Game over: "]);
     // Turkish: a king and a man against two men; the king side wins.
-    let (code, out) = run(
-        &[
-            "--variant",
-            "turkish",
-            "--white",
-            "engine",
-            "--black",
-            "engine",
-            "--depth",
-            "4",
-            "--fen",
-            "W:WKa1,b3:Bh6,g6",
-        ],
-        "",
-    );
+    let turkish = format!("--variant turkish {engines} --depth 4 --fen W:WKa1,b3:Bh6,g6");
+    let (code, out) = run(&turkish, "");
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("Game over: White wins"), "{out}");
+    says(&out, &["Game over: White wins"]);
 }
 
 #[test]
 fn engine_plays_white_and_hint_after_the_end_is_refused() {
     // The engine (White) takes the last black man at once.
-    let (code, out) = run(
-        &[
-            "--white",
-            "engine",
-            "--black",
-            "human",
-            "--depth",
-            "2",
-            "--fen",
-            "W:Wc3,g3:Bd4",
-        ],
-        "hint\nquit\n",
-    );
+    let options = "--white engine --black human --depth 2 --fen W:Wc3,g3:Bd4";
+    let (code, out) = run(options, "hint\nquit\n");
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("White (engine) plays c3:e5"), "{out}");
-    assert!(
-        out.contains("Game over: White wins (no legal move)."),
-        "{out}"
+    says(
+        &out,
+        &[
+            "White (engine) plays c3:e5",
+            "Game over: White wins (no legal move).",
+            "the game is over",
+        ],
     );
-    assert!(out.contains("the game is over"), "{out}");
 }

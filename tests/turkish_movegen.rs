@@ -3,6 +3,7 @@
 //! from random games), plus the test positions of `../shared/rules/turkish.md`.
 
 use damka::core::{Bits, Color, MoveList, Rng, Square};
+use damka::game::sorted_legal_texts;
 use damka::variant::{GameMove, Notation, Pieces, Position, TurkishPosition};
 use std::collections::BTreeSet;
 
@@ -281,18 +282,14 @@ fn sq(s: &str) -> Square {
 #[test]
 fn rules_start_position_has_eight_moves() {
     let pos = TurkishPosition::start();
-    let mut moves: Vec<String> = pos
-        .legal_moves()
-        .iter()
-        .map(|m| pos.move_to_algebraic(m))
-        .collect();
-    moves.sort();
+    let moves = sorted_legal_texts(&pos, TurkishPosition::move_to_algebraic);
     let want: Vec<String> = "abcdefgh".chars().map(|f| format!("{f}3-{f}4")).collect();
     assert_eq!(moves, want);
 }
 
 #[test]
 fn rules_king_pausing_between_captures_is_one_move() {
+    // The rules' example: the white king on a5 captures b5 and e5, pausing on c5 or d5.
     let pos = TurkishPosition::from_fen(
         "W:Wa2,b2,c2,d2,e2,f2,g2,h2,b3,c3,d3,e3,f3,g3,h3,Ka5:\
          Bb5,e5,c6,d6,f6,g6,h6,b7,c7,d7,e7,f7,g7,h7",

@@ -6,6 +6,9 @@ use damka::variant::{GameMove, MoveError, Notation, Pieces, Position, TurkishPos
 
 const START_HUB: &str = "Weeeeeeeebbbbbbbbbbbbbbbbeeeeeeeeeeeeeeeewwwwwwwwwwwwwwwweeeeeeee";
 const EPD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/perft/turkish.epd");
+/// The rules' example of a king capturing two pieces on one line, pausing between them.
+const KING_PAUSES: &str = "W:Wa2,b2,c2,d2,e2,f2,g2,h2,b3,c3,d3,e3,f3,g3,h3,Ka5:\
+                           Bb5,e5,c6,d6,f6,g6,h6,b7,c7,d7,e7,f7,g7,h7";
 
 fn epd_positions() -> Vec<TurkishPosition> {
     std::fs::read_to_string(EPD)
@@ -107,29 +110,17 @@ fn bad_positions_are_errors() {
 #[test]
 fn bad_moves_are_typed_errors() {
     let start = TurkishPosition::start();
-    assert!(matches!(start.parse_move(""), Err(MoveError::Syntax(_))));
-    assert!(matches!(start.parse_move("a3"), Err(MoveError::Syntax(_))));
-    assert!(matches!(
-        start.parse_move("a3-z4"),
-        Err(MoveError::Syntax(_))
-    ));
-    assert!(matches!(start.parse_move("0-5"), Err(MoveError::Syntax(_))));
-    assert!(matches!(
-        start.parse_move("17-99"),
-        Err(MoveError::Syntax(_))
-    ));
-    assert!(matches!(
-        start.parse_move("a3-a5"),
-        Err(MoveError::Illegal(_))
-    ));
-    assert!(matches!(
-        start.parse_move("a2-a3"),
-        Err(MoveError::Illegal(_))
-    ));
-    assert!(matches!(
-        start.parse_move("17-33"),
-        Err(MoveError::Illegal(_))
-    ));
+    let kind = |text: &str| match start.parse_move(text) {
+        Err(MoveError::Syntax(_)) => "syntax",
+        Err(MoveError::Illegal(_)) => "illegal",
+        other => panic!("{text}: {other:?}"),
+    };
+    for text in ["", "a3", "a3-z4", "0-5", "17-99"] {
+        assert_eq!(kind(text), "syntax", "{text}");
+    }
+    for text in ["a3-a5", "a2-a3", "17-33"] {
+        assert_eq!(kind(text), "illegal", "{text}");
+    }
 }
 
 #[test]
@@ -160,11 +151,7 @@ fn capture_given_by_its_ends_only_may_be_ambiguous() {
 
 #[test]
 fn a_king_may_be_written_pausing_on_any_square_of_the_line() {
-    let pos = TurkishPosition::from_fen(
-        "W:Wa2,b2,c2,d2,e2,f2,g2,h2,b3,c3,d3,e3,f3,g3,h3,Ka5:\
-         Bb5,e5,c6,d6,f6,g6,h6,b7,c7,d7,e7,f7,g7,h7",
-    )
-    .unwrap();
+    let pos = TurkishPosition::from_fen(KING_PAUSES).unwrap();
     let m = pos.parse_move("a5xc5xg5").unwrap();
     assert_eq!(pos.parse_move("a5xd5xg5"), Ok(m));
     assert_eq!(pos.parse_move("a5xg5"), Ok(m));

@@ -35,6 +35,9 @@ pub struct AnalyseArgs {
     /// Transposition table, MiB [default: 64].
     #[arg(long)]
     pub hash: Option<usize>,
+    /// The evaluation.
+    #[command(flatten)]
+    pub eval: super::eval_opts::EvalArgs,
 }
 
 /// One iteration line.
@@ -54,6 +57,10 @@ pub fn info_line(i: &Info) -> String {
 
 /// Runs `damka analyse`; returns the exit status.
 pub fn run(args: AnalyseArgs) -> i32 {
+    if let Err(e) = args.eval.apply() {
+        eprintln!("damka analyse: {e}");
+        return 2;
+    }
     let variant = args.variant.unwrap_or(Variant::Russian);
     let mut engine = Engine::new(variant);
     if let Some(n) = args.threads {
@@ -61,6 +68,9 @@ pub fn run(args: AnalyseArgs) -> i32 {
     }
     if let Some(h) = args.hash {
         engine.set_hash_mb(h);
+    }
+    for notice in engine.take_notices() {
+        eprintln!("damka analyse: {notice}");
     }
     let moves: Vec<&str> = args
         .moves

@@ -33,6 +33,9 @@ pub struct BenchArgs {
     /// over one on every position (prints each ratio and the median).
     #[arg(long)]
     pub speedup: Option<usize>,
+    /// The evaluation.
+    #[command(flatten)]
+    pub eval: super::eval_opts::EvalArgs,
 }
 
 /// The result of one bench position.
@@ -77,6 +80,9 @@ fn bench_game<P: Evaluate>(
 ) -> Result<Vec<BenchLine>, String> {
     let depth = depth.unwrap_or(P::Game::BENCH_DEPTH);
     let mut searcher = Searcher::<P>::new(threads, hash);
+    for notice in searcher.take_notices() {
+        eprintln!("damka bench: {notice}");
+    }
     let mut lines = Vec::new();
     for (index, fen) in P::Game::BENCH_POSITIONS.iter().enumerate() {
         let pos = P::parse_any(fen).map_err(|e| format!("bench position {index}: {e}"))?;
@@ -154,6 +160,9 @@ fn speedup_game<P: Evaluate>(
     let list = P::Game::BENCH_POSITIONS;
     let mut one = Searcher::<P>::new(1, hash);
     let mut many = Searcher::<P>::new(threads, hash);
+    for notice in many.take_notices() {
+        eprintln!("damka bench: {notice}");
+    }
     let mut ratios = Vec::new();
     for (index, fen) in list.iter().enumerate() {
         let pos = P::parse_any(fen).map_err(|e| format!("bench position {index}: {e}"))?;
@@ -221,6 +230,10 @@ fn median(v: &mut [f64]) -> f64 {
 
 /// Runs `damka bench`; returns the exit status.
 pub fn run(args: BenchArgs) -> i32 {
+    if let Err(e) = args.eval.apply() {
+        eprintln!("damka bench: {e}");
+        return 2;
+    }
     if let Some(n) = args.speedup {
         let n = n.clamp(2, crate::engine::MAX_THREADS);
         let hash = args

@@ -4,6 +4,7 @@
 //!
 //! ```text
 //! damka dxp [--variant russian|turkish] [--port 27531] [--bind 127.0.0.1] [--threads N] [--hash MiB]
+//!            [--eval classic|learned | --eval-file FILE] [--movetime S]
 //! damka dxp --connect HOST:PORT [--games N] [--time MINUTES] [--color white|black] [--moves N]
 //! ```
 
@@ -77,6 +78,9 @@ pub struct DxpArgs {
     /// Server: stop after this many connections.
     #[arg(long)]
     pub connections: Option<usize>,
+    /// The evaluation.
+    #[command(flatten)]
+    pub eval: super::eval_opts::EvalArgs,
 }
 
 fn seconds(name: &str, s: f64) -> Result<Duration, String> {
@@ -124,6 +128,9 @@ pub fn summary(i: usize, r: &GameRecord) -> String {
 /// Runs `damka dxp`; returns the exit status (0 done, 1 a match could not be completed,
 /// 2 bad arguments or no connection).
 pub fn run(args: DxpArgs) -> i32 {
+    if let Err(e) = args.eval.apply() {
+        return fail(&e);
+    }
     let cfg = match config(&args) {
         Ok(c) => c,
         Err(e) => return fail(&e),

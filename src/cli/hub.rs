@@ -19,10 +19,17 @@ pub struct HubArgs {
     /// Transposition table size at start, MiB.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=crate::engine::MAX_HASH_MB as i64))]
     pub hash: Option<u32>,
+    /// The evaluation.
+    #[command(flatten)]
+    pub eval: super::eval_opts::EvalArgs,
 }
 
 /// Runs `damka hub`; returns the exit status (0: the client quit or went away).
 pub fn run(args: HubArgs) -> i32 {
+    if let Err(e) = args.eval.apply() {
+        eprintln!("damka hub: {e}");
+        return 2;
+    }
     // pydraughts merges stderr into stdout and fails on any line it cannot read, so nothing
     // may reach stderr during a session, not even a panic message.
     std::panic::set_hook(Box::new(|_| {}));

@@ -3,16 +3,29 @@
 
 pub mod analyse;
 pub mod bench;
+pub mod datagen;
 pub mod dxp;
+pub mod eval_opts;
 pub mod hub;
 pub mod perft;
 pub mod play;
 
 use clap::{Parser, Subcommand};
+use once_cell::sync::Lazy;
+
+/// The version with the compiled-in evaluation of each game: `0.1.0 eval russian:<net>
+/// turkish:<net>`.
+static VERSION: Lazy<String> = Lazy::new(|| {
+    format!(
+        "{} eval {}",
+        env!("CARGO_PKG_VERSION"),
+        crate::engine::eval_names()
+    )
+});
 
 /// damka: a Russian and Turkish draughts engine.
 #[derive(Parser, Debug)]
-#[command(name = "damka", version, about, long_about = None)]
+#[command(name = "damka", version = VERSION.as_str(), about, long_about = None)]
 pub struct Cli {
     /// What to do; the Hub protocol when omitted.
     #[command(subcommand)]
@@ -35,6 +48,8 @@ pub enum Command {
     Play(play::PlayArgs),
     /// DamExchange over TCP: serve as the follower, or `--connect` as the initiator.
     Dxp(dxp::DxpArgs),
+    /// Play self-play games and write training records for the learned evaluation.
+    Datagen(datagen::DatagenArgs),
 }
 
 /// Parses the command line, runs it, and returns the process exit status (0 ok, 1 a check
@@ -56,5 +71,6 @@ pub fn main() -> i32 {
         Some(Command::Analyse(a)) => analyse::run(a),
         Some(Command::Play(a)) => play::run(a),
         Some(Command::Dxp(a)) => dxp::run(a),
+        Some(Command::Datagen(a)) => datagen::run(a),
     }
 }

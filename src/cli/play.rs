@@ -10,7 +10,7 @@ use crate::dispatch::{dispatch, GameTask};
 use crate::engine::{GameSession, GoMode, Limits, DEFAULT_HASH_MB};
 use crate::eval::Evaluate;
 use crate::game::pdn::today;
-use crate::game::{Game, Record};
+use crate::game::{sorted_legal_texts, Game, Record};
 use crate::variant::{MoveError, Notation, Perft};
 use clap::{Args, ValueEnum};
 use std::io::{self, BufRead, Write};
@@ -51,6 +51,9 @@ pub struct PlayArgs {
     /// Draw the board from Black's side.
     #[arg(long)]
     pub flip: bool,
+    /// The evaluation.
+    #[command(flatten)]
+    pub eval: super::eval_opts::EvalArgs,
 }
 
 impl Default for PlayArgs {
@@ -64,12 +67,17 @@ impl Default for PlayArgs {
             fen: None,
             ascii: false,
             flip: false,
+            eval: Default::default(),
         }
     }
 }
 
 /// Runs `damka play` on the terminal; returns the exit status.
 pub fn run(args: PlayArgs) -> i32 {
+    if let Err(e) = args.eval.apply() {
+        eprintln!("damka play: {e}");
+        return 2;
+    }
     let stdin = io::stdin();
     let stdout = io::stdout();
     play(&args, stdin.lock(), stdout.lock())
@@ -248,13 +256,7 @@ impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
             }
             "fen" => writeln!(self.out, "{}", self.game.position().to_fen())?,
             "moves" => {
-                let pos = *self.game.position();
-                let mut list: Vec<String> = pos
-                    .legal_moves()
-                    .iter()
-                    .map(|m| pos.move_to_algebraic(m))
-                    .collect();
-                list.sort();
+                let list = sorted_legal_texts(self.game.position(), P::move_to_algebraic);
                 if list.is_empty() {
                     writeln!(self.out, "no legal moves")?;
                 } else {
@@ -317,12 +319,7 @@ impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
                         format!("{e}: neither a move nor a command (type 'help')")
                     }
                     MoveError::Illegal(_) if pos.has_capture() => {
-                        let mut caps: Vec<String> = pos
-                            .legal_moves()
-                            .iter()
-                            .map(|m| pos.move_to_algebraic(m))
-                            .collect();
-                        caps.sort();
+                        let caps = sorted_legal_texts(&pos, P::move_to_algebraic);
                         format!("{e}: a capture is compulsory ({})", caps.join(" "))
                     }
                     MoveError::Illegal(_) => format!("{e} (type 'moves' for the legal moves)"),

@@ -1,11 +1,10 @@
-//! The engine facade: the one place where text meets search. It owns the current game (chosen
-//! variant, position, history), the options (threads, hash), and the search threads; `go` is
-//! non-blocking and reports through callbacks, so the protocol and CLI never see a generic
-//! type or a search internal.
-//!
-//! The types and signatures below are the contract used by the Hub protocol, the CLI and the
-//! tools. Inside, the game is chosen once: an `enum` over one [`Searcher`] per game, each with
-//! its own position history, so nothing below this file is dispatched per node.
+//! The engine facade: the one place where text meets search. [`GameSession`] is one game,
+//! typed: a [`crate::game::Game`] (moves, positions, rule counters) and the searcher that
+//! thinks about it; callers that know the game at compile time (terminal play, tools) use it
+//! directly. [`Engine`] holds the session of the game chosen at run time, with the options
+//! (threads and hash live in the session's searcher) and text in and out, so the protocol
+//! never sees a generic type or a search internal; `go` is non-blocking and reports through
+//! callbacks. Nothing below this file is dispatched per node.
 
 mod session;
 
@@ -153,6 +152,8 @@ pub enum OptionKind {
         /// Largest value.
         max: i64,
     },
+    /// Any text (a file name).
+    Text,
 }
 
 /// An option the engine declares, with its current value.
@@ -264,6 +265,18 @@ macro_rules! with_session {
 /// live in the session's searcher, nowhere else.
 pub struct Engine {
     game: AnyGame,
+    /// The last weights file loaded with the `eval-file` option (empty: none).
+    eval_file: String,
+}
+
+/// The evaluation in use for each game, for the Hub `id` line and `--version`:
+/// `russian:<net> turkish:<net>` (`classic` for the hand-written one).
+pub fn eval_names() -> String {
+    Variant::ALL
+        .iter()
+        .map(|&v| format!("{}:{}", v.name(), crate::eval::select::name(v)))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 impl Engine {
@@ -271,6 +284,7 @@ impl Engine {
     pub fn new(variant: Variant) -> Engine {
         Engine {
             game: Self::make(variant, 1, DEFAULT_HASH_MB),
+            eval_file: String::new(),
         }
     }
 
@@ -306,10 +320,18 @@ impl Engine {
         with_session!(&mut self.game, s => s.stop_and_wait())
     }
 
-    /// Number of search threads (at least 1).
+    /// Number of search threads (at least 1). Threads the system refuses to start are not
+    /// fatal: the engine keeps those it could start and [`Engine::take_notices`] says so.
     pub fn set_threads(&mut self, n: usize) {
         let n = n.clamp(1, MAX_THREADS);
         with_session!(&mut self.game, s => s.searcher_mut().set_threads(n));
+    }
+
+    /// Messages about resources asked for but not granted since the last call (threads that
+    /// could not start, a smaller table than asked), for the user: the Hub session sends them
+    /// as `info string=...`, the command line prints them.
+    pub fn take_notices(&mut self) -> Vec<String> {
+        with_session!(&mut self.game, s => s.searcher_mut().take_notices())
     }
 
     /// The number of search threads.
@@ -317,7 +339,8 @@ impl Engine {
         with_session!(&self.game, s => s.searcher().threads())
     }
 
-    /// Transposition table size in MiB (at least 1); clears it.
+    /// Transposition table size in MiB (at least 1); clears it. A size the system refuses is
+    /// halved until granted ([`Engine::take_notices`] says so).
     pub fn set_hash_mb(&mut self, mb: usize) {
         let mb = mb.clamp(1, MAX_HASH_MB);
         with_session!(&mut self.game, s => s.searcher_mut().set_hash_mb(mb));
@@ -351,6 +374,20 @@ impl Engine {
                 },
                 value: self.hash_mb().to_string(),
             },
+            EngineOption {
+                name: "eval",
+                kind: OptionKind::Enum(vec!["learned", "classic"]),
+                value: match crate::eval::select::active(self.variant()) {
+                    Some(_) => "learned",
+                    None => "classic",
+                }
+                .to_string(),
+            },
+            EngineOption {
+                name: "eval-file",
+                kind: OptionKind::Text,
+                value: self.eval_file.clone(),
+            },
         ]
     }
 
@@ -383,6 +420,28 @@ impl Engine {
             "hash" => {
                 let n = int(1, MAX_HASH_MB)?;
                 self.set_hash_mb(n);
+                Ok(())
+            }
+            "eval" => {
+                let kind = value
+                    .parse::<crate::eval::select::EvalKind>()
+                    .map_err(EngineError::BadOption)?;
+                self.stop_and_wait();
+                for v in Variant::ALL {
+                    // Learned where a game has no compiled-in net: that game keeps what it has.
+                    let _ = crate::eval::select::set(v, kind);
+                }
+                Ok(())
+            }
+            "eval-file" => {
+                let path = value.trim();
+                if path.is_empty() {
+                    return Ok(());
+                }
+                self.stop_and_wait();
+                crate::eval::select::load_file(std::path::Path::new(path))
+                    .map_err(|e| EngineError::BadOption(format!("eval-file: {e}")))?;
+                self.eval_file = path.to_string();
                 Ok(())
             }
             _ => Err(EngineError::BadOption(format!("unknown option {name:?}"))),

@@ -1,6 +1,16 @@
-//! Evaluation, one module per game behind the [`Evaluate`] trait.
+//! Evaluation, one module per game behind the [`Evaluate`] trait: the hand-written one
+//! ([`russian`], [`turkish`]) and the learned one ([`pattern`], weights in [`netfile`]
+//! format, training records in [`data`]).
+//!
+//! Which one the search uses is chosen per game at run time ([`select`]): a process-wide
+//! setting, read with one relaxed atomic load per evaluation, so the search needs no
+//! evaluation state of its own.
 
+pub mod data;
+pub mod netfile;
+pub mod pattern;
 pub mod russian;
+pub mod select;
 pub mod turkish;
 
 use crate::core::Score;

@@ -138,12 +138,17 @@ pub fn evaluate(white: Pieces, black: Pieces, stm: Color) -> Score {
 }
 
 impl Evaluate for TurkishPosition {
+    /// The evaluation chosen for the game ([`super::select`]).
+    #[inline]
     fn evaluate(&self) -> Score {
-        evaluate(
+        let (w, b, side) = (
             self.pieces(Color::White),
             self.pieces(Color::Black),
             self.side_to_move(),
-        )
+        );
+        super::select::evaluate_with(crate::core::Variant::Turkish, w, b, side, || {
+            evaluate(w, b, side)
+        })
     }
 }
 

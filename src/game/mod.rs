@@ -17,6 +17,14 @@ pub use pdn::{PdnError, Record};
 use crate::variant::{EndRule, GameMove, Notation};
 use crate::variant::{GameEnd, MoveError, Outcome, Position, PositionError};
 
+/// The legal moves of `pos` written by `text` ([`Notation::move_to_algebraic`] or
+/// [`Notation::move_to_hub`]), sorted: how a listing shows them.
+pub fn sorted_legal_texts<P: Position>(pos: &P, text: fn(&P, &P::Move) -> String) -> Vec<String> {
+    let mut v: Vec<String> = pos.legal_moves().iter().map(|m| text(pos, m)).collect();
+    v.sort();
+    v
+}
+
 /// A game: a start position, the moves played from it, and what follows from them.
 ///
 /// Invariant: `positions.len() == rules.len() == moves.len() + 1`; `positions[i]` is the
@@ -145,8 +153,8 @@ impl<P: Position> Game<P> {
         self.rules.push(rules);
     }
 
-    /// Parses move text (algebraic or Hub numbers, see [`Position::parse_move`]) against the
-    /// current position and plays it; returns the move.
+    /// Parses move text (algebraic or Hub numbers, see [`crate::variant::Notation::parse_move`])
+    /// against the current position and plays it; returns the move.
     pub fn play_text(&mut self, text: &str) -> Result<P::Move, MoveError> {
         let mv = self.position().parse_move(text)?;
         self.play_unchecked(mv);

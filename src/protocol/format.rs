@@ -110,6 +110,12 @@ fn clean(s: &str, keep_eq: bool) -> String {
     mapped.trim().to_string()
 }
 
+/// `info string="..."`: a message for the user that is neither progress nor an error (a
+/// resource the engine could not have, and what it does instead).
+pub fn info_string(message: &str) -> Reply {
+    Reply::new("info").arg("string", message)
+}
+
 /// `error message="..."`.
 pub fn error(message: &str) -> Reply {
     EngineReply::Error {

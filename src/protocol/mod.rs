@@ -3,7 +3,7 @@
 //!
 //! - [`parse`] splits a line into command and arguments (lenient reading),
 //! - [`command`] turns it into a typed [`command::Command`] (typed errors),
-//! - [`format`] writes lines: replies strictly, commands by the protocol's rule,
+//! - [`format`](mod@format) writes lines: replies strictly, commands by the protocol's rule,
 //! - [`reply`] the engine's replies, typed: written by the session, read by a client
 //!   ([`reply::parse_reply`]),
 //! - [`request`] writes a typed command as a client sends it ([`command::Command::to_line`]),
@@ -55,6 +55,11 @@ pub trait Backend {
     fn ponder_hit(&self);
     /// Blocks until the running search (if any) has finished.
     fn wait(&mut self);
+    /// Messages about resources asked for but not granted since the last call (threads that
+    /// could not start, a smaller table): the session sends each as `info string=...`.
+    fn take_notices(&mut self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 impl Backend for Engine {
@@ -90,5 +95,8 @@ impl Backend for Engine {
     }
     fn wait(&mut self) {
         Engine::wait(self)
+    }
+    fn take_notices(&mut self) -> Vec<String> {
+        Engine::take_notices(self)
     }
 }

@@ -238,12 +238,21 @@ impl<B: Backend, W: Write> Session<B, W> {
         Ok(())
     }
 
-    /// Hands set options to the engine.
+    /// Hands set options to the engine; what it could not grant (threads, memory) is said
+    /// in `info string=...` lines and the session goes on.
     fn apply_pending(&mut self) -> io::Result<()> {
         for (name, value) in std::mem::take(&mut self.pending) {
             if let Err(e) = self.backend.set_option(&name, &value) {
                 self.send_error(&engine_error_message(&e))?;
             }
+        }
+        self.send_notices()
+    }
+
+    /// Sends the engine's notices (resources asked for but not granted) as `info string=...`.
+    fn send_notices(&mut self) -> io::Result<()> {
+        for notice in self.backend.take_notices() {
+            self.send(format::info_string(&notice))?;
         }
         Ok(())
     }
@@ -287,6 +296,8 @@ impl<B: Backend, W: Write> Session<B, W> {
             name: Some(env!("CARGO_PKG_NAME").into()),
             version: Some(env!("CARGO_PKG_VERSION").into()),
             author: Some("the damka authors".into()),
+            // The evaluation of each game (the learned net's name, or `classic`).
+            eval: Some(crate::engine::eval_names()),
         };
         self.send(EngineReply::Id(id).to_reply())?;
         for opt in self.backend.options() {
@@ -305,6 +316,7 @@ impl<B: Backend, W: Write> Session<B, W> {
                     min: Some(*min),
                     max: Some(*max),
                 },
+                OptionKind::Text => ParamKind::Other("string".into()),
             };
             let decl = ParamDecl {
                 name: opt.name.to_string(),
@@ -334,6 +346,8 @@ impl<B: Backend, W: Write> Session<B, W> {
             }
             // The engine is at the new game's start now; the client must say where.
             self.has_position = false;
+            // The new game's searcher was built with the current threads and hash.
+            self.send_notices()?;
         } else {
             self.set_pending(opt.name.to_string(), value.trim().to_string());
         }
@@ -389,6 +403,7 @@ fn check_option_value(opt: &EngineOption, value: &str) -> Result<(), String> {
                 opt.name
             )),
         },
+        OptionKind::Text => Ok(()),
     }
 }
 

@@ -94,7 +94,9 @@ impl<P: Evaluate> Worker<P> {
     /// [`real_threat`]) searches all its moves, `threats` times at most along a path, because
     /// the static evaluation cannot see the material about to be lost; unless its static
     /// value already fails low, which the threat could only confirm. Any other position is
-    /// quiet and evaluated. The node's depth and principal-variation flag are not used.
+    /// quiet and evaluated. The resolution below one horizon node has a budget of
+    /// [`QS_NODE_BUDGET`] nodes, past which positions are evaluated as they stand. The node's
+    /// depth and principal-variation flag are not used.
     pub(super) fn qsearch(&mut self, sh: &Shared<P>, n: Node<'_, P>, mut threats: u32) -> Score {
         let Node {
             pos,
@@ -120,6 +122,13 @@ impl<P: Evaluate> Worker<P> {
         if ply >= MAX_PLY {
             return pos.evaluate();
         }
+        if self.qs_budget == 0 {
+            // This leaf has had its share: the position is judged as it stands.
+            self.leaves += 1;
+            self.leaf_plies += ply as u64;
+            return pos.evaluate();
+        }
+        self.qs_budget -= 1;
         if !pos.has_capture() {
             let threatened = threats > 0 && real_threat(pos);
             if !threatened && pos.count_moves() == 0 {
@@ -185,6 +194,7 @@ impl<P: Evaluate> Worker<P> {
             return DRAW;
         }
         if depth <= 0 || ply >= MAX_PLY {
+            self.qs_budget = QS_NODE_BUDGET;
             return self.qsearch(sh, n, QS_THREAT_REPLIES);
         }
         self.nodes += 1;
@@ -263,6 +273,9 @@ impl<P: Evaluate> Worker<P> {
                 if s > alpha {
                     alpha = s;
                     self.update_pv(ply, m);
+                    if ply == 0 {
+                        self.root_score = s;
+                    }
                     if s >= beta {
                         if quiet {
                             self.reward(side, ply, m, depth, &quiets_tried[..nq]);

@@ -8,42 +8,74 @@ use crate::core::Score;
 use crate::variant::Position;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-/// Flags shared by the searcher and its threads for the whole life of the searcher.
-#[derive(Default)]
-pub struct Control {
+/// The flags of one search, shared by its threads and the searcher. Each search has its own,
+/// so a helper still finishing the previous search (the main thread never waits for it) can
+/// never be restarted, or stopped too late, by the next one.
+pub(super) struct Signals {
+    /// Every thread of the search stops at its next node.
     pub(super) stop: AtomicBool,
+    /// Pondering: no clock until the ponder hit.
     pub(super) pondering: AtomicBool,
     /// Nanoseconds from the start of the search to the ponder hit; 0 = not hit.
     pub(super) ponder_hit_ns: AtomicU64,
-    busy: Mutex<bool>,
-    idle: Condvar,
-    start: Mutex<Option<Instant>>,
+    /// When the search started.
+    pub(super) start: Instant,
 }
 
-impl Control {
-    pub(super) fn begin(&self, ponder: bool) {
-        self.stop.store(false, Ordering::SeqCst);
-        self.pondering.store(ponder, Ordering::SeqCst);
-        self.ponder_hit_ns.store(0, Ordering::SeqCst);
-        *lock(&self.busy) = true;
+impl Signals {
+    pub(super) fn new(ponder: bool) -> Signals {
+        Signals {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(ponder),
+            ponder_hit_ns: AtomicU64::new(0),
+            start: Instant::now(),
+        }
     }
 
-    pub(super) fn set_start(&self, t: Instant) {
-        *lock(&self.start) = Some(t);
-    }
-
-    /// Records a ponder hit: the clock of the running search starts now.
-    pub(super) fn ponder_hit(&self) {
+    /// Records a ponder hit: the clock of the search starts now.
+    fn ponder_hit(&self) {
         if self.pondering.load(Ordering::SeqCst) {
-            let since = lock(&self.start).map_or(Duration::ZERO, |s| s.elapsed());
+            let since = self.start.elapsed();
             self.ponder_hit_ns
                 .store((since.as_nanos() as u64).max(1), Ordering::SeqCst);
             self.pondering.store(false, Ordering::SeqCst);
         }
     }
+}
 
+/// What the searcher shares with its threads for its whole life: whether a search is running
+/// (until its main thread has answered) and the signals of the current one.
+#[derive(Default)]
+pub struct Control {
+    busy: Mutex<bool>,
+    idle: Condvar,
+    current: Mutex<Option<Arc<Signals>>>,
+}
+
+impl Control {
+    /// A search with `signals` starts.
+    pub(super) fn begin(&self, signals: Arc<Signals>) {
+        *lock(&self.current) = Some(signals);
+        *lock(&self.busy) = true;
+    }
+
+    /// Tells the current search, if any, to stop.
+    pub(super) fn stop(&self) {
+        if let Some(s) = lock(&self.current).as_ref() {
+            s.stop.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Records a ponder hit in the current search, if any.
+    pub(super) fn ponder_hit(&self) {
+        if let Some(s) = lock(&self.current).as_ref() {
+            s.ponder_hit();
+        }
+    }
+
+    /// The main thread has answered: the searcher is free for the next search.
     pub(super) fn finish(&self) {
         *lock(&self.busy) = false;
         self.idle.notify_all();
@@ -56,7 +88,7 @@ impl Control {
 
     /// Blocks until no search is running.
     pub fn wait(&self) {
-        let mut b = self.busy.lock().unwrap_or_else(|e| e.into_inner());
+        let mut b = lock(&self.busy);
         while *b {
             b = self.idle.wait(b).unwrap_or_else(|e| e.into_inner());
         }
@@ -66,19 +98,19 @@ impl Control {
 /// What every thread of one search shares.
 pub(super) struct Shared<P: Position> {
     pub(super) job: Job<P>,
-    pub(super) start: Instant,
     pub(super) tt: Arc<TransTable>,
-    pub(super) control: Arc<Control>,
+    pub(super) signals: Arc<Signals>,
+    /// Nodes of each thread, as last published.
     pub(super) nodes: Vec<AtomicU64>,
     pub(super) root_moves: usize,
-    pub(super) helpers_left: Mutex<usize>,
-    pub(super) helpers_done: Condvar,
+    /// Each thread's last completed iteration, published as soon as it completes, so the
+    /// main thread can answer without waiting for any helper.
     pub(super) results: Mutex<Vec<Option<ThreadResult<P>>>>,
 }
 
 impl<P: Position> Shared<P> {
     pub(super) fn elapsed(&self) -> f64 {
-        self.start.elapsed().as_secs_f64()
+        self.signals.start.elapsed().as_secs_f64()
     }
 
     pub(super) fn total_nodes(&self) -> u64 {
@@ -87,7 +119,7 @@ impl<P: Position> Shared<P> {
 
     /// Seconds since the ponder hit, if there was one.
     pub(super) fn since_ponder_hit(&self, elapsed: f64) -> Option<f64> {
-        match self.control.ponder_hit_ns.load(Ordering::SeqCst) {
+        match self.signals.ponder_hit_ns.load(Ordering::SeqCst) {
             0 => None,
             ns => Some(elapsed - ns as f64 * 1e-9),
         }
@@ -95,7 +127,7 @@ impl<P: Position> Shared<P> {
 
     /// The main thread's clock check during an iteration.
     pub(super) fn out_of_time(&self) -> bool {
-        if self.job.limits.infinite || self.control.pondering.load(Ordering::Relaxed) {
+        if self.job.limits.infinite || self.signals.pondering.load(Ordering::Relaxed) {
             return false;
         }
         let plan = self.job.limits.time;

@@ -3,7 +3,7 @@
 //! depths (Lazy SMP).
 
 use super::alphabeta::Node;
-use super::control::{Shared, ThreadResult};
+use super::control::{lock, Shared, ThreadResult};
 use super::params::*;
 use super::time::Stability;
 use super::types::Report;
@@ -60,11 +60,14 @@ impl<P: Evaluate> Worker<P> {
             self.completed = depth;
             sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
             if !main {
+                // Published at once: the main thread answers with what is there when it
+                // stops, without waiting for this thread.
+                lock(&sh.results)[self.id] = result.clone();
                 if depth == max_depth
                     && !job.limits.infinite
-                    && !sh.control.pondering.load(Ordering::SeqCst)
+                    && !sh.signals.pondering.load(Ordering::SeqCst)
                 {
-                    sh.control.stop.store(true, Ordering::SeqCst);
+                    sh.signals.stop.store(true, Ordering::SeqCst);
                 }
                 continue;
             }
@@ -85,6 +88,14 @@ impl<P: Evaluate> Worker<P> {
         sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
         if main {
             hold_until_released(sh);
+            if result.is_none() && self.pv_len[0] > 0 {
+                // The first iteration was cut short: the best root move searched so far.
+                result = Some(ThreadResult {
+                    depth: 0,
+                    score: self.root_score,
+                    pv: self.root_pv(),
+                });
+            }
         }
         result
     }
@@ -145,7 +156,7 @@ impl<P: Evaluate> Worker<P> {
     /// analysing, pondering or searching without limit.
     fn enough(&self, sh: &Shared<P>, depth: u32, score: Score, progress: &Progress) -> bool {
         let limits = &sh.job.limits;
-        let pondering = sh.control.pondering.load(Ordering::SeqCst);
+        let pondering = sh.signals.pondering.load(Ordering::SeqCst);
         if limits.analyze || limits.infinite || pondering {
             return false;
         }
@@ -173,7 +184,7 @@ impl<P: Evaluate> Worker<P> {
 /// hit or the stop, then tells every thread to end.
 fn hold_until_released<P: Position>(sh: &Shared<P>) {
     loop {
-        let c = &sh.control;
+        let c = &sh.signals;
         if c.stop.load(Ordering::SeqCst) {
             break;
         }
@@ -182,7 +193,7 @@ fn hold_until_released<P: Position>(sh: &Shared<P>) {
         }
         std::thread::sleep(Duration::from_millis(1));
     }
-    sh.control.stop.store(true, Ordering::SeqCst);
+    sh.signals.stop.store(true, Ordering::SeqCst);
 }
 
 /// Helpers skip some depths so that the threads spread over several depths at once (the

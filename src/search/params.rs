@@ -45,8 +45,16 @@ pub const ORDER_KILLER: i32 = 1 << 26;
 /// History scores saturate here (kept below the killers).
 pub const HISTORY_MAX: i32 = 1 << 20;
 
-/// Nodes between two clock checks of the main thread.
-pub const TIME_CHECK_NODES: u64 = 1024;
+/// Nodes between two clock checks of the main thread (a clock read costs about as much as
+/// a node; 256 nodes are well under a millisecond, so a hard limit is never passed by much).
+pub const TIME_CHECK_NODES: u64 = 256;
+
+/// Capture resolution below one horizon node may take this many nodes; past it, positions
+/// with a capture threat are evaluated instead of searched on, and positions where a capture
+/// is due are evaluated as they stand. A safety valve against the rare positions where
+/// flying kings and threats make one leaf explode (Turkish: thousands of nodes at depth 1),
+/// so that "move now" is honoured promptly; ordinary positions stay far below it.
+pub const QS_NODE_BUDGET: u32 = 1 << 12;
 
 /// Time kept in reserve on every move, seconds (process and pipe latency).
 pub const MOVE_OVERHEAD: f64 = 0.03;

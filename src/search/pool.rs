@@ -3,6 +3,7 @@
 //! dropped.
 
 use crossbeam_channel::{unbounded, Sender};
+use std::cell::Cell;
 use std::thread::JoinHandle;
 
 type Job = Box<dyn FnOnce() + Send + 'static>;
@@ -21,7 +22,8 @@ pub struct ThreadPool {
 const STACK_SIZE: usize = 64 << 20;
 
 impl ThreadPool {
-    /// A pool of `n` threads (at least one).
+    /// A pool of `n` threads (at least one asked); see [`ThreadPool::resize`] for threads
+    /// that cannot be started.
     pub fn new(n: usize) -> ThreadPool {
         let mut p = ThreadPool {
             members: Vec::new(),
@@ -35,14 +37,17 @@ impl ThreadPool {
         self.members.len()
     }
 
-    /// Always false: a pool has at least one thread.
+    /// Whether no thread could be started at all.
     pub fn is_empty(&self) -> bool {
         self.members.is_empty()
     }
 
-    /// Grows or shrinks the pool to `n` threads (at least one). Must not be called while a
-    /// job is running that waits for a thread being removed.
-    pub fn resize(&mut self, n: usize) {
+    /// Grows or shrinks the pool to `n` threads (at least one asked) and returns the number
+    /// it has. A thread the system refuses to start (address space, thread limit) is not
+    /// fatal: the pool keeps the threads it could start, possibly none, and the caller reports
+    /// the shortfall. Must not be called while a job is running that waits for a thread being
+    /// removed.
+    pub fn resize(&mut self, n: usize) -> usize {
         let n = n.max(1);
         while self.members.len() > n {
             let mut m = self.members.pop().expect("non-empty");
@@ -54,31 +59,64 @@ impl ThreadPool {
         while self.members.len() < n {
             let (tx, rx) = unbounded::<Job>();
             let id = self.members.len();
-            let handle = std::thread::Builder::new()
-                .name(format!("search-{id}"))
-                .stack_size(STACK_SIZE)
-                .spawn(move || {
-                    while let Ok(job) = rx.recv() {
-                        // A panicking job must not take the thread with it: later searches
-                        // still need it.
-                        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
-                    }
-                })
-                .expect("cannot start a search thread");
+            let Ok(handle) = spawn(id, move || {
+                while let Ok(job) = rx.recv() {
+                    // A panicking job must not take the thread with it: later searches still
+                    // need it.
+                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
+                }
+            }) else {
+                break;
+            };
             self.members.push(Member {
                 tx: Some(tx),
                 handle: Some(handle),
             });
         }
+        self.members.len()
     }
 
-    /// Runs `job` on thread `i`, after the jobs already queued there.
+    /// Runs `job` on thread `i`, after the jobs already queued there; on the calling thread
+    /// if the pool has no thread `i` (none could be started), so that work is never lost.
     pub fn run_on(&self, i: usize, job: impl FnOnce() + Send + 'static) {
-        if let Some(tx) = &self.members[i].tx {
+        match self.members.get(i).and_then(|m| m.tx.as_ref()) {
             // The receiver lives as long as the member; a send cannot fail before drop.
-            let _ = tx.send(Box::new(job));
+            Some(tx) => {
+                let _ = tx.send(Box::new(job));
+            }
+            None => {
+                let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
+            }
         }
     }
+}
+
+thread_local! {
+    /// Test hook (see [`refuse_thread_starts_from`]): pool threads with this index or higher
+    /// fail to start when the pool is grown from this thread.
+    static REFUSE_FROM: Cell<Option<usize>> = const { Cell::new(None) };
+}
+
+/// Test-only hook: from now on, pools grown from the calling thread fail to start their
+/// thread number `from` and above, as the system does when it runs out of address space or
+/// threads; `None` lifts it. Thread-local, so tests running at the same time are not
+/// affected, and nothing in the engine ever calls it.
+#[doc(hidden)]
+pub fn refuse_thread_starts_from(from: Option<usize>) {
+    REFUSE_FROM.with(|r| r.set(from));
+}
+
+/// Starts pool thread `id`.
+fn spawn(id: usize, body: impl FnOnce() + Send + 'static) -> std::io::Result<JoinHandle<()>> {
+    if REFUSE_FROM.with(Cell::get).is_some_and(|from| id >= from) {
+        return Err(std::io::Error::other(
+            "thread start refused by the test hook",
+        ));
+    }
+    std::thread::Builder::new()
+        .name(format!("search-{id}"))
+        .stack_size(STACK_SIZE)
+        .spawn(body)
 }
 
 impl Drop for ThreadPool {
@@ -117,5 +155,26 @@ mod tests {
         });
         drop(pool);
         assert_eq!(count.load(Ordering::SeqCst), 4);
+    }
+
+    #[test]
+    fn threads_that_cannot_start_leave_a_smaller_pool_that_still_works() {
+        refuse_thread_starts_from(Some(2));
+        let mut pool = ThreadPool::new(4);
+        assert_eq!(pool.len(), 2);
+        assert_eq!(pool.resize(3), 2);
+        refuse_thread_starts_from(Some(0));
+        let mut empty = ThreadPool::new(2);
+        refuse_thread_starts_from(None);
+        assert!(empty.is_empty());
+        // Without threads, a job runs on the caller.
+        let count = Arc::new(AtomicUsize::new(0));
+        let c = count.clone();
+        empty.run_on(0, move || {
+            c.fetch_add(1, Ordering::SeqCst);
+        });
+        assert_eq!(count.load(Ordering::SeqCst), 1);
+        assert_eq!(empty.resize(2), 2);
+        assert_eq!(pool.resize(4), 4);
     }
 }

@@ -2,7 +2,7 @@
 //! [`Worker`]; starts a search on every thread, gathers the threads' results and builds the
 //! answer ([`Finished`]), with a legal move even if no iteration completed.
 
-use super::control::{lock, Control, OnDrop, Shared, ThreadResult};
+use super::control::{lock, Control, OnDrop, Shared, Signals, ThreadResult};
 use super::pool::ThreadPool;
 use super::tt::TransTable;
 use super::types::{Finished, Job, Report};
@@ -10,8 +10,7 @@ use super::worker::Worker;
 use crate::eval::Evaluate;
 use crate::variant::GameMove;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
-use std::time::Instant;
+use std::sync::{Arc, Mutex};
 
 /// The searcher: search threads, transposition table and per-thread tables.
 pub struct Searcher<P: Evaluate> {
@@ -19,23 +18,31 @@ pub struct Searcher<P: Evaluate> {
     tt: Arc<TransTable>,
     control: Arc<Control>,
     workers: Arc<Vec<Mutex<Worker<P>>>>,
+    /// Resources asked for but not granted, not yet taken by [`Searcher::take_notices`].
+    notices: Vec<String>,
 }
 
 impl<P: Evaluate> Searcher<P> {
-    /// A searcher with `threads` threads and a `hash_mb` MiB table.
+    /// A searcher with `threads` threads and a `hash_mb` MiB table. Threads the system will
+    /// not start and memory it will not give are not fatal: the searcher works with what it
+    /// got and says so in [`Searcher::take_notices`].
     pub fn new(threads: usize, hash_mb: usize) -> Searcher<P> {
-        let threads = threads.max(1);
-        Searcher {
-            pool: ThreadPool::new(threads),
-            tt: Arc::new(TransTable::with_threads(hash_mb, threads)),
+        let mut s = Searcher {
+            pool: ThreadPool::new(1),
+            tt: Arc::new(TransTable::new(1)),
             control: Arc::new(Control::default()),
-            workers: Arc::new((0..threads).map(|i| Mutex::new(Worker::new(i))).collect()),
-        }
+            workers: Arc::new(Vec::new()),
+            notices: Vec::new(),
+        };
+        s.set_threads(threads);
+        s.set_hash_mb(hash_mb);
+        s
     }
 
-    /// Number of threads.
+    /// Number of threads searching (the calling thread counts as one if no search thread
+    /// could be started at all).
     pub fn threads(&self) -> usize {
-        self.pool.len()
+        self.pool.len().max(1)
     }
 
     /// Table size in MiB.
@@ -43,28 +50,57 @@ impl<P: Evaluate> Searcher<P> {
         self.tt.size_mb()
     }
 
-    /// Changes the number of threads (stops a running search first).
-    pub fn set_threads(&mut self, n: usize) {
+    /// Changes the number of threads (stops a running search first) and returns the number
+    /// now running, which is smaller than `n` if the system refused to start some (a notice
+    /// says so).
+    pub fn set_threads(&mut self, n: usize) -> usize {
         self.stop_and_wait();
         let n = n.max(1);
-        if n != self.pool.len() {
-            self.pool.resize(n);
-            self.workers = Arc::new((0..n).map(|i| Mutex::new(Worker::new(i))).collect());
+        if n != self.pool.len() || self.workers.is_empty() {
+            let got = self.pool.resize(n);
+            if got < n {
+                self.notices.push(if got == 0 {
+                    format!("threads: {n} asked, none could be started; searching on the caller's thread")
+                } else {
+                    format!("threads: {n} asked, {got} started (the system refused the others)")
+                });
+            }
+            let count = got.max(1);
+            if count != self.workers.len() {
+                self.workers = Arc::new((0..count).map(|i| Mutex::new(Worker::new(i))).collect());
+            }
         }
+        self.threads()
     }
 
-    /// Replaces the table by an empty one of `mb` MiB (stops a running search first).
-    pub fn set_hash_mb(&mut self, mb: usize) {
+    /// Replaces the table by an empty one of `mb` MiB (stops a running search first) and
+    /// returns the size granted: a size the system refuses is halved until granted, and a
+    /// notice says so.
+    pub fn set_hash_mb(&mut self, mb: usize) -> usize {
         self.stop_and_wait();
+        let mb = mb.max(1);
         // Drop the old table first so that both never take memory at once.
         self.tt = Arc::new(TransTable::new(1));
-        self.tt = Arc::new(TransTable::with_threads(mb.max(1), self.pool.len()));
+        self.tt = Arc::new(TransTable::with_threads(mb, self.threads()));
+        let got = self.tt.size_mb();
+        if got < mb {
+            self.notices.push(format!(
+                "hash: {mb} MiB asked, {got} MiB granted (no more memory)"
+            ));
+        }
+        got
+    }
+
+    /// Messages about resources asked for but not granted (threads that could not start, a
+    /// smaller table), oldest first, each once. The caller shows them to the user.
+    pub fn take_notices(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notices)
     }
 
     /// Forgets everything learnt: table (cleared in parallel), killers and history.
     pub fn clear(&mut self) {
         self.stop_and_wait();
-        self.tt.clear(self.pool.len());
+        self.tt.clear(self.threads());
         for w in self.workers.iter() {
             lock(w).clear();
         }
@@ -72,7 +108,7 @@ impl<P: Evaluate> Searcher<P> {
 
     /// Asks the running search to stop.
     pub fn stop(&self) {
-        self.control.stop.store(true, Ordering::SeqCst);
+        self.control.stop();
     }
 
     /// Ponder hit: the running ponder search goes on as a timed search.
@@ -99,6 +135,11 @@ impl<P: Evaluate> Searcher<P> {
 
     /// Starts a search and returns at once; `on_report` gets each completed iteration of the
     /// main thread, `on_done` the result (exactly once). Fails if a search is running.
+    ///
+    /// The main thread answers as soon as it decides to stop: it takes the best result the
+    /// helpers have published so far and never waits for a helper (one descheduled on a busy
+    /// machine would make it late); the helpers see the stop at their next node and finish
+    /// on their own, before their next search starts.
     pub fn go(
         &mut self,
         job: Job<P>,
@@ -108,42 +149,26 @@ impl<P: Evaluate> Searcher<P> {
         if self.control.is_busy() {
             return Err(job);
         }
-        let threads = self.pool.len();
-        self.control.begin(job.limits.ponder);
+        let threads = self.workers.len();
+        let signals = Arc::new(Signals::new(job.limits.ponder));
+        self.control.begin(signals.clone());
         self.tt.new_search();
         let root_moves = job.root.count_moves();
         let sh = Arc::new(Shared {
-            start: Instant::now(),
             tt: self.tt.clone(),
-            control: self.control.clone(),
+            signals,
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             root_moves,
-            helpers_left: Mutex::new(threads - 1),
-            helpers_done: Condvar::new(),
             results: Mutex::new(vec![None; threads]),
             job,
         });
-        self.control.set_start(sh.start);
         for i in 1..threads {
             let sh = sh.clone();
             let workers = self.workers.clone();
             self.pool.run_on(i, move || {
-                // Counts this helper as done even if it panics, so the main thread never waits
-                // forever.
-                let _done = OnDrop(|| {
-                    let mut left = lock(&sh.helpers_left);
-                    *left -= 1;
-                    sh.helpers_done.notify_all();
-                });
-                let r = {
-                    let mut w = lock(&workers[i]);
-                    if root_moves == 0 {
-                        None
-                    } else {
-                        w.iterate(&sh, None)
-                    }
-                };
-                lock(&sh.results)[i] = r;
+                if root_moves > 0 && !sh.signals.stop.load(Ordering::SeqCst) {
+                    lock(&workers[i]).iterate(&sh, None);
+                }
             });
         }
         let workers = self.workers.clone();
@@ -157,16 +182,7 @@ impl<P: Evaluate> Searcher<P> {
                 let mut w = lock(&workers[0]);
                 w.iterate(&sh, Some(&mut on_report))
             };
-            sh.control.stop.store(true, Ordering::SeqCst);
-            {
-                let mut left = lock(&sh.helpers_left);
-                while *left > 0 {
-                    left = sh
-                        .helpers_done
-                        .wait(left)
-                        .unwrap_or_else(|e| e.into_inner());
-                }
-            }
+            sh.signals.stop.store(true, Ordering::SeqCst);
             let mut best = main;
             for r in lock(&sh.results).iter().flatten() {
                 let better = match &best {
@@ -235,7 +251,13 @@ fn finish<P: Evaluate>(sh: &Shared<P>, best: Option<ThreadResult<P>>) -> Finishe
                 .tt
                 .probe(root.key(), 0)
                 .and_then(|e| legal.iter().copied().find(|m| m.hint() == e.hint));
-            let m = hinted.or_else(|| legal.first().copied());
+            // Else the first move in capture-resolution order: most pieces taken, promotion.
+            let first = legal
+                .iter()
+                .copied()
+                .rev()
+                .max_by_key(|m| (m.capture_count(), m.promotes()));
+            let m = hinted.or(first);
             (m, 0, 0, m.into_iter().collect())
         }
     };

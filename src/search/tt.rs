@@ -8,6 +8,7 @@
 
 use crate::core::{Score, WIN_THRESHOLD};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 /// How a stored score bounds the true score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,15 +130,15 @@ impl TransTable {
         // Only reached for a one-MiB table that could not be had: let it fail loudly.
         slots.reserve_exact(n);
         let chunk = n.div_ceil(threads.max(1)).max(1);
-        std::thread::scope(|s| {
-            for part in slots.spare_capacity_mut()[..n].chunks_mut(chunk) {
-                s.spawn(move || {
-                    for slot in part {
-                        slot.write(Slot::default());
-                    }
-                });
-            }
-        });
+        // Written now, not left to the first searches: every page is faulted in here, once.
+        in_parallel(
+            slots.spare_capacity_mut()[..n].chunks_mut(chunk).collect(),
+            |part| {
+                for slot in part {
+                    slot.write(Slot::default());
+                }
+            },
+        );
         // SAFETY: the scope above initialised all `n` elements (the chunks cover 0..n).
         unsafe { slots.set_len(n) };
         TransTable {
@@ -156,14 +157,10 @@ impl TransTable {
     pub fn clear(&self, threads: usize) {
         let threads = threads.max(1);
         let chunk = self.slots.len().div_ceil(threads);
-        std::thread::scope(|s| {
-            for part in self.slots.chunks(chunk.max(1)) {
-                s.spawn(move || {
-                    for slot in part {
-                        slot.key_xor.store(0, Ordering::Relaxed);
-                        slot.data.store(0, Ordering::Relaxed);
-                    }
-                });
+        in_parallel(self.slots.chunks(chunk.max(1)).collect(), |part| {
+            for slot in part {
+                slot.key_xor.store(0, Ordering::Relaxed);
+                slot.data.store(0, Ordering::Relaxed);
             }
         });
         self.age.store(0, Ordering::Relaxed);
@@ -277,6 +274,28 @@ impl TransTable {
 }
 
 #[inline]
+/// Runs `work` on every part, each on a thread of its own; a part whose thread the system
+/// refuses to start is done by the caller, so a table is never lost to a thread limit.
+fn in_parallel<T: Send>(parts: Vec<T>, work: impl Fn(T) + Sync) {
+    let cells: Vec<Mutex<Option<T>>> = parts.into_iter().map(|p| Mutex::new(Some(p))).collect();
+    let take = |cell: &Mutex<Option<T>>| cell.lock().unwrap_or_else(|e| e.into_inner()).take();
+    let (work, take) = (&work, &take);
+    std::thread::scope(|s| {
+        for cell in &cells {
+            let started = std::thread::Builder::new().spawn_scoped(s, move || {
+                if let Some(p) = take(cell) {
+                    work(p);
+                }
+            });
+            if started.is_err() {
+                if let Some(p) = take(cell) {
+                    work(p);
+                }
+            }
+        }
+    });
+}
+
 fn write(slot: &Slot, key: u64, data: u64) {
     slot.data.store(data, Ordering::Relaxed);
     slot.key_xor.store(key ^ data, Ordering::Relaxed);

@@ -40,6 +40,12 @@ pub struct Worker<P: Position> {
     pub(super) seldepth: usize,
     /// Last completed iteration.
     pub(super) completed: u32,
+    /// Score of the best root move of the running iteration so far (valid when `pv_len[0]`
+    /// is not zero): the answer if the first iteration is cut short.
+    pub(super) root_score: Score,
+    /// Capture-resolution nodes left below the current horizon node (see
+    /// [`QS_NODE_BUDGET`]).
+    pub(super) qs_budget: u32,
     /// Whether the running search was told to stop (the scores it returns are void).
     pub(super) aborted: bool,
 }
@@ -61,6 +67,8 @@ impl<P: Evaluate> Worker<P> {
             leaves: 0,
             seldepth: 0,
             completed: 0,
+            root_score: 0,
+            qs_budget: QS_NODE_BUDGET,
             aborted: false,
         }
     }
@@ -89,17 +97,19 @@ impl<P: Evaluate> Worker<P> {
         self.leaf_plies = 0;
         self.seldepth = 0;
         self.completed = 0;
+        self.root_score = 0;
+        self.pv_len[0] = 0;
         self.aborted = false;
     }
 
     /// Whether the search must stop now: told to, or (main thread, checked every
-    /// [`TIME_CHECK_NODES`] nodes) out of time or nodes.
+    /// [`TIME_CHECK_NODES`] nodes) out of time, or (after the first iteration) out of nodes.
     #[inline]
     pub(super) fn should_stop(&mut self, sh: &Shared<P>) -> bool {
         if self.aborted {
             return true;
         }
-        if sh.control.stop.load(Ordering::Relaxed) {
+        if sh.signals.stop.load(Ordering::Relaxed) {
             self.aborted = true;
             return true;
         }
@@ -108,9 +118,10 @@ impl<P: Evaluate> Worker<P> {
             sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
             if self.id == 0 {
                 self.others = sh.total_nodes() - self.nodes;
-                // The first iteration always completes, so there is always a searched move.
-                if self.completed > 0 && sh.out_of_time() {
-                    sh.control.stop.store(true, Ordering::SeqCst);
+                // Even the first iteration is cut short: a legal move is always at hand (the
+                // best root move searched so far, the hash move or the first ordered move).
+                if sh.out_of_time() {
+                    sh.signals.stop.store(true, Ordering::SeqCst);
                     self.aborted = true;
                     return true;
                 }
@@ -118,8 +129,8 @@ impl<P: Evaluate> Worker<P> {
         }
         if self.id == 0 && self.completed > 0 {
             if let Some(n) = sh.job.limits.nodes {
-                if self.nodes + self.others >= n && !sh.control.pondering.load(Ordering::Relaxed) {
-                    sh.control.stop.store(true, Ordering::SeqCst);
+                if self.nodes + self.others >= n && !sh.signals.pondering.load(Ordering::Relaxed) {
+                    sh.signals.stop.store(true, Ordering::SeqCst);
                     self.aborted = true;
                     return true;
                 }

@@ -103,7 +103,7 @@ pub trait Rules:
     const BENCH_DEPTH: u32;
 
     /// The game's piece keys.
-    fn piece_keys() -> &'static PieceKeys;
+    const PIECE_KEYS: &'static PieceKeys;
 
     /// Appends every legal move to `list`, each exactly once.
     fn generate(b: &Board<Self>, list: &mut MoveList<Move>);
@@ -116,7 +116,7 @@ pub trait Rules:
         l.len()
     }
 
-    /// See [`Perft::count_moves_after_each`].
+    /// See [`super::Perft::count_moves_after_each`].
     #[inline(always)]
     fn count_moves_after_each(b: &Board<Self>) -> u64 {
         let mut l = MoveList::new();
@@ -199,7 +199,7 @@ impl<G: Rules> Board<G> {
 
     /// The key of the pieces and side, computed from scratch.
     fn key_from_scratch(&self) -> u64 {
-        let keys = G::piece_keys();
+        let keys = G::PIECE_KEYS;
         let mut k = if self.side == Color::Black {
             G::BLACK_KEY
         } else {
@@ -232,7 +232,7 @@ impl<G: Rules> Board<G> {
     }
 
     /// The position after `mv` with the key left stale (fast perft; see
-    /// [`Perft::play_no_key`]).
+    /// [`super::Perft::play_no_key`]).
     #[inline(always)]
     pub fn play_no_key(&self, mv: &Move) -> Board<G> {
         let from = 1u64 << mv.from;
@@ -365,7 +365,7 @@ impl<G: Rules> Position for Board<G> {
 
     #[inline(always)]
     fn play(&self, mv: &Move) -> Self {
-        let keys = G::piece_keys();
+        let keys = G::PIECE_KEYS;
         let from = 1u64 << mv.from;
         let to = 1u64 << mv.to;
         let us = self.side.index();
@@ -516,12 +516,7 @@ mod tests {
     }
 
     fn keys_differ<G: Rules>() {
-        let mut all: Vec<u64> = G::piece_keys()
-            .iter()
-            .flatten()
-            .flatten()
-            .copied()
-            .collect();
+        let mut all: Vec<u64> = G::PIECE_KEYS.iter().flatten().flatten().copied().collect();
         all.push(G::BLACK_KEY);
         all.sort_unstable();
         all.dedup();

@@ -3,11 +3,18 @@
 
 use crate::process_support;
 
-/// Runs `damka play ARGS` with `input` on stdin; returns (exit code, stdout).
-pub fn run(args: &[&str], input: &str) -> (i32, String) {
-    let args: Vec<&str> = std::iter::once("play")
-        .chain(args.iter().copied())
-        .collect();
+/// Runs `damka play` with `options` (words separated by spaces) and `input` on stdin;
+/// returns (exit code, stdout).
+pub fn run(options: &str, input: &str) -> (i32, String) {
+    let mut args = vec!["play"];
+    args.extend(options.split_whitespace());
     let out = process_support::run(env!("CARGO_BIN_EXE_damka"), &args, &[input.as_bytes()]);
     (out.code, out.stdout)
+}
+
+/// Checks that `out` holds every one of `texts`.
+pub fn says(out: &str, texts: &[&str]) {
+    for t in texts {
+        assert!(out.contains(t), "{t:?} missing in:\n{out}");
+    }
 }

@@ -60,12 +60,8 @@ impl Rules for Russian {
         "B:WKb2,Kh6:BKa7,c5",
     ];
     const BENCH_DEPTH: u32 = 11;
+    const PIECE_KEYS: &'static PieceKeys = &tables::ZOBRIST;
     const PDN_GAME_TYPE: u32 = 25;
-
-    #[inline(always)]
-    fn piece_keys() -> &'static PieceKeys {
-        &tables::ZOBRIST
-    }
 
     #[inline]
     fn generate(b: &RussianPosition, list: &mut MoveList<Move>) {

@@ -14,7 +14,7 @@
 //! shifts, and only the men that can go on after their first jump are followed one by one.
 //!
 //! The file is longer than the project's 600 lines on purpose: generation, perft's bulk counting
-//! and path recovery share one private capture walker ([`Capturer`] with its sinks) and the
+//! and path recovery share one private capture walker (`Capturer` with its sinks) and the
 //! register [`View`] of the board; split across files they would have to expose those
 //! hot-path internals to each other.
 

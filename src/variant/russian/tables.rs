@@ -21,7 +21,7 @@ pub const SW: usize = 3;
 
 /// The opposite direction.
 #[inline(always)]
-pub const fn reverse(d: usize) -> usize {
+pub const fn opposite(d: usize) -> usize {
     3 - d
 }
 
@@ -113,18 +113,23 @@ const fn build_fill() -> [[u64; 64]; 8] {
 /// occupancy of files b..g (first blocker included), copied to all eight ranks.
 pub static FILL: [[u64; 64]; 8] = build_fill();
 
+/// The first square of each ray: the lowest bit of a ray going up the board, the highest of
+/// one going down.
 const fn build_next() -> [[u64; 64]; 4] {
+    let rays = build_rays();
     let mut t = [[0u64; 64]; 4];
     let mut d = 0;
     while d < 4 {
         let mut sq = 0;
         while sq < 64 {
-            let (df, dr) = STEPS[d];
-            let f = (sq % 8) as i32 + df;
-            let r = (sq / 8) as i32 + dr;
-            if f >= 0 && f < 8 && r >= 0 && r < 8 {
-                t[d][sq] = 1u64 << (r * 8 + f);
-            }
+            let ray = rays[d][sq];
+            t[d][sq] = if ray == 0 {
+                0
+            } else if STEPS[d].1 > 0 {
+                ray & ray.wrapping_neg()
+            } else {
+                1u64 << (63 - ray.leading_zeros())
+            };
             sq += 1;
         }
         d += 1;
@@ -171,12 +176,9 @@ mod tests {
 
     #[test]
     fn lookup_matches_walk() {
-        let mut x = 0x1234_5678u64;
+        let mut rng = crate::core::Rng::new(0x1234_5678);
         for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let occ = x & x.rotate_left(17);
+            let occ = rng.next_u64() & rng.next_u64();
             for sq in 0..64 {
                 for (d, &step) in STEPS.iter().enumerate() {
                     assert_eq!(

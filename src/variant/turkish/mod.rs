@@ -55,12 +55,8 @@ impl Rules for Turkish {
     "W:We2,f2,g2,h2,e3,f3:Ba7,b7,c7,d7,a6,b6",
 ];
     const BENCH_DEPTH: u32 = 8;
+    const PIECE_KEYS: &'static PieceKeys = &tables::ZOBRIST;
     const PDN_GAME_TYPE: u32 = 30;
-
-    #[inline(always)]
-    fn piece_keys() -> &'static PieceKeys {
-        &tables::ZOBRIST
-    }
 
     #[inline]
     fn generate(b: &TurkishPosition, list: &mut MoveList<Move>) {

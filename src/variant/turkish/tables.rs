@@ -183,12 +183,9 @@ mod tests {
 
     #[test]
     fn lookups_match_ray_walking() {
-        let mut state = 12345u64;
+        let mut rng = crate::core::Rng::new(12345);
         for i in 0..20_000 {
-            let (s, v) = splitmix(state);
-            state = s;
-            let (s, w) = splitmix(state);
-            state = s;
+            let (v, w) = (rng.next_u64(), rng.next_u64());
             let occ = if i % 2 == 0 { v & w } else { v };
             let sq = (i % 64) as u32;
             assert_eq!(

@@ -1,0 +1,331 @@
+//! `damka datagen`: self-play games at a fixed node budget per move, one record per position
+//! ([`crate::eval::data`]) appended to a file, for training the evaluation.
+//!
+//! Each game starts from a line of the opening file (`tools/openings`, compiled in) followed
+//! by a few random legal plies, both drawn from a generator seeded by `--seed` and the game's
+//! number, so a game is the same whichever thread plays it; with one thread the whole file is
+//! the same for one seed. Games are played out to their end by the rules, except that a side
+//! whose score stays above [`ADJUDICATE_SCORE`] for [`ADJUDICATE_PLIES`] plies in a row is
+//! declared the winner and a game reaching [`MAX_PLIES`] is declared drawn (both marked
+//! adjudicated in the records).
+
+use super::eval_opts::EvalArgs;
+use crate::core::{is_decisive, Color, Rng, Variant};
+use crate::eval::data::{Record, RecordRules};
+use crate::eval::Evaluate;
+use crate::game::Game;
+use crate::search::{Job, SearchLimits, Searcher};
+use crate::variant::{Outcome, RussianPosition, TurkishPosition};
+use clap::Args;
+use std::io::{BufWriter, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Default node budget per move.
+pub const DEFAULT_NODES: u64 = 3000;
+/// Score (centi-men, for the side to move) beyond which a game may be adjudicated.
+pub const ADJUDICATE_SCORE: i32 = 700;
+/// Plies in a row beyond [`ADJUDICATE_SCORE`] (same winner) that end a game.
+pub const ADJUDICATE_PLIES: u32 = 6;
+/// Plies after which a game is declared drawn.
+pub const MAX_PLIES: usize = 300;
+/// Most random plies played after the opening line.
+pub const MAX_RANDOM_PLIES: u64 = 4;
+
+const RUSSIAN_OPENINGS: &str = include_str!("../../tools/openings/russian.txt");
+const TURKISH_OPENINGS: &str = include_str!("../../tools/openings/turkish.txt");
+
+/// Arguments of `damka datagen`.
+#[derive(Args, Debug)]
+pub struct DatagenArgs {
+    /// The game.
+    #[arg(long)]
+    pub variant: Variant,
+    /// File the records are appended to.
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+    /// Number of games (one of --games and --positions is needed).
+    #[arg(long, required_unless_present = "positions")]
+    pub games: Option<u64>,
+    /// Stop starting games once this many positions are written.
+    #[arg(long)]
+    pub positions: Option<u64>,
+    /// Games played at once, one per thread.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Seed of the openings and random plies.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Node budget per move.
+    #[arg(long, default_value_t = DEFAULT_NODES)]
+    pub nodes: u64,
+    /// Transposition table per thread, MiB.
+    #[arg(long, default_value_t = 4)]
+    pub hash: usize,
+    /// The evaluation playing the games.
+    #[command(flatten)]
+    pub eval: EvalArgs,
+}
+
+/// The opening lines of a game's file (moves as text).
+pub fn openings(variant: Variant) -> Vec<Vec<&'static str>> {
+    let text = match variant {
+        Variant::Russian => RUSSIAN_OPENINGS,
+        Variant::Turkish => TURKISH_OPENINGS,
+    };
+    text.lines()
+        .map(|l| l.split('#').next().unwrap_or(""))
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+/// The generator of game `index` under `seed`.
+fn game_rng(seed: u64, index: u64) -> Rng {
+    let mut r = Rng::new(seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    r.next_u64();
+    r
+}
+
+/// Plays game number `index` and returns its records (empty if the start could not be made).
+pub fn play_game<P: Evaluate + RecordRules>(
+    searcher: &mut Searcher<P>,
+    lines: &[Vec<&str>],
+    seed: u64,
+    index: u64,
+    nodes: u64,
+) -> Vec<Record> {
+    let mut rng = game_rng(seed, index);
+    let mut game = Game::<P>::from_start();
+    let line = &lines[rng.below(lines.len() as u64) as usize];
+    for m in line {
+        if game.play_text(m).is_err() {
+            return Vec::new();
+        }
+    }
+    for _ in 0..rng.below(MAX_RANDOM_PLIES + 1) {
+        let moves = game.legal_moves();
+        if moves.is_empty() || game.is_over() {
+            return Vec::new();
+        }
+        game.play_unchecked(moves[rng.below(moves.len() as u64) as usize]);
+    }
+    searcher.clear();
+    let mut records = Vec::new();
+    let mut reversible = 0u32;
+    let mut streak: (i8, u32) = (0, 0);
+    let (outcome, adjudicated) = loop {
+        if let Some(end) = game.result() {
+            break (end.outcome, false);
+        }
+        if game.ply() >= MAX_PLIES {
+            break (Outcome::Draw, true);
+        }
+        let pos = *game.position();
+        let job = Job {
+            root: pos,
+            root_state: *game.rule_state(),
+            history: game.history_keys(),
+            limits: SearchLimits {
+                nodes: Some(nodes),
+                ..SearchLimits::default()
+            },
+        };
+        let f = searcher.search(job, |_| {});
+        let Some(best) = f.best else {
+            break (Outcome::Win(pos.side_to_move().opposite()), false);
+        };
+        let white_score = match pos.side_to_move() {
+            Color::White => f.score,
+            Color::Black => -f.score,
+        };
+        records.push(Record {
+            variant: P::VARIANT,
+            white: pos.pieces(Color::White),
+            black: pos.pieces(Color::Black),
+            side: pos.side_to_move(),
+            capture: pos.has_capture(),
+            adjudicated: false,
+            result: 0,
+            reversible_plies: reversible.min(255) as u8,
+            score: f.score.clamp(-30000, 30000) as i16,
+            ply: game.ply().min(u16::MAX as usize) as u16,
+            rules: P::rule_bytes(game.rule_state()),
+        });
+        let sign = if white_score.abs() >= ADJUDICATE_SCORE || is_decisive(white_score) {
+            white_score.signum() as i8
+        } else {
+            0
+        };
+        streak = if sign != 0 && sign == streak.0 {
+            (sign, streak.1 + 1)
+        } else {
+            (sign, (sign != 0) as u32)
+        };
+        if streak.1 >= ADJUDICATE_PLIES {
+            let winner = if streak.0 > 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            break (Outcome::Win(winner), true);
+        }
+        reversible = if pos.is_reversible(&best) {
+            reversible + 1
+        } else {
+            0
+        };
+        game.play_unchecked(best);
+    };
+    let result = match outcome {
+        Outcome::Win(Color::White) => 1,
+        Outcome::Win(Color::Black) => -1,
+        Outcome::Draw => 0,
+    };
+    for r in &mut records {
+        r.result = result;
+        r.adjudicated = adjudicated;
+    }
+    records
+}
+
+struct Progress {
+    start: Instant,
+    positions: u64,
+    games: u64,
+    wins: [u64; 3],
+    last: Instant,
+}
+
+fn generate<P: Evaluate + RecordRules>(
+    args: &DatagenArgs,
+    out: &mut dyn Write,
+) -> Result<Progress, String> {
+    let lines = Arc::new(openings(P::VARIANT));
+    let next_game = Arc::new(AtomicU64::new(0));
+    let written = Arc::new(AtomicU64::new(0));
+    let max_games = args.games.unwrap_or(u64::MAX);
+    let max_positions = args.positions.unwrap_or(u64::MAX);
+    let (tx, rx) = crossbeam_channel::bounded::<(u64, Vec<Record>)>(64);
+    let mut handles = Vec::new();
+    for _ in 0..args.threads.max(1) {
+        let (lines, next_game, written, tx) = (
+            lines.clone(),
+            next_game.clone(),
+            written.clone(),
+            tx.clone(),
+        );
+        let (seed, nodes, hash) = (args.seed, args.nodes, args.hash);
+        handles.push(std::thread::spawn(move || {
+            let mut searcher = Searcher::<P>::new(1, hash);
+            loop {
+                if written.load(Ordering::SeqCst) >= max_positions {
+                    break;
+                }
+                let i = next_game.fetch_add(1, Ordering::SeqCst);
+                if i >= max_games {
+                    break;
+                }
+                let recs = play_game(&mut searcher, &lines, seed, i, nodes);
+                written.fetch_add(recs.len() as u64, Ordering::SeqCst);
+                if tx.send((i, recs)).is_err() {
+                    break;
+                }
+            }
+        }));
+    }
+    drop(tx);
+    let now = Instant::now();
+    let mut p = Progress {
+        start: now,
+        positions: 0,
+        games: 0,
+        wins: [0; 3],
+        last: now,
+    };
+    for (_, recs) in rx {
+        for r in &recs {
+            r.write_to(out)
+                .map_err(|e| format!("{}: {e}", args.out.display()))?;
+        }
+        if let Some(r) = recs.first() {
+            p.wins[(r.result + 1) as usize] += 1;
+            p.games += 1;
+        }
+        p.positions += recs.len() as u64;
+        if p.last.elapsed().as_secs_f64() >= 10.0 {
+            p.last = Instant::now();
+            report(&p, args, false);
+        }
+    }
+    for h in handles {
+        h.join()
+            .map_err(|_| "a datagen thread panicked".to_string())?;
+    }
+    out.flush()
+        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+    Ok(p)
+}
+
+fn report(p: &Progress, args: &DatagenArgs, last: bool) {
+    let t = p.start.elapsed().as_secs_f64().max(1e-9);
+    let gps = p.games as f64 / t;
+    let left = match (args.games, args.positions) {
+        (Some(g), _) => (g.saturating_sub(p.games)) as f64 / gps.max(1e-9),
+        (None, Some(n)) => n.saturating_sub(p.positions) as f64 * t / (p.positions.max(1) as f64),
+        _ => 0.0,
+    };
+    let head = if last { "datagen done:" } else { "datagen:" };
+    eprintln!(
+        "{head} {} positions, {} games (White {} / draws {} / Black {}), {:.2} games/s, \
+         {:.0} positions/s, {:.0} s elapsed{}",
+        p.positions,
+        p.games,
+        p.wins[2],
+        p.wins[1],
+        p.wins[0],
+        gps,
+        p.positions as f64 / t,
+        t,
+        if last {
+            String::new()
+        } else {
+            format!(", about {left:.0} s left")
+        }
+    );
+}
+
+/// Runs `damka datagen`; returns the exit status.
+pub fn run(args: DatagenArgs) -> i32 {
+    if let Err(e) = args.eval.apply() {
+        eprintln!("damka datagen: {e}");
+        return 2;
+    }
+    let file = match std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.out)
+    {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("damka datagen: {}: {e}", args.out.display());
+            return 2;
+        }
+    };
+    let mut out = BufWriter::new(file);
+    let res = match args.variant {
+        Variant::Russian => generate::<RussianPosition>(&args, &mut out),
+        Variant::Turkish => generate::<TurkishPosition>(&args, &mut out),
+    };
+    match res {
+        Ok(p) => {
+            report(&p, &args, true);
+            0
+        }
+        Err(e) => {
+            eprintln!("damka datagen: {e}");
+            1
+        }
+    }
+}

@@ -1,0 +1,376 @@
+//! The learned evaluation: Scan-style region patterns with weights fitted on self-play games
+//! (`tools/train`), evaluated from scratch with integer arithmetic.
+//!
+//! The position is seen from the side to move (Black's pieces through a half turn,
+//! [`super::rotate`]), so the evaluation is colour-symmetric by construction. Its terms:
+//!
+//! - **Region patterns**: each game has a fixed list of windows ([`windows`]) of exactly eight
+//!   playable squares (Russian: the dark squares of the nine 4x4 blocks at file and rank
+//!   offsets 0, 2, 4; Turkish: 4x2 blocks at file offsets 0, 2, 4 on every pair of adjacent
+//!   ranks, and 2x4 blocks at file offsets 0, 2, 4, 6 on rank offsets 0, 2, 4). A window's
+//!   contents (empty, own man, enemy man per square; a king counts as empty here) are a base-3
+//!   number < [`PATTERNS`] that indexes the window's own table of weights.
+//! - **Kings**: one weight per square for an own king and one for an enemy king.
+//! - **Material**: one weight each per own man, enemy man, own king, enemy king.
+//!
+//! Every weight is a pair (opening, ending), interpolated by the number of pieces on the board
+//! like the hand-written evaluation; weights are in 1/[`SCALE`] centi-men.
+//!
+//! The eight bits of a window are taken with BMI2 `pext` where the CPU has it (chosen at run
+//! time), else by a portable loop that takes the same bits in the same order, so both give
+//! the same score (tested).
+
+use super::rotate;
+use crate::core::{Color, Score, Variant};
+use crate::variant::Pieces;
+use once_cell::sync::Lazy;
+
+/// Number of contents of one window: 3^8.
+pub const PATTERNS: usize = 6561;
+/// Weights are in 1/SCALE centi-men.
+pub const SCALE: i32 = 16;
+/// Number of king-square weights (own then enemy, 64 each).
+pub const KING_WEIGHTS: usize = 128;
+/// Number of material weights: own men, enemy men, own kings, enemy kings.
+pub const MATERIAL_WEIGHTS: usize = 4;
+
+const fn block(file: u32, rank: u32, w: u32, h: u32, dark_only: bool) -> u64 {
+    let mut m = 0u64;
+    let mut r = rank;
+    while r < rank + h {
+        let mut f = file;
+        while f < file + w {
+            if !dark_only || (f + r).is_multiple_of(2) {
+                m |= 1u64 << (r * 8 + f);
+            }
+            f += 1;
+        }
+        r += 1;
+    }
+    m
+}
+
+const RUSSIAN_WINDOWS: [u64; 9] = {
+    let mut t = [0u64; 9];
+    let mut i = 0;
+    while i < 9 {
+        t[i] = block((i % 3) as u32 * 2, (i / 3) as u32 * 2, 4, 4, true);
+        i += 1;
+    }
+    t
+};
+
+const TURKISH_WINDOWS: [u64; 33] = {
+    let mut t = [0u64; 33];
+    let mut i = 0;
+    // 4x2 blocks: files 0, 2, 4; ranks 0..=6.
+    while i < 21 {
+        t[i] = block((i % 3) as u32 * 2, (i / 3) as u32, 4, 2, false);
+        i += 1;
+    }
+    // 2x4 blocks: files 0, 2, 4, 6; ranks 0, 2, 4.
+    while i < 33 {
+        let j = i - 21;
+        t[i] = block((j % 4) as u32 * 2, (j / 4) as u32 * 2, 2, 4, false);
+        i += 1;
+    }
+    t
+};
+
+/// The windows of a game (each a set of exactly eight squares).
+pub fn windows(variant: Variant) -> &'static [u64] {
+    match variant {
+        Variant::Russian => &RUSSIAN_WINDOWS,
+        Variant::Turkish => &TURKISH_WINDOWS,
+    }
+}
+
+/// Pieces on the board at the start, where the phase is full opening.
+pub fn full_phase(variant: Variant) -> i32 {
+    match variant {
+        Variant::Russian => 24,
+        Variant::Turkish => 32,
+    }
+}
+
+/// `BASE3[b]`: the eight bits of `b` read as base-3 digits (0 or 1).
+static BASE3: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut v, mut p, mut k) = (0u16, 1u16, 0);
+        while k < 8 {
+            if b >> k & 1 != 0 {
+                v += p;
+            }
+            p *= 3;
+            k += 1;
+        }
+        t[b] = v;
+        b += 1;
+    }
+    t
+};
+
+/// A set of weights for one game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Net {
+    /// Name shown in the Hub `id` line and `--version`.
+    pub name: String,
+    /// The game.
+    pub variant: Variant,
+    /// `windows(variant).len() * PATTERNS` pairs (opening, ending), window-major.
+    pub patterns: Vec<[i16; 2]>,
+    /// Own king on a square (0..64, side-to-move view), then enemy king (64..128).
+    pub kings: Vec<[i16; 2]>,
+    /// Own man, enemy man, own king, enemy king.
+    pub material: [[i16; 2]; MATERIAL_WEIGHTS],
+    /// Weight of the hand-written evaluation, in 1/SCALE centi-men per man of its score
+    /// (`16 * 100` = taken as it is); 0 = not computed.
+    pub classic: [i16; 2],
+}
+
+/// The pieces seen from the side to move: (own, enemy), Black's turned half a turn.
+#[inline]
+pub fn view(white: Pieces, black: Pieces, side: Color) -> (Pieces, Pieces) {
+    let turn = |p: Pieces| Pieces {
+        men: rotate(p.men),
+        kings: rotate(p.kings),
+    };
+    match side {
+        Color::White => (white, black),
+        Color::Black => (turn(black), turn(white)),
+    }
+}
+
+/// How a window's bits are taken.
+trait Extract {
+    fn extract(b: u64, mask: u64, squares: &[u8; 8]) -> usize;
+}
+
+struct Portable;
+impl Extract for Portable {
+    #[inline(always)]
+    fn extract(b: u64, _mask: u64, squares: &[u8; 8]) -> usize {
+        let mut code = 0usize;
+        for (k, &s) in squares.iter().enumerate() {
+            code |= (((b >> s) & 1) as usize) << k;
+        }
+        code
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+struct Pext;
+#[cfg(target_arch = "x86_64")]
+impl Extract for Pext {
+    #[inline(always)]
+    fn extract(b: u64, mask: u64, _squares: &[u8; 8]) -> usize {
+        // SAFETY: only reached from `eval_bmi2`, which runs only where BMI2 was detected.
+        unsafe { std::arch::x86_64::_pext_u64(b, mask) as usize }
+    }
+}
+
+/// The squares of every window of a game, ascending (the order `pext` takes them in).
+fn window_squares(variant: Variant) -> &'static [[u8; 8]] {
+    static R: Lazy<Vec<[u8; 8]>> = Lazy::new(|| squares_of(&RUSSIAN_WINDOWS));
+    static T: Lazy<Vec<[u8; 8]>> = Lazy::new(|| squares_of(&TURKISH_WINDOWS));
+    match variant {
+        Variant::Russian => &R,
+        Variant::Turkish => &T,
+    }
+}
+
+fn squares_of(ws: &[u64]) -> Vec<[u8; 8]> {
+    ws.iter()
+        .map(|&m| {
+            let mut s = [0u8; 8];
+            for (k, sq) in crate::core::Bits(m).enumerate() {
+                s[k] = sq.0;
+            }
+            s
+        })
+        .collect()
+}
+
+static HAS_BMI2: Lazy<bool> = Lazy::new(|| {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("bmi2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+});
+
+impl Net {
+    /// A net of zeros for a game (the trainer's starting point).
+    pub fn zeros(variant: Variant, name: &str) -> Net {
+        Net {
+            name: name.to_string(),
+            variant,
+            patterns: vec![[0; 2]; windows(variant).len() * PATTERNS],
+            kings: vec![[0; 2]; KING_WEIGHTS],
+            material: [[0; 2]; MATERIAL_WEIGHTS],
+            classic: [0; 2],
+        }
+    }
+
+    #[inline(always)]
+    fn eval_with<E: Extract>(&self, own: Pieces, opp: Pieces) -> Score {
+        let ws = windows(self.variant);
+        let sq = window_squares(self.variant);
+        let (mut o, mut e) = (0i32, 0i32);
+        for (w, (&mask, squares)) in ws.iter().zip(sq.iter()).enumerate() {
+            let a = E::extract(own.men, mask, squares);
+            let b = E::extract(opp.men, mask, squares);
+            let idx = BASE3[a] as usize + 2 * BASE3[b] as usize;
+            let p = self.patterns[w * PATTERNS + idx];
+            o += p[0] as i32;
+            e += p[1] as i32;
+        }
+        self.finish(own, opp, o, e)
+    }
+
+    /// Adds kings and material to the pattern sums and interpolates.
+    #[inline(always)]
+    fn finish(&self, own: Pieces, opp: Pieces, mut o: i32, mut e: i32) -> Score {
+        for s in crate::core::Bits(own.kings) {
+            let k = self.kings[s.index()];
+            o += k[0] as i32;
+            e += k[1] as i32;
+        }
+        for s in crate::core::Bits(opp.kings) {
+            let k = self.kings[64 + s.index()];
+            o += k[0] as i32;
+            e += k[1] as i32;
+        }
+        let counts = [
+            own.men.count_ones(),
+            opp.men.count_ones(),
+            own.kings.count_ones(),
+            opp.kings.count_ones(),
+        ];
+        for (c, m) in counts.iter().zip(self.material.iter()) {
+            o += *c as i32 * m[0] as i32;
+            e += *c as i32 * m[1] as i32;
+        }
+        if self.classic != [0, 0] {
+            let c = classic(self.variant, own, opp);
+            o += c * self.classic[0] as i32 / 100;
+            e += c * self.classic[1] as i32 / 100;
+        }
+        let full = full_phase(self.variant);
+        let phase = ((own.all() | opp.all()).count_ones() as i32).min(full);
+        (o * phase + e * (full - phase)).div_euclid(full * SCALE)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi2")]
+    fn eval_bmi2(&self, own: Pieces, opp: Pieces) -> Score {
+        self.eval_with::<Pext>(own, opp)
+    }
+
+    /// The score for the side to move of the position with these pieces (run-time choice of
+    /// the window extraction).
+    #[inline]
+    pub fn evaluate(&self, white: Pieces, black: Pieces, side: Color) -> Score {
+        let (own, opp) = view(white, black, side);
+        #[cfg(target_arch = "x86_64")]
+        if *HAS_BMI2 {
+            // SAFETY: BMI2 is present (checked at run time).
+            return unsafe { self.eval_bmi2(own, opp) };
+        }
+        self.eval_with::<Portable>(own, opp)
+    }
+
+    /// The same score, always by the portable extraction.
+    pub fn evaluate_portable(&self, white: Pieces, black: Pieces, side: Color) -> Score {
+        let (own, opp) = view(white, black, side);
+        self.eval_with::<Portable>(own, opp)
+    }
+
+    /// The same score by the plainest computation: every window's base-3 index built square
+    /// by square (3^k per square), for testing the fast paths.
+    pub fn evaluate_reference(&self, white: Pieces, black: Pieces, side: Color) -> Score {
+        let (own, opp) = view(white, black, side);
+        let (mut o, mut e) = (0i32, 0i32);
+        for (w, &mask) in windows(self.variant).iter().enumerate() {
+            let (mut idx, mut p3) = (0usize, 1usize);
+            for s in 0..64 {
+                if mask >> s & 1 == 0 {
+                    continue;
+                }
+                let digit = if own.men >> s & 1 != 0 {
+                    1
+                } else if opp.men >> s & 1 != 0 {
+                    2
+                } else {
+                    0
+                };
+                idx += digit * p3;
+                p3 *= 3;
+            }
+            o += self.patterns[w * PATTERNS + idx][0] as i32;
+            e += self.patterns[w * PATTERNS + idx][1] as i32;
+        }
+        self.finish(own, opp, o, e)
+    }
+}
+
+/// The hand-written evaluation for the side to move whose pieces are `own` (pieces already
+/// seen from the side to move, so called as if White were to move).
+#[inline]
+pub fn classic(variant: Variant, own: Pieces, opp: Pieces) -> i32 {
+    match variant {
+        Variant::Russian => super::russian::evaluate(own, opp, Color::White),
+        Variant::Turkish => super::turkish::evaluate(own, opp, Color::White),
+    }
+}
+
+/// The active features of a position for training: `(feature, value)` pairs, features
+/// numbered patterns first (window-major), then the king squares, then material, then the
+/// hand-written evaluation (value: its score in men); plus the phase weight of the opening
+/// half, in `[0, 1]`. Score = sum of value x (phase x opening weight + (1 - phase) x ending
+/// weight) / SCALE, as [`Net::evaluate`] computes in integers (up to rounding).
+pub fn features(
+    variant: Variant,
+    white: Pieces,
+    black: Pieces,
+    side: Color,
+    out: &mut Vec<(u32, f32)>,
+) -> f32 {
+    let (own, opp) = view(white, black, side);
+    let sq = window_squares(variant);
+    for (w, squares) in sq.iter().enumerate() {
+        let a = Portable::extract(own.men, 0, squares);
+        let b = Portable::extract(opp.men, 0, squares);
+        let idx = BASE3[a] as usize + 2 * BASE3[b] as usize;
+        out.push(((w * PATTERNS + idx) as u32, 1.0));
+    }
+    let base = (sq.len() * PATTERNS) as u32;
+    for s in crate::core::Bits(own.kings) {
+        out.push((base + s.0 as u32, 1.0));
+    }
+    for s in crate::core::Bits(opp.kings) {
+        out.push((base + 64 + s.0 as u32, 1.0));
+    }
+    let m = base + KING_WEIGHTS as u32;
+    let counts = [own.men, opp.men, own.kings, opp.kings];
+    for (i, c) in counts.iter().enumerate() {
+        if *c != 0 {
+            out.push((m + i as u32, c.count_ones() as f32));
+        }
+    }
+    let c = classic(variant, own, opp);
+    out.push((m + MATERIAL_WEIGHTS as u32, c as f32 / 100.0));
+    let full = full_phase(variant);
+    let phase = ((own.all() | opp.all()).count_ones() as i32).min(full);
+    phase as f32 / full as f32
+}
+
+/// Number of features of a game (see [`features`]).
+pub fn feature_count(variant: Variant) -> usize {
+    windows(variant).len() * PATTERNS + KING_WEIGHTS + MATERIAL_WEIGHTS + 1
+}

@@ -1,0 +1,224 @@
+//! The learned evaluation: integer inference against a plain reference, colour symmetry, the
+//! weights file (round trip, malformed files), and the compiled-in nets.
+
+use damka::core::{Color, Rng, Variant};
+use damka::eval::pattern::{self, Net};
+use damka::eval::{netfile, rotate, select};
+use damka::variant::{Pieces, Position, RussianPosition, TurkishPosition};
+
+/// A net with random weights (large enough that every term matters).
+fn random_net(variant: Variant, seed: u64) -> Net {
+    let mut rng = Rng::new(seed);
+    let mut r = || (rng.below(4001) as i32 - 2000) as i16;
+    let mut net = Net::zeros(variant, "random-test");
+    for p in net.patterns.iter_mut().chain(net.kings.iter_mut()) {
+        *p = [r(), r()];
+    }
+    for m in net.material.iter_mut() {
+        *m = [r(), r()];
+    }
+    net.classic = [r(), r()];
+    net
+}
+
+/// Positions met in random games from the start (every ply), kings and captures included.
+fn random_positions<P: Position>(count: usize, seed: u64) -> Vec<P> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut pos = P::start();
+        for _ in 0..200 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            out.push(pos);
+            pos = pos.play(&moves[rng.below(moves.len() as u64) as usize]);
+        }
+    }
+    out.truncate(count);
+    out
+}
+
+fn swapped(w: Pieces, b: Pieces) -> (Pieces, Pieces) {
+    let t = |p: Pieces| Pieces {
+        men: rotate(p.men),
+        kings: rotate(p.kings),
+    };
+    (t(b), t(w))
+}
+
+fn check_game<P: Position>(variant: Variant) {
+    let positions = random_positions::<P>(5000, 7 + variant as u64);
+    let kings = positions
+        .iter()
+        .filter(|p| p.pieces(Color::White).kings | p.pieces(Color::Black).kings != 0)
+        .count();
+    assert!(kings > 100, "random games should reach kings ({kings})");
+    for seed in 1..=2 {
+        let net = random_net(variant, seed);
+        for pos in &positions {
+            let (w, b, s) = (
+                pos.pieces(Color::White),
+                pos.pieces(Color::Black),
+                pos.side_to_move(),
+            );
+            let fast = net.evaluate(w, b, s);
+            assert_eq!(fast, net.evaluate_reference(w, b, s), "{pos}");
+            assert_eq!(fast, net.evaluate_portable(w, b, s), "{pos}");
+            // The same position with colours swapped, from the other side: same score for the
+            // side to move, so the negation from White's point of view.
+            let (sw, sb) = swapped(w, b);
+            assert_eq!(fast, net.evaluate(sw, sb, !s), "{pos}");
+            assert_eq!(fast, net.evaluate_reference(sw, sb, !s), "{pos}");
+        }
+    }
+}
+
+#[test]
+fn integer_inference_equals_reference_and_is_colour_symmetric_russian() {
+    check_game::<RussianPosition>(Variant::Russian);
+}
+
+#[test]
+fn integer_inference_equals_reference_and_is_colour_symmetric_turkish() {
+    check_game::<TurkishPosition>(Variant::Turkish);
+}
+
+#[test]
+fn training_features_give_the_net_score() {
+    // The trainer's features, weighted as it weighs them, give the engine's score (up to the
+    // final rounding), so the trainer fits exactly what the engine computes.
+    for variant in Variant::ALL {
+        let net = random_net(variant, 99);
+        let positions: Vec<(Pieces, Pieces, Color)> = match variant {
+            Variant::Russian => random_positions::<RussianPosition>(500, 3)
+                .iter()
+                .map(|p| {
+                    (
+                        p.pieces(Color::White),
+                        p.pieces(Color::Black),
+                        p.side_to_move(),
+                    )
+                })
+                .collect(),
+            Variant::Turkish => random_positions::<TurkishPosition>(500, 3)
+                .iter()
+                .map(|p| {
+                    (
+                        p.pieces(Color::White),
+                        p.pieces(Color::Black),
+                        p.side_to_move(),
+                    )
+                })
+                .collect(),
+        };
+        let mut flat: Vec<[i16; 2]> = net.patterns.clone();
+        flat.extend_from_slice(&net.kings);
+        flat.extend_from_slice(&net.material);
+        flat.push(net.classic);
+        assert_eq!(flat.len(), pattern::feature_count(variant));
+        let mut buf = Vec::new();
+        for (w, b, s) in positions {
+            buf.clear();
+            let phase = pattern::features(variant, w, b, s, &mut buf);
+            let (mut o, mut e) = (0f64, 0f64);
+            for &(f, c) in &buf {
+                o += c as f64 * flat[f as usize][0] as f64;
+                e += c as f64 * flat[f as usize][1] as f64;
+            }
+            let x = (phase as f64 * o + (1.0 - phase as f64) * e) / pattern::SCALE as f64;
+            let got = net.evaluate(w, b, s) as f64;
+            // Rounding: the final division, and the classic term's division by 100.
+            assert!((x - got).abs() <= 2.0 + 1e-3, "{x} vs {got}");
+        }
+    }
+}
+
+#[test]
+fn weights_file_round_trips_and_refuses_damage() {
+    for variant in Variant::ALL {
+        let net = random_net(variant, 5);
+        let bytes = netfile::to_bytes(&net);
+        assert_eq!(netfile::from_bytes(&bytes).unwrap(), net);
+        let err = |b: &[u8]| netfile::from_bytes(b).unwrap_err();
+        assert!(err(&bytes[..bytes.len() - 1]).contains("bytes"));
+        assert!(err(b"hello").contains("DAMKAPAT"));
+        let mut flipped = bytes.clone();
+        flipped[200] ^= 1;
+        assert!(err(&flipped).contains("checksum"));
+        let mut game = bytes.clone();
+        game[12] = 9;
+        assert!(err(&game).contains("game"));
+        let mut windows = bytes.clone();
+        windows[48] += 1;
+        assert!(err(&windows).contains("windows"));
+    }
+}
+
+#[test]
+fn compiled_in_nets_load_and_are_symmetric() {
+    for variant in Variant::ALL {
+        let Some(net) = select::embedded(variant) else {
+            continue;
+        };
+        assert_eq!(net.variant, variant);
+        // The starting position is balanced for a good net.
+        let s = match variant {
+            Variant::Russian => {
+                let p = RussianPosition::start();
+                net.evaluate(p.pieces(Color::White), p.pieces(Color::Black), Color::White)
+            }
+            Variant::Turkish => {
+                let p = TurkishPosition::start();
+                net.evaluate(p.pieces(Color::White), p.pieces(Color::Black), Color::White)
+            }
+        };
+        assert!(s.abs() < 60, "{} start {s}", variant.name());
+    }
+}
+
+#[test]
+fn cli_refuses_bad_weights_files_with_status_2() {
+    let dir = std::env::temp_dir().join(format!("damka-eval-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.pat");
+    std::fs::write(&bad, b"DAMKAPAT but not really").unwrap();
+    let missing = dir.join("missing.pat");
+    for file in [&bad, &missing] {
+        for cmd in [
+            &["bench", "--depth", "1"][..],
+            &["analyse", "--depth", "1"][..],
+        ] {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_damka"))
+                .args(cmd)
+                .arg("--eval-file")
+                .arg(file)
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(2), "{cmd:?} {}", file.display());
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(err.contains(&file.display().to_string()), "{err}");
+        }
+    }
+    // A good file is accepted and named by the engine.
+    let good = dir.join("good.pat");
+    let mut net = random_net(Variant::Turkish, 3);
+    net.name = "test-net-7".into();
+    std::fs::write(&good, netfile::to_bytes(&net)).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_damka"))
+        .args([
+            "analyse",
+            "--variant",
+            "turkish",
+            "--depth",
+            "2",
+            "--eval-file",
+        ])
+        .arg(&good)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,295 @@
+//! The data set, the fit of K, the training loop and the quantisation.
+
+use crate::Args;
+use damka::core::{Rng, Variant};
+use damka::eval::data::Record;
+use damka::eval::pattern::{self, Net, SCALE};
+
+/// One training position: its features (a range of the set's arrays), phase and targets.
+#[derive(Clone, Copy)]
+pub struct Sample {
+    start: u32,
+    len: u8,
+    phase: f32,
+    /// Game result for the side to move: 1, 0.5 or 0.
+    result: f32,
+    /// Search score for the side to move, centi-men.
+    score: f32,
+}
+
+/// One part of the data (training or validation).
+#[derive(Default)]
+pub struct Part {
+    samples: Vec<Sample>,
+    feats: Vec<u32>,
+    counts: Vec<f32>,
+    records: Vec<Record>,
+}
+
+impl Part {
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        self.samples.len()
+    }
+
+    fn push(&mut self, r: &Record, variant: Variant, buf: &mut Vec<(u32, f32)>) {
+        buf.clear();
+        let phase = pattern::features(variant, r.white, r.black, r.side, buf);
+        let start = self.feats.len() as u32;
+        for &(f, c) in buf.iter() {
+            self.feats.push(f);
+            self.counts.push(c);
+        }
+        self.samples.push(Sample {
+            start,
+            len: buf.len() as u8,
+            phase,
+            result: (r.result_for_side() as f32 + 1.0) / 2.0,
+            score: r.score as f32,
+        });
+        self.records.push(*r);
+    }
+}
+
+/// Training and validation parts.
+pub struct DataSet {
+    pub train: Part,
+    pub valid: Part,
+    pub skipped: usize,
+    pub games: usize,
+}
+
+impl DataSet {
+    /// Splits by game (a game starts where the ply does not follow the previous record's)
+    /// and skips positions with a capture pending.
+    pub fn build(records: &[Record], variant: Variant, seed: u64, valid_share: f64) -> DataSet {
+        let mut set = DataSet {
+            train: Part::default(),
+            valid: Part::default(),
+            skipped: 0,
+            games: 0,
+        };
+        let mut buf = Vec::new();
+        let mut prev_ply: Option<u16> = None;
+        let mut in_valid = false;
+        for r in records {
+            if prev_ply.is_none_or(|p| r.ply != p.wrapping_add(1)) {
+                set.games += 1;
+                let mut g = Rng::new(seed ^ (set.games as u64).wrapping_mul(0xA076_1D64_78BD_642F));
+                in_valid = g.unit() < valid_share;
+            }
+            prev_ply = Some(r.ply);
+            if r.capture {
+                set.skipped += 1;
+                continue;
+            }
+            let part = if in_valid {
+                &mut set.valid
+            } else {
+                &mut set.train
+            };
+            part.push(r, variant, &mut buf);
+        }
+        set
+    }
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The K (centi-men) for which `sigmoid(score / K)` best predicts the results (least squares,
+/// golden-section search on 20..2000).
+pub fn fit_k(part: &Part) -> f64 {
+    let err = |k: f64| -> f64 {
+        part.samples
+            .iter()
+            .map(|s| {
+                let d = sigmoid(s.score as f64 / k) - s.result as f64;
+                d * d
+            })
+            .sum::<f64>()
+    };
+    let (mut a, mut b) = (20.0f64, 2000.0f64);
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let (c, d) = (b - g * (b - a), a + g * (b - a));
+        if err(c) < err(d) {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    (a + b) / 2.0
+}
+
+/// Float weights: `2 * feature_count` values, (opening, ending) interleaved, centi-men.
+pub type Weights = Vec<f32>;
+
+fn predict(w: &[f32], part: &Part, s: &Sample) -> f64 {
+    let mut o = 0.0f64;
+    let mut e = 0.0f64;
+    let a = s.start as usize;
+    for i in a..a + s.len as usize {
+        let f = part.feats[i] as usize;
+        let c = part.counts[i] as f64;
+        o += c * w[2 * f] as f64;
+        e += c * w[2 * f + 1] as f64;
+    }
+    s.phase as f64 * o + (1.0 - s.phase as f64) * e
+}
+
+fn target(s: &Sample, k: f64, lambda: f64) -> f64 {
+    lambda * s.result as f64 + (1.0 - lambda) * sigmoid(s.score as f64 / k)
+}
+
+/// Cross-entropy and squared error of `sigmoid(score / K)` against the targets.
+fn losses(score: f64, t: f64, k: f64) -> (f64, f64) {
+    let p = sigmoid(score / k).clamp(1e-7, 1.0 - 1e-7);
+    let ce = -(t * p.ln() + (1.0 - t) * (1.0 - p).ln());
+    (ce, (p - t) * (p - t))
+}
+
+fn part_loss(w: &[f32], part: &Part, k: f64, lambda: f64) -> (f64, f64) {
+    let (mut ce, mut mse) = (0.0, 0.0);
+    for s in &part.samples {
+        let (a, b) = losses(predict(w, part, s), target(s, k, lambda), k);
+        ce += a;
+        mse += b;
+    }
+    let n = part.len().max(1) as f64;
+    (ce / n, mse / n)
+}
+
+/// The initial weights: men 100, kings 300 centi-men, everything else 0.
+/// With the hand-written evaluation as a feature, it starts at weight 1 (its score as it is)
+/// and the material at 0 (it already counts material).
+fn initial(variant: Variant, with_classic: bool) -> Weights {
+    let n = pattern::feature_count(variant);
+    let mut w = vec![0f32; 2 * n];
+    if with_classic {
+        w[2 * (n - 1)] = 100.0;
+        w[2 * (n - 1) + 1] = 100.0;
+        return w;
+    }
+    let m = n - pattern::MATERIAL_WEIGHTS - 1;
+    for (i, v) in [100.0, -100.0, 300.0, -300.0].iter().enumerate() {
+        w[2 * (m + i)] = *v;
+        w[2 * (m + i) + 1] = *v;
+    }
+    w
+}
+
+/// Trains and returns the float weights, printing the losses of each epoch.
+pub fn train(set: &DataSet, args: &Args, k: f64) -> Weights {
+    let variant = args.variant;
+    let mut w = initial(variant, args.with_classic);
+    let classic_at = 2 * (pattern::feature_count(variant) - 1);
+    let n = w.len();
+    let (mut m, mut v) = (vec![0f32; n], vec![0f32; n]);
+    let mut grad = vec![0f32; n];
+    let mut stamp = vec![u32::MAX; n];
+    let mut touched: Vec<usize> = Vec::new();
+    let material_from = 2 * (pattern::feature_count(variant) - pattern::MATERIAL_WEIGHTS - 1);
+    let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8f64);
+    let mut t = 0i32;
+    let mut order: Vec<u32> = (0..set.train.len() as u32).collect();
+    let mut rng = Rng::new(args.seed);
+    let mut lr = args.lr;
+    let (vce, vmse) = part_loss(&w, &set.valid, k, args.lambda);
+    eprintln!("epoch 0: validation loss {vce:.5} mse {vmse:.5}");
+    for epoch in 1..=args.epochs {
+        rng.shuffle(&mut order);
+        let (mut tce, mut tmse) = (0.0f64, 0.0f64);
+        for (bi, batch) in order.chunks(args.batch).enumerate() {
+            let id = bi as u32;
+            touched.clear();
+            for &i in batch {
+                let s = &set.train.samples[i as usize];
+                let score = predict(&w, &set.train, s);
+                let tg = target(s, k, args.lambda);
+                let (a, b) = losses(score, tg, k);
+                tce += a;
+                tmse += b;
+                let g = (sigmoid(score / k) - tg) / k;
+                let ph = s.phase as f64;
+                let a0 = s.start as usize;
+                for j in a0..a0 + s.len as usize {
+                    let f = set.train.feats[j] as usize;
+                    let c = set.train.counts[j] as f64;
+                    for (h, x) in [(2 * f, ph), (2 * f + 1, 1.0 - ph)] {
+                        if stamp[h] != id {
+                            stamp[h] = id;
+                            grad[h] = 0.0;
+                            touched.push(h);
+                        }
+                        grad[h] += (g * c * x) as f32;
+                    }
+                }
+            }
+            t += 1;
+            let bs = batch.len() as f64;
+            let c1 = 1.0 - b1.powi(t);
+            let c2 = 1.0 - b2.powi(t);
+            for &h in &touched {
+                if h >= classic_at && !args.with_classic {
+                    continue;
+                }
+                let mut gr = grad[h] as f64 / bs;
+                if h < material_from {
+                    gr += args.l2 * w[h] as f64;
+                }
+                m[h] = (b1 * m[h] as f64 + (1.0 - b1) * gr) as f32;
+                v[h] = (b2 * v[h] as f64 + (1.0 - b2) * gr * gr) as f32;
+                let step = lr * (m[h] as f64 / c1) / ((v[h] as f64 / c2).sqrt() + eps);
+                w[h] -= step as f32;
+            }
+            // A new id per batch; wrap far beyond any realistic number of batches.
+            if id == u32::MAX - 1 {
+                stamp.iter_mut().for_each(|s| *s = u32::MAX);
+            }
+        }
+        let nt = set.train.len().max(1) as f64;
+        let (vce, vmse) = part_loss(&w, &set.valid, k, args.lambda);
+        eprintln!(
+            "epoch {epoch}: training loss {:.5} mse {:.5}, validation loss {vce:.5} mse {vmse:.5} (step {lr:.3})",
+            tce / nt,
+            tmse / nt
+        );
+        lr *= args.decay;
+    }
+    w
+}
+
+/// Rounds the float weights to the net's integers (1/SCALE centi-men).
+pub fn quantize(w: &[f32], variant: Variant, name: &str) -> Net {
+    let q = |x: f32| (x as f64 * SCALE as f64).round().clamp(-32767.0, 32767.0) as i16;
+    let pair = |f: usize| [q(w[2 * f]), q(w[2 * f + 1])];
+    let mut net = Net::zeros(variant, name);
+    let np = net.patterns.len();
+    for (f, p) in net.patterns.iter_mut().enumerate() {
+        *p = pair(f);
+    }
+    for (i, p) in net.kings.iter_mut().enumerate() {
+        *p = pair(np + i);
+    }
+    let nk = np + net.kings.len();
+    for (i, p) in net.material.iter_mut().enumerate() {
+        *p = pair(nk + i);
+    }
+    net.classic = pair(nk + pattern::MATERIAL_WEIGHTS);
+    net
+}
+
+/// Losses of the integer net (the engine's own scores) on a part.
+pub fn evaluate_net(net: &Net, part: &Part, k: f64, lambda: f64) -> (f64, f64) {
+    let (mut ce, mut mse) = (0.0, 0.0);
+    for (s, r) in part.samples.iter().zip(&part.records) {
+        let score = net.evaluate(r.white, r.black, r.side) as f64;
+        let (a, b) = losses(score, target(s, k, lambda), k);
+        ce += a;
+        mse += b;
+    }
+    let n = part.len().max(1) as f64;
+    (ce / n, mse / n)
+}
