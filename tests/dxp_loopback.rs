@@ -260,6 +260,47 @@ fn the_program_serves_on_its_port_and_writes_nothing_to_stdout() {
 }
 
 #[test]
+fn a_closed_log_does_not_end_the_server() {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let p = port.to_string();
+    let mut child = damka(&["dxp", "--port", &p, "--connections", "2"]);
+    drop(child.stderr.take()); // every log line now fails to be written
+    let mut served = 0;
+    for _ in 0..100 {
+        if let Ok(s) = TcpStream::connect(("127.0.0.1", port)) {
+            s.set_read_timeout(Some(Duration::from_millis(100)))
+                .unwrap();
+            let mut c = Client {
+                stream: s,
+                framer: Framer::default(),
+                pending: Vec::new(),
+            };
+            c.text(GAMEREQ_RUSSIAN_WHITE);
+            assert!(matches!(
+                c.expect(),
+                Message::GameAcc {
+                    code: AccCode::Accept,
+                    ..
+                }
+            ));
+            served += 1;
+            if served == 2 {
+                break;
+            }
+        } else {
+            thread::sleep(Duration::from_millis(50));
+        }
+    }
+    assert_eq!(served, 2);
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0));
+}
+
+#[test]
 fn bad_arguments_and_busy_ports_are_one_line_errors() {
     let busy = TcpListener::bind("127.0.0.1:0").unwrap();
     let p = busy.local_addr().unwrap().port().to_string();
