@@ -565,3 +565,47 @@ fn initiator_stops_when_refused() {
     assert!(records.is_empty());
     assert!(outcome.unwrap_err().contains("WrongVersion"));
 }
+
+#[test]
+fn messages_out_of_place_are_answered_and_a_new_gamereq_starts_a_new_game() {
+    let (cfg, _) = test_config();
+    let (mut peer, handle) = spawn_follower::<RussianPosition>(cfg);
+    // Between games: a MOVE, a GAMEACC and a BACKACC get a CHAT; a BACKREQ its refusal.
+    peer.text("M0000101400");
+    peer.expect_chat("unexpected MOVE with no game in progress");
+    peer.send(&Message::GameAcc {
+        name: "x".into(),
+        code: AccCode::Accept,
+    });
+    peer.expect_chat("unexpected GAMEACC");
+    peer.text("K0");
+    peer.expect_chat("unexpected BACKACC");
+    peer.text("B001W");
+    assert_eq!(peer.expect(), Message::BackAcc(BackCode::Continue));
+    peer.expect_chat("no game in progress");
+    // In a game: a BACKACC nobody asked for gets a CHAT and the game goes on.
+    let mut game = Game::<RussianPosition>::from_start();
+    peer.send(&gamereq(game.start(), Color::Black, 1));
+    assert!(matches!(peer.expect(), Message::GameAcc { .. }));
+    peer.text("K0");
+    peer.expect_chat("unexpected BACKACC during a game");
+    let mv = game.play_text("c3-d4").unwrap();
+    peer.send(&damka::protocol::dxp::board::move_message::<RussianPosition>(&mv, 0));
+    take_move(&mut game, &peer.expect());
+    // A new GAMEREQ in the middle of the game: that game is abandoned, the new one starts.
+    peer.send(&gamereq(&RussianPosition::start(), Color::White, 1));
+    assert!(matches!(
+        peer.expect(),
+        Message::GameAcc {
+            code: AccCode::Accept,
+            ..
+        }
+    ));
+    let mut fresh = Game::<RussianPosition>::from_start();
+    take_move(&mut fresh, &peer.expect());
+    peer.close();
+    let records = handle.join().unwrap();
+    assert_eq!(records.len(), 2);
+    assert_eq!(records[0].end, GameOver::NewRequest);
+    assert_eq!(records[0].moves.len(), 2);
+}
