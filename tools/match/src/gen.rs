@@ -7,7 +7,7 @@ use crate::hub::{Engine, EngineSpec};
 use clap::Args;
 use damka::core::Variant;
 use damka::game::Game;
-use damka::protocol::command::LevelUpdate;
+use damka::protocol::command::{Level, LevelUpdate};
 use damka::variant::{Notation, Position, RussianPosition, TurkishPosition};
 use std::collections::HashSet;
 use std::io::Write;
@@ -161,10 +161,7 @@ fn generate<P: Position>(a: &GenArgs, e: &mut Engine, timeout: Duration) -> Resu
             alg.push(p.move_to_algebraic(m));
             p = p.play(m);
         }
-        let depth = LevelUpdate {
-            depth: Some(a.depth),
-            ..LevelUpdate::default()
-        };
+        let depth = LevelUpdate(vec![Level::Depth(a.depth)]);
         let reply = e
             .think(&start_hub, &hub, &[depth], Some(timeout))
             .map_err(|f| format!("position {}: {f}", alg.join(" ")))?;
