@@ -334,7 +334,8 @@ fn binary_session_survives_bad_input_and_writes_nothing_to_stderr() {
     assert_eq!(
         kinds,
         [
-            "id", "param", "param", "param", "param", "param", "wait",  // hub
+            "id", "param", "param", "param", "param", "param", "param", "param",
+            "wait",  // hub
             "error", // unknown variant
             "ready", "error", // go without a position
             "error", // not UTF-8

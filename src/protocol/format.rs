@@ -140,6 +140,7 @@ pub fn info_line(i: &Info) -> InfoLine {
         nps: Some(i.nps / 1e6),
         pv: i.pv.iter().map(|m| m.hub.clone()).collect(),
         string: None,
+        egtb_hits: i.egtb_hits,
     }
 }
 
@@ -200,6 +201,7 @@ mod tests {
                 time: 0.0,
                 nps: 0.0,
                 pv: vec![],
+                egtb_hits: None,
             };
             let line = info(&i).into_string();
             let l = parse_line(&line).unwrap().unwrap();
@@ -230,6 +232,7 @@ mod tests {
             time: 0.5,
             nps: 246912.0,
             pv: vec![mv("10-14"), mv("23x5x10x14")],
+            egtb_hits: None,
         };
         let s = info(&i).into_string();
         assert_eq!(
@@ -249,8 +252,16 @@ mod tests {
             keys,
             ["depth", "mean-depth", "score", "nodes", "time", "nps", "pv"]
         );
-        let no_pv = Info { pv: vec![], ..i };
+        let no_pv = Info {
+            pv: vec![],
+            ..i.clone()
+        };
         assert!(!info(&no_pv).as_str().contains("pv"));
+        let hits = Info {
+            egtb_hits: Some(42),
+            ..i
+        };
+        assert!(info(&hits).as_str().ends_with(" egtb-hits=42"));
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use super::tt::TransTable;
 use super::types::Job;
 use crate::core::Score;
+use crate::egtb::Endgames;
 use crate::variant::Position;
 use crossbeam_channel::Sender;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -108,6 +109,8 @@ pub(super) struct Shared<P: Position> {
     /// not a lock: the main thread takes what is there without ever blocking on a helper
     /// (one descheduled while holding a lock would hold up the answer).
     pub(super) results: Sender<ThreadResult<P>>,
+    /// Endgame databases, if any: an exact score at every node they cover.
+    pub(super) endgames: Option<Arc<dyn Endgames<P>>>,
 }
 
 impl<P: Position> Shared<P> {

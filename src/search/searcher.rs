@@ -8,6 +8,7 @@ use super::pool::ThreadPool;
 use super::tt::TransTable;
 use super::types::{Finished, Job, Report};
 use super::worker::Worker;
+use crate::egtb::endgames::{self, Endgames};
 use crate::eval::Evaluate;
 use crate::variant::GameMove;
 use std::cell::Cell;
@@ -22,6 +23,7 @@ pub struct Searcher<P: Evaluate> {
     workers: Arc<Vec<Mutex<Worker<P>>>>,
     /// Resources asked for but not granted, not yet taken by [`Searcher::take_notices`].
     notices: Vec<String>,
+    endgames: Option<Arc<dyn Endgames<P>>>,
 }
 
 impl<P: Evaluate> Searcher<P> {
@@ -35,10 +37,17 @@ impl<P: Evaluate> Searcher<P> {
             control: Arc::new(Control::default()),
             workers: Arc::new(Vec::new()),
             notices: Vec::new(),
+            endgames: None,
         };
         s.set_threads(threads);
         s.set_hash_mb(hash_mb);
         s
+    }
+
+    /// Uses endgame databases from the next search on (`None`: none).
+    pub fn set_endgames(&mut self, endgames: Option<Arc<dyn Endgames<P>>>) {
+        self.stop_and_wait();
+        self.endgames = endgames;
     }
 
     /// Number of threads searching (the calling thread counts as one if no search thread
@@ -157,8 +166,19 @@ impl<P: Evaluate> Searcher<P> {
         self.control.begin(signals.clone());
         self.tt.new_search();
         let root_moves = job.root.count_moves();
+        // A root the databases decide as a win or a loss is played from them at once (the
+        // fastest safe conversion), unless the caller asked to analyse or ponder.
+        let lim = job.limits;
+        let by_tables = match &self.endgames {
+            Some(eg) if !(lim.analyze || lim.infinite || lim.ponder) => {
+                endgames::root_move(eg.as_ref(), &job.root, &job.root_state)
+            }
+            _ => None,
+        };
+        let root_moves = if by_tables.is_some() { 0 } else { root_moves };
         let (published_tx, published) = crossbeam_channel::unbounded();
         let sh = Arc::new(Shared {
+            endgames: self.endgames.clone(),
             tt: self.tt.clone(),
             signals,
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
@@ -214,7 +234,29 @@ impl<P: Evaluate> Searcher<P> {
                     best = Some(r);
                 }
             }
-            let finished = finish(&sh, best);
+            if let Some((m, v)) = by_tables {
+                on_report(&Report {
+                    depth: 1,
+                    seldepth: 1,
+                    mean_depth: 1.0,
+                    score: endgames::score(v, 0),
+                    nodes: 0,
+                    time: sh.elapsed(),
+                    pv: vec![m],
+                });
+            }
+            let finished = match by_tables {
+                Some((m, v)) => Finished {
+                    best: Some(m),
+                    ponder: None,
+                    score: endgames::score(v, 0),
+                    depth: 1,
+                    nodes: 0,
+                    time: sh.elapsed(),
+                    pv: vec![m],
+                },
+                None => finish(&sh, best),
+            };
             // Free before answering: whoever gets the answer may start the next search at
             // once, without waiting for this thread to be scheduled again (on a busy machine
             // that wait was the longest part of an answer at a zero clock).

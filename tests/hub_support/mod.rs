@@ -180,6 +180,7 @@ impl Backend for Fake {
                         time: start.elapsed().as_secs_f64(),
                         nps: 1.5e6,
                         pv: vec![mv(best), mv(reply)],
+                        egtb_hits: None,
                     });
                 }
                 thread::sleep(Duration::from_millis(1));

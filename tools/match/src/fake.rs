@@ -122,7 +122,6 @@ pub fn run(a: FakeArgs) -> i32 {
                     name: Some(a.name.clone()),
                     version: Some("1.0".into()),
                     author: Some("tests".into()),
-                    eval: None,
                 })
                 .to_line());
                 say(EngineReply::Param(ParamDecl {
@@ -173,6 +172,7 @@ pub fn run(a: FakeArgs) -> i32 {
                             nps: Some(0.0),
                             pv: vec![m.clone()],
                             string: None,
+                            egtb_hits: None,
                         })
                         .to_line());
                         if hits(&a, Failing::Garbage, ply) {
