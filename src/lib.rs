@@ -11,6 +11,7 @@
 pub mod cli;
 pub mod core;
 pub mod dispatch;
+pub mod egtb;
 pub mod engine;
 pub mod eval;
 pub mod game;

@@ -5,8 +5,8 @@
 //! [`super::rotate`]), so the evaluation is colour-symmetric by construction. Its terms:
 //!
 //! - **Region patterns**: each game has a fixed list of windows ([`windows`]) of exactly eight
-//!   playable squares (Russian: the dark squares of the nine 4x4 blocks at file and rank
-//!   offsets 0, 2, 4; Turkish: 4x2 blocks at file offsets 0, 2, 4 on every pair of adjacent
+//!   playable squares (Russian: the dark squares of the 25 4x4 blocks at file and rank
+//!   offsets 0 to 4; Turkish: 4x2 blocks at file offsets 0, 2, 4 on every pair of adjacent
 //!   ranks, and 2x4 blocks at file offsets 0, 2, 4, 6 on rank offsets 0, 2, 4). A window's
 //!   contents (empty, own man, enemy man per square; a king counts as empty here) are a base-3
 //!   number < [`PATTERNS`] that indexes the window's own table of weights.
@@ -50,11 +50,11 @@ const fn block(file: u32, rank: u32, w: u32, h: u32, dark_only: bool) -> u64 {
     m
 }
 
-const RUSSIAN_WINDOWS: [u64; 9] = {
-    let mut t = [0u64; 9];
+const RUSSIAN_WINDOWS: [u64; 25] = {
+    let mut t = [0u64; 25];
     let mut i = 0;
-    while i < 9 {
-        t[i] = block((i % 3) as u32 * 2, (i / 3) as u32 * 2, 4, 4, true);
+    while i < 25 {
+        t[i] = block((i % 5) as u32, (i / 5) as u32, 4, 4, true);
         i += 1;
     }
     t
