@@ -48,10 +48,10 @@ pub enum Command {
     Analyse(analyse::AnalyseArgs),
     /// Play a game in the terminal.
     Play(play::PlayArgs),
-    /// DamExchange over TCP: serve as the follower, or `--connect` as the initiator.
-    Dxp(dxp::DxpArgs),
     /// Build, probe and verify the endgame databases.
     Egtb(egtb::EgtbArgs),
+    /// DamExchange over TCP: serve as the follower, or `--connect` as the initiator.
+    Dxp(dxp::DxpArgs),
     /// Play self-play games and write training records for the learned evaluation.
     Datagen(datagen::DatagenArgs),
 }
@@ -74,8 +74,8 @@ pub fn main() -> i32 {
         Some(Command::Bench(a)) => bench::run(a),
         Some(Command::Analyse(a)) => analyse::run(a),
         Some(Command::Play(a)) => play::run(a),
-        Some(Command::Dxp(a)) => dxp::run(a),
         Some(Command::Egtb(a)) => egtb::run(a),
+        Some(Command::Dxp(a)) => dxp::run(a),
         Some(Command::Datagen(a)) => datagen::run(a),
     }
 }
