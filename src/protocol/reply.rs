@@ -21,8 +21,6 @@ pub struct Id {
     pub version: Option<String>,
     /// `author=`.
     pub author: Option<String>,
-    /// `eval=`, a damka extension: the evaluation of each game (`russian:<net> turkish:<net>`).
-    pub eval: Option<String>,
 }
 
 /// The kind of a declared parameter (`type=`).
@@ -122,7 +120,6 @@ impl EngineReply {
                 for (k, v) in [
                     ("name", &id.name),
                     ("version", &id.version),
-                    ("eval", &id.eval),
                     ("author", &id.author),
                 ] {
                     if let Some(v) = v {
@@ -257,7 +254,6 @@ pub fn parse_reply(text: &str) -> Result<Option<EngineReply>, ReplyError> {
             name: owned("name"),
             version: owned("version"),
             author: owned("author"),
-            eval: owned("eval"),
         }),
         "param" => EngineReply::Param(ParamDecl {
             name: required(&line, "param", "name")?.to_string(),
@@ -349,7 +345,6 @@ mod tests {
             name: Some("damka".into()),
             version: Some("0.1.0".into()),
             author: Some("the damka authors".into()),
-            eval: Some("russian:g1 turkish:classic".into()),
         }));
         round_trip(EngineReply::Param(ParamDecl {
             name: "variant".into(),

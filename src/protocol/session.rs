@@ -302,8 +302,6 @@ impl<B: Backend, W: Write> Session<B, W> {
                 crate::engine::eval_names()
             )),
             author: Some("the damka authors".into()),
-            // The evaluation of each game (the learned net's name, or `classic`).
-            eval: Some(crate::engine::eval_names()),
         };
         self.send(EngineReply::Id(id).to_reply())?;
         for opt in self.backend.options() {

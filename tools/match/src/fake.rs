@@ -122,7 +122,6 @@ pub fn run(a: FakeArgs) -> i32 {
                     name: Some(a.name.clone()),
                     version: Some("1.0".into()),
                     author: Some("tests".into()),
-                    eval: None,
                 })
                 .to_line());
                 say(EngineReply::Param(ParamDecl {
