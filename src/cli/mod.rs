@@ -4,6 +4,7 @@
 pub mod analyse;
 pub mod bench;
 pub mod datagen;
+pub mod dxp;
 pub mod egtb;
 pub mod egtb_positions;
 pub mod eval_opts;
@@ -49,6 +50,8 @@ pub enum Command {
     Play(play::PlayArgs),
     /// Build, probe and verify the endgame databases.
     Egtb(egtb::EgtbArgs),
+    /// DamExchange over TCP: serve as the follower, or `--connect` as the initiator.
+    Dxp(dxp::DxpArgs),
     /// Play self-play games and write training records for the learned evaluation.
     Datagen(datagen::DatagenArgs),
 }
@@ -72,6 +75,7 @@ pub fn main() -> i32 {
         Some(Command::Analyse(a)) => analyse::run(a),
         Some(Command::Play(a)) => play::run(a),
         Some(Command::Egtb(a)) => egtb::run(a),
+        Some(Command::Dxp(a)) => dxp::run(a),
         Some(Command::Datagen(a)) => datagen::run(a),
     }
 }

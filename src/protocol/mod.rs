@@ -1,4 +1,5 @@
-//! The Hub protocol (`../shared/protocol/hub.md`), generic over reader and writer.
+//! The Hub protocol (`../shared/protocol/hub.md`), generic over reader and writer, and DXP
+//! ([`dxp`], the TCP protocol between programs).
 //!
 //! - [`parse`] splits a line into command and arguments (lenient reading),
 //! - [`command`] turns it into a typed [`command::Command`] (typed errors),
@@ -11,6 +12,7 @@
 //!   tests).
 
 pub mod command;
+pub mod dxp;
 pub mod format;
 pub mod parse;
 pub mod reader;

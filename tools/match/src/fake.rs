@@ -5,9 +5,11 @@
 
 use clap::{Args, ValueEnum};
 use damka::core::Variant;
+use damka::dispatch::{dispatch, GameTask};
+use damka::eval::Evaluate;
 use damka::protocol::command::{parse_command, Command, PosSource};
 use damka::protocol::reply::{EngineReply, Id, InfoLine, ParamDecl, ParamKind};
-use damka::variant::{GameMove, Notation, Position, RussianPosition, TurkishPosition};
+use damka::variant::{GameMove, Notation, Perft, Position};
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
@@ -147,10 +149,14 @@ pub fn run(a: FakeArgs) -> i32 {
                 moves = m;
             }
             Command::Go(_) => {
-                let (ply, ans) = match variant {
-                    Variant::Russian => answer::<RussianPosition>(&pos, &moves, &a),
-                    Variant::Turkish => answer::<TurkishPosition>(&pos, &moves, &a),
-                };
+                struct Reply<'a>(&'a str, &'a [String], &'a FakeArgs);
+                impl GameTask for Reply<'_> {
+                    type Output = (usize, Answer);
+                    fn run<P: Evaluate + Perft>(self) -> Self::Output {
+                        answer::<P>(self.0, self.1, self.2)
+                    }
+                }
+                let (ply, ans) = dispatch(variant, Reply(&pos, &moves, &a));
                 if hits(&a, Failing::Crash, ply) {
                     return 3;
                 }
