@@ -78,12 +78,9 @@ pub struct DxpArgs {
     /// Server: stop after this many connections.
     #[arg(long)]
     pub connections: Option<usize>,
-    /// Endgame database folder (as given to `damka egtb build --dir`).
-    #[arg(long)]
-    pub egtb_path: Option<std::path::PathBuf>,
-    /// Endgame database cache in MiB.
-    #[arg(long, default_value_t = crate::engine::DEFAULT_EGTB_CACHE_MB)]
-    pub egtb_cache: usize,
+    /// The endgame databases.
+    #[command(flatten)]
+    pub egtb: super::egtb_opts::EgtbArgs,
     /// The evaluation.
     #[command(flatten)]
     pub eval: super::eval_opts::EvalArgs,
@@ -144,7 +141,7 @@ pub fn run(args: DxpArgs) -> i32 {
     let resources = Resources {
         threads: args.threads as usize,
         hash_mb: args.hash as usize,
-        egtb: args.egtb_path.clone().map(|p| (p, args.egtb_cache)),
+        egtb: args.egtb.tables(),
     };
     let log = cfg.log.clone();
     if let Some(address) = args.connect.clone() {
