@@ -294,12 +294,7 @@ impl<B: Backend, W: Write> Session<B, W> {
     fn hub(&mut self) -> io::Result<()> {
         let id = Id {
             name: Some(env!("CARGO_PKG_NAME").into()),
-            // With the evaluation of each game (the learned net's name, or `classic`).
-            version: Some(format!(
-                "{} eval {}",
-                env!("CARGO_PKG_VERSION"),
-                crate::engine::eval_names()
-            )),
+            version: Some(env!("CARGO_PKG_VERSION").into()),
             author: Some("the damka authors".into()),
             // The evaluation of each game (the learned net's name, or `classic`).
             eval: Some(crate::engine::eval_names()),
