@@ -6,11 +6,12 @@
 //! tables, move generation, rules and square numbering), [`perft`], [`eval`], [`dispatch`]
 //! (the one place a run-time game choice becomes a type), [`game`] (whole games, records),
 //! [`search`], [`engine`] (the facade between text and search, built on [`game::Game`]),
-//! [`protocol`] (Hub) and [`cli`]. The tools under `tools/` sit on top of the library.
+//! [`protocol`] (Hub, DXP) and [`cli`]. The tools under `tools/` sit on top of the library.
 
 pub mod cli;
 pub mod core;
 pub mod dispatch;
+pub mod egtb;
 pub mod engine;
 pub mod eval;
 pub mod game;

@@ -1,7 +1,11 @@
 //! The `damka` binary: a thin wrapper over [`damka::cli`].
 
 fn main() {
-    restore_sigpipe();
+    // `damka dxp` is a server: a closed stderr (its log) must not end it, so it keeps Rust's
+    // default of ignoring SIGPIPE, and its log ignores write errors.
+    if std::env::args().nth(1).as_deref() != Some("dxp") {
+        restore_sigpipe();
+    }
     std::process::exit(damka::cli::main());
 }
 

@@ -4,6 +4,7 @@
 //! Leaves are bulk-counted: at the last ply the driver asks [`Position::count_moves`] instead
 //! of playing each move. Positions with no legal move count 0 at any depth above 0.
 
+use crate::core::text::parse_lines;
 use crate::core::{Color, MoveList};
 use crate::variant::{GameMove, Notation, Perft, Position};
 use rayon::prelude::*;
@@ -198,40 +199,29 @@ pub struct EpdEntry<P: Position> {
 /// Parses a perft EPD file: one position a line, `FEN ;D1 n ;D2 n ...`; `#` starts a comment
 /// line, blank lines are skipped. The error names the line.
 pub fn parse_epd<P: Position>(text: &str) -> Result<Vec<EpdEntry<P>>, String> {
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
+    parse_lines(text, |line| -> Result<EpdEntry<P>, String> {
         let mut fields = line.split(';');
         let fen = fields.next().unwrap_or("").trim().to_string();
-        let position = P::from_fen(&fen).map_err(|e| format!("line {}: {e}", i + 1))?;
+        let position = P::from_fen(&fen).map_err(|e| e.to_string())?;
         let mut counts = Vec::new();
         for f in fields {
             let f = f.trim();
             if f.is_empty() {
                 continue;
             }
-            let bad = || {
-                format!(
-                    "line {}: bad field {f:?} (expected D<depth> <count>)",
-                    i + 1
-                )
-            };
+            let bad = || format!("bad field {f:?} (expected D<depth> <count>)");
             let rest = f.strip_prefix('D').ok_or_else(bad)?;
             let (d, n) = rest.split_once(char::is_whitespace).ok_or_else(bad)?;
             let d: u32 = d.trim().parse().map_err(|_| bad())?;
             let n: u64 = n.trim().parse().map_err(|_| bad())?;
             counts.push((d, n));
         }
-        out.push(EpdEntry {
+        Ok(EpdEntry {
             fen,
             position,
             counts,
-        });
-    }
-    Ok(out)
+        })
+    })
 }
 
 /// The outcome of one (position, depth) check of an EPD file.

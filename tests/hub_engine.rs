@@ -5,10 +5,8 @@ mod hub_support;
 mod process_support;
 
 use damka::core::Variant;
-use damka::engine::{
-    DoneCallback, Engine, EngineError, EngineOption, GoMode, InfoCallback, Limits,
-};
-use damka::protocol::{Backend, HubConfig};
+use damka::engine::{Engine, EngineError, EngineOption};
+use damka::protocol::{Backend, HubConfig, SearchRequest};
 use hub_support::{assert_strict, Client};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -55,14 +53,8 @@ impl Backend for ThreadLimited {
     fn set_position(&mut self, pos: &str, moves: &[&str]) -> Result<(), EngineError> {
         self.engine.set_position(pos, moves)
     }
-    fn go(
-        &mut self,
-        limits: Limits,
-        mode: GoMode,
-        on_info: InfoCallback,
-        on_done: DoneCallback,
-    ) -> Result<(), EngineError> {
-        self.engine.go(limits, mode, on_info, on_done)
+    fn go(&mut self, search: SearchRequest) -> Result<(), EngineError> {
+        Backend::go(&mut self.engine, search)
     }
     fn stop(&self) {
         self.engine.stop()
@@ -103,16 +95,18 @@ fn threads_that_cannot_start_are_reported_and_the_session_goes_on() {
     for l in &lines {
         assert_strict(l);
     }
+    search_then_threads(&c, 4, 3);
+}
+
+/// Searches the start position to `depth`, then checks that `hub` declares `threads` threads
+/// (the number really running).
+fn search_then_threads(c: &Client, depth: u32, threads: usize) {
     assert!(c.ask(&format!("pos pos={RUSSIAN_START}")).is_empty());
-    c.send("level depth=4");
-    assert!(search(&c, "go think").starts_with("done move="));
+    c.send(&format!("level depth={depth}"));
+    assert!(search(c, "go think").starts_with("done move="));
     let lines = c.ask("hub");
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("param name=threads value=3 ")),
-        "{lines:?}"
-    );
+    let declared = format!("param name=threads value={threads} ");
+    assert!(lines.iter().any(|l| l.starts_with(&declared)), "{lines:?}");
 }
 
 /// The `done` line of a search, checking the `info` lines before it.
@@ -208,16 +202,7 @@ fn declares_the_engines_options_and_searches_with_two_threads() {
     );
     assert!(c.ask("set-param name=threads value=2").is_empty());
     assert_eq!(c.ask("init"), vec!["ready"]);
-    assert!(c.ask(&format!("pos pos={RUSSIAN_START}")).is_empty());
-    c.send("level depth=6");
-    assert!(search(&c, "go think").starts_with("done move="));
-    let lines = c.ask("hub");
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("param name=threads value=2 ")),
-        "{lines:?}"
-    );
+    search_then_threads(&c, 6, 2);
 }
 
 #[test]
@@ -349,7 +334,8 @@ fn binary_session_survives_bad_input_and_writes_nothing_to_stderr() {
     assert_eq!(
         kinds,
         [
-            "id", "param", "param", "param", "param", "param", "wait",  // hub
+            "id", "param", "param", "param", "param", "param", "param", "param",
+            "wait",  // hub
             "error", // unknown variant
             "ready", "error", // go without a position
             "error", // not UTF-8

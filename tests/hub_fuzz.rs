@@ -179,8 +179,7 @@ fn is_ping_or_quit(b: &[u8]) -> bool {
 
 #[test]
 fn random_and_mutated_lines_never_break_the_session() {
-    let c = Client::start();
-    c.handshake();
+    let c = Client::ready();
     let valid = valid_lines();
     // A fixed seed keeps CI reproducible; HUB_FUZZ_SEED explores others.
     let seed = std::env::var("HUB_FUZZ_SEED")

@@ -80,8 +80,7 @@ fn start_values_come_from_the_config() {
 
 #[test]
 fn bad_params_get_errors_and_change_nothing() {
-    let c = Client::start();
-    c.handshake();
+    let c = Client::ready();
     let before = c.calls();
     for (line, want) in [
         (
@@ -123,8 +122,7 @@ fn bad_params_get_errors_and_change_nothing() {
 
 #[test]
 fn think_reports_info_in_scan_order_then_done() {
-    let c = Client::start();
-    c.handshake();
+    let c = Client::ready();
     assert!(c
         .ask(&format!("pos pos={RUSSIAN_START} moves=\"10-14 23-18\""))
         .is_empty());
@@ -152,21 +150,18 @@ fn think_reports_info_in_scan_order_then_done() {
 
 #[test]
 fn level_lines_accumulate_and_pos_resets_them() {
-    let c = Client::start();
-    c.handshake();
-    c.send(&format!("pos pos={RUSSIAN_START}"));
-    c.send("level time=9.5 inc=1e-05");
-    c.send("level moves=40");
-    c.send("level time=-0.5");
-    c.send("go think");
+    let c = Client::ready();
+    let start = format!("pos pos={RUSSIAN_START}");
+    let levels = [
+        "level time=9.5 inc=1e-05",
+        "level moves=40",
+        "level time=-0.5",
+    ];
+    c.send_all(&[&start, levels[0], levels[1], levels[2], "go think"]);
     c.until("done");
-    c.send(&format!("pos pos={RUSSIAN_START}"));
-    c.send("level move-time=0.01");
-    c.send("go think");
+    c.send_all(&[&start, "level move-time=0.01", "go think"]);
     c.until("done");
-    c.send(&format!("pos pos={RUSSIAN_START}"));
-    c.send("level depth=2 nodes=5000");
-    c.send("go analyze");
+    c.send_all(&[&start, "level depth=2 nodes=5000", "go analyze"]);
     c.until("done");
     let gos: Vec<String> = c
         .calls()
@@ -188,8 +183,7 @@ fn level_lines_accumulate_and_pos_resets_them() {
 
 #[test]
 fn stop_ends_a_search_at_once_and_ping_does_not() {
-    let c = Client::start();
-    c.handshake();
+    let c = Client::ready();
     c.send(&format!("pos pos={RUSSIAN_START}"));
     c.send("go think"); // no limits: runs until stop
     assert!(c.recv().starts_with("info depth=1 "));
@@ -224,11 +218,9 @@ fn fastest_stop(c: &Client, go: &str) -> Duration {
 
 #[test]
 fn ponder_waits_for_ponder_hit_or_stop() {
-    let c = Client::start();
-    c.handshake();
-    c.send(&format!("pos pos={RUSSIAN_START} moves=\"10-14 23-18\""));
-    c.send("level depth=2");
-    c.send("go ponder");
+    let c = Client::ready();
+    let pos = format!("pos pos={RUSSIAN_START} moves=\"10-14 23-18\"");
+    c.send_all(&[&pos, "level depth=2", "go ponder"]);
     // Depth 2 is reached quickly, but a ponder search goes on until ponder-hit: a third
     // iteration is reported (waited for, not timed, so a busy machine does not matter).
     let lines: Vec<String> = (0..3).map(|_| c.recv()).collect();
@@ -244,8 +236,7 @@ fn ponder_waits_for_ponder_hit_or_stop() {
 
 #[test]
 fn another_command_during_a_search_stops_it_first() {
-    let c = Client::start();
-    c.handshake();
+    let c = Client::ready();
     c.send(&format!("pos pos={RUSSIAN_START}"));
     c.send("level infinite");
     c.send("go analyze");
@@ -271,8 +262,7 @@ fn another_command_during_a_search_stops_it_first() {
 
 #[test]
 fn quit_and_end_of_input_during_a_search_still_answer_done() {
-    let c = Client::start();
-    c.handshake();
+    let c = Client::ready();
     c.send(&format!("pos pos={RUSSIAN_START}"));
     c.send("go think");
     c.recv();
@@ -290,8 +280,7 @@ fn quit_and_end_of_input_during_a_search_still_answer_done() {
 
 #[test]
 fn end_of_input_ends_an_idle_session() {
-    let c = Client::start();
-    c.handshake();
+    let c = Client::ready();
     assert!(c.close().is_empty());
     // Even without a newline on the last line.
     let c = Client::start();
@@ -301,8 +290,7 @@ fn end_of_input_ends_an_idle_session() {
 
 #[test]
 fn positions_moves_and_variants() {
-    let c = Client::start();
-    c.handshake();
+    let c = Client::ready();
     // A bad position and an illegal move are errors; the next go still has a position only
     // if one was set before.
     let lines = c.ask("pos pos=Wbbb");
@@ -346,8 +334,7 @@ fn positions_moves_and_variants() {
 
 #[test]
 fn no_legal_move_is_an_error() {
-    let c = Client::start();
-    c.handshake();
+    let c = Client::ready();
     assert!(c
         .ask("pos pos=Wbbbbbbbbbbbbeeeeeeeeeeeeeeeeeeee")
         .is_empty());
@@ -357,8 +344,7 @@ fn no_legal_move_is_an_error() {
 
 #[test]
 fn every_kind_of_malformed_line_gets_one_error() {
-    let c = Client::start();
-    c.handshake();
+    let c = Client::ready();
     let million = "x".repeat(1_000_000);
     let cases: Vec<Vec<u8>> = vec![
         b"launch missiles".to_vec(),

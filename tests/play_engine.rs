@@ -3,17 +3,14 @@
 
 mod play_support;
 mod process_support;
-use play_support::{run, says};
+use play_support::{run_ok, says};
 
 #[test]
 fn human_against_the_engine_with_hint_and_undo() {
     let file = process_support::temp_path("play-engine.pdn");
-    let input = format!(
-        "hint\nc3-e5\nc3-d4\nundo\nmoves\ng3-h4\nsave {}\nquit\n",
-        file.display()
-    );
-    let (code, out) = run("--depth 3 --ascii", &input);
-    assert_eq!(code, 0, "{out}");
+    let save = format!("save {}", file.display());
+    let input = format!("hint\nc3-e5\nc3-d4\nundo\nmoves\ng3-h4\n{save}\nquit\n");
+    let out = run_ok("--depth 3 --ascii", &input);
     says(
         &out,
         &[
@@ -38,13 +35,11 @@ fn human_against_the_engine_with_hint_and_undo() {
 fn engine_against_engine_plays_to_the_end() {
     // King and man against a king: drawn by 7.2.8 at the latest after a few moves.
     let engines = "--white engine --black engine";
-    let (code, out) = run(&format!("{engines} --depth 3 --fen W:WKc1,h2:BKf8"), "");
-    assert_eq!(code, 0, "{out}");
+    let out = run_ok(&format!("{engines} --depth 3 --fen W:WKc1,h2:BKf8"), "");
     says(&out, &["White (engine) plays", "Game over: "]);
     // Turkish: a king and a man against two men; the king side wins.
     let turkish = format!("--variant turkish {engines} --depth 4 --fen W:WKa1,b3:Bh6,g6");
-    let (code, out) = run(&turkish, "");
-    assert_eq!(code, 0, "{out}");
+    let out = run_ok(&turkish, "");
     says(&out, &["Game over: White wins"]);
 }
 
@@ -52,14 +47,10 @@ fn engine_against_engine_plays_to_the_end() {
 fn engine_plays_white_and_hint_after_the_end_is_refused() {
     // The engine (White) takes the last black man at once.
     let options = "--white engine --black human --depth 2 --fen W:Wc3,g3:Bd4";
-    let (code, out) = run(options, "hint\nquit\n");
-    assert_eq!(code, 0, "{out}");
+    let out = run_ok(options, "hint\nquit\n");
+    let over = "Game over: White wins (no legal move).";
     says(
         &out,
-        &[
-            "White (engine) plays c3:e5",
-            "Game over: White wins (no legal move).",
-            "the game is over",
-        ],
+        &["White (engine) plays c3:e5", over, "the game is over"],
     );
 }

@@ -95,9 +95,9 @@ fn capture_texts() {
     let pos = RussianPosition::from_fen("B:Wc3:Bd4").unwrap();
     let m = pos.parse_move("d4:b2").unwrap();
     assert_eq!(pos.move_to_hub(&m), "14x5x10");
-    assert_eq!(pos.parse_move("14x5x10"), Ok(m));
-    assert_eq!(pos.parse_move("14x5"), Ok(m));
-    assert_eq!(pos.parse_move("d4xb2"), Ok(m));
+    for text in ["14x5x10", "14x5", "d4xb2"] {
+        assert_eq!(pos.parse_move(text), Ok(m), "{text}");
+    }
     assert!(matches!(
         pos.parse_move("14x5x11"),
         Err(MoveError::Illegal(_))

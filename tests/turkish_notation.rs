@@ -71,9 +71,12 @@ fn hub_move_numbers() {
     let pos = TurkishPosition::from_fen("W:Wd3:Bd4,e5,a7").unwrap();
     let m = pos.parse_move("d3xd5xf5").unwrap();
     assert_eq!(pos.move_to_hub(&m), "20x38x28x37");
-    assert_eq!(pos.parse_move("20x38x37x28"), Ok(m));
-    assert_eq!(pos.parse_move("20x38"), Ok(m));
-    assert_eq!(pos.parse_move("d3xf5"), Ok(m));
+    // Captured squares in any order, or the ends only.
+    let texts = ["20x38x37x28", "20x38", "d3xf5"];
+    assert!(
+        texts.iter().all(|t| pos.parse_move(t) == Ok(m)),
+        "{texts:?}"
+    );
 }
 
 #[test]

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Real-client check: pydraughts 0.6.7 (unmodified) plays damka against itself over the Hub
-# protocol. Called by .ci/run after the Rust tests; runs on a fresh machine too.
+# Real-client checks: pydraughts 0.6.7 (unmodified) plays damka against itself over the Hub
+# protocol, and against `damka dxp` over DXP. Called by .ci/run after the Rust tests; runs on
+# a fresh machine too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,4 +26,8 @@ fi
 PROFILE=${HUB_CHECK_PROFILE:-ci}
 cargo build --profile "$PROFILE" --bin damka
 ENGINE=${DAMKA:-target/$PROFILE/damka}
-"$VENV/bin/python" tools/hub_check.py --engine "$ENGINE" "$@"
+status=0
+"$VENV/bin/python" tools/hub_check.py --engine "$ENGINE" "$@" || status=1
+# DXP: pydraughts' DXPEngine plays a whole game against `damka dxp` in each game (about 40 s).
+"$VENV/bin/python" tools/dxp_check.py --engine "$ENGINE" || status=1
+exit $status

@@ -35,6 +35,12 @@ pub struct AnalyseArgs {
     /// Transposition table, MiB [default: 64].
     #[arg(long)]
     pub hash: Option<usize>,
+    /// Endgame database folder (as given to `damka egtb build --dir`).
+    #[arg(long)]
+    pub egtb_path: Option<String>,
+    /// Endgame database cache in MiB.
+    #[arg(long, default_value_t = crate::engine::DEFAULT_EGTB_CACHE_MB)]
+    pub egtb_cache: usize,
     /// The evaluation.
     #[command(flatten)]
     pub eval: super::eval_opts::EvalArgs,
@@ -52,7 +58,9 @@ pub fn info_line(i: &Info) -> String {
         i.time,
         i.nps,
         pv.join(" ")
-    )
+    ) + &i
+        .egtb_hits
+        .map_or(String::new(), |h| format!(" egtb-hits={h}"))
 }
 
 /// Runs `damka analyse`; returns the exit status.
@@ -68,6 +76,9 @@ pub fn run(args: AnalyseArgs) -> i32 {
     }
     if let Some(h) = args.hash {
         engine.set_hash_mb(h);
+    }
+    if let Some(path) = &args.egtb_path {
+        engine.set_endgames(path, args.egtb_cache);
     }
     for notice in engine.take_notices() {
         eprintln!("damka analyse: {notice}");
@@ -99,6 +110,9 @@ pub fn run(args: AnalyseArgs) -> i32 {
         GoMode::Analyze,
         Box::new(|i: &Info| println!("{}", info_line(i))),
     );
+    for m in engine.take_notices() {
+        eprintln!("damka analyse: {m}");
+    }
     match res {
         Ok(out) => match out.best {
             Some(m) => {

@@ -33,6 +33,13 @@ pub struct BenchArgs {
     /// over one on every position (prints each ratio and the median).
     #[arg(long)]
     pub speedup: Option<usize>,
+    /// Endgame database folder (as given to `damka egtb build --dir`); none by default, so the
+    /// node count is the bench signature.
+    #[arg(long)]
+    pub egtb_path: Option<std::path::PathBuf>,
+    /// Endgame database cache in MiB.
+    #[arg(long, default_value_t = crate::engine::DEFAULT_EGTB_CACHE_MB)]
+    pub egtb_cache: usize,
     /// The evaluation.
     #[command(flatten)]
     pub eval: super::eval_opts::EvalArgs,
@@ -62,24 +69,30 @@ struct BenchGame<'a> {
     depth: Option<u32>,
     threads: usize,
     hash: usize,
+    egtb: Option<&'a (std::path::PathBuf, usize)>,
     out: &'a mut dyn FnMut(&BenchLine),
 }
 
 impl GameTask for BenchGame<'_> {
     type Output = Result<Vec<BenchLine>, String>;
     fn run<P: Evaluate + Perft>(self) -> Self::Output {
-        bench_game::<P>(self.depth, self.threads, self.hash, self.out)
+        let mut searcher = Searcher::<P>::new(self.threads, self.hash);
+        if let Some((dir, cache)) = self.egtb {
+            match crate::egtb::endgames::open_for::<P>(dir, *cache) {
+                Ok((_, eg)) => searcher.set_endgames(Some(eg)),
+                Err(e) => eprintln!("damka bench: endgame databases not used: {e}"),
+            }
+        }
+        bench_game::<P>(self.depth, searcher, self.out)
     }
 }
 
 fn bench_game<P: Evaluate>(
     depth: Option<u32>,
-    threads: usize,
-    hash: usize,
+    mut searcher: Searcher<P>,
     out: &mut dyn FnMut(&BenchLine),
 ) -> Result<Vec<BenchLine>, String> {
     let depth = depth.unwrap_or(P::Game::BENCH_DEPTH);
-    let mut searcher = Searcher::<P>::new(threads, hash);
     for notice in searcher.take_notices() {
         eprintln!("damka bench: {notice}");
     }
@@ -121,6 +134,18 @@ pub fn bench(
     hash: usize,
     out: &mut dyn FnMut(&BenchLine),
 ) -> Result<Vec<BenchLine>, String> {
+    bench_with_endgames(variant, depth, threads, hash, None, out)
+}
+
+/// [`bench`] with endgame databases (folder, cache MiB).
+pub fn bench_with_endgames(
+    variant: Option<Variant>,
+    depth: Option<u32>,
+    threads: usize,
+    hash: usize,
+    egtb: Option<&(std::path::PathBuf, usize)>,
+    out: &mut dyn FnMut(&BenchLine),
+) -> Result<Vec<BenchLine>, String> {
     let mut lines = Vec::new();
     for v in Variant::ALL {
         if variant.is_some_and(|w| w != v) {
@@ -130,6 +155,7 @@ pub fn bench(
             depth,
             threads,
             hash,
+            egtb,
             out: &mut *out,
         };
         lines.extend(dispatch(v, task)?);
@@ -275,18 +301,26 @@ pub fn run(args: BenchArgs) -> i32 {
         .unwrap_or(DEFAULT_HASH_MB)
         .clamp(1, crate::engine::MAX_HASH_MB);
     let start = Instant::now();
-    let result = bench(args.variant, depth, threads, hash, &mut |l| {
-        println!(
-            "{:<8} {:>2} depth={:<3} score={:<6} nodes={:<10} time={:.3} best={}",
-            l.variant.name(),
-            l.index + 1,
-            l.depth,
-            l.score,
-            l.nodes,
-            l.time,
-            l.best
-        );
-    });
+    let egtb = args.egtb_path.clone().map(|p| (p, args.egtb_cache));
+    let result = bench_with_endgames(
+        args.variant,
+        depth,
+        threads,
+        hash,
+        egtb.as_ref(),
+        &mut |l| {
+            println!(
+                "{:<8} {:>2} depth={:<3} score={:<6} nodes={:<10} time={:.3} best={}",
+                l.variant.name(),
+                l.index + 1,
+                l.depth,
+                l.score,
+                l.nodes,
+                l.time,
+                l.best
+            );
+        },
+    );
     match result {
         Ok(lines) => {
             let nodes: u64 = lines.iter().map(|l| l.nodes).sum();

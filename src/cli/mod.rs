@@ -4,6 +4,9 @@
 pub mod analyse;
 pub mod bench;
 pub mod datagen;
+pub mod egtb;
+pub mod egtb_positions;
+pub mod dxp;
 pub mod eval_opts;
 pub mod hub;
 pub mod perft;
@@ -45,6 +48,10 @@ pub enum Command {
     Analyse(analyse::AnalyseArgs),
     /// Play a game in the terminal.
     Play(play::PlayArgs),
+    /// Build, probe and verify the endgame databases.
+    Egtb(egtb::EgtbArgs),
+    /// DamExchange over TCP: serve as the follower, or `--connect` as the initiator.
+    Dxp(dxp::DxpArgs),
     /// Play self-play games and write training records for the learned evaluation.
     Datagen(datagen::DatagenArgs),
 }
@@ -67,6 +74,8 @@ pub fn main() -> i32 {
         Some(Command::Bench(a)) => bench::run(a),
         Some(Command::Analyse(a)) => analyse::run(a),
         Some(Command::Play(a)) => play::run(a),
+        Some(Command::Egtb(a)) => egtb::run(a),
+        Some(Command::Dxp(a)) => dxp::run(a),
         Some(Command::Datagen(a)) => datagen::run(a),
     }
 }

@@ -51,6 +51,12 @@ pub struct PlayArgs {
     /// Draw the board from Black's side.
     #[arg(long)]
     pub flip: bool,
+    /// Endgame database folder (as given to `damka egtb build --dir`).
+    #[arg(long)]
+    pub egtb_path: Option<std::path::PathBuf>,
+    /// Endgame database cache in MiB.
+    #[arg(long, default_value_t = crate::engine::DEFAULT_EGTB_CACHE_MB)]
+    pub egtb_cache: usize,
     /// The evaluation.
     #[command(flatten)]
     pub eval: super::eval_opts::EvalArgs,
@@ -67,6 +73,8 @@ impl Default for PlayArgs {
             fen: None,
             ascii: false,
             flip: false,
+            egtb_path: None,
+            egtb_cache: crate::engine::DEFAULT_EGTB_CACHE_MB,
             eval: Default::default(),
         }
     }
@@ -357,8 +365,17 @@ impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
     }
 
     fn engine(&mut self) -> &mut GameSession<P> {
-        self.engine
-            .get_or_insert_with(|| GameSession::new(1, DEFAULT_HASH_MB))
+        let egtb = (self.args.egtb_path.as_ref()).map(|p| (p.clone(), self.args.egtb_cache));
+        self.engine.get_or_insert_with(|| {
+            let mut s = GameSession::new(1, DEFAULT_HASH_MB);
+            if let Some((dir, cache)) = egtb {
+                match crate::egtb::endgames::open_for::<P>(&dir, cache) {
+                    Ok((_, eg)) => s.searcher_mut().set_endgames(Some(eg)),
+                    Err(e) => eprintln!("damka play: endgame databases not used: {e}"),
+                }
+            }
+            s
+        })
     }
 
     fn limits(&self) -> Limits {

@@ -5,6 +5,7 @@ pub mod movelist;
 pub mod rng;
 pub mod score;
 pub mod square;
+pub mod text;
 pub mod zobrist;
 
 pub use movelist::MoveList;

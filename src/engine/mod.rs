@@ -6,17 +6,22 @@
 //! never sees a generic type or a search internal; `go` is non-blocking and reports through
 //! callbacks. Nothing below this file is dispatched per node.
 
+mod endgames;
 mod session;
 
+pub use endgames::{DEFAULT_EGTB_CACHE_MB, MAX_EGTB_CACHE_MB};
 pub use session::GameSession;
 
 use crate::core::{Score, Variant};
+use crate::egtb::Endgames;
 use crate::eval::Evaluate;
 use crate::game::Game;
 use crate::search::time::TimePlan;
 use crate::search::{Finished, Report, SearchLimits};
 use crate::variant::{Notation, Position, RussianPosition, TurkishPosition};
+use endgames::EndgameConfig;
 use std::fmt;
+use std::sync::Arc;
 
 /// Search limits, as set by the Hub `level` command or the command line. Unset fields do not
 /// limit. With no limit at all the search runs until `stop`.
@@ -77,6 +82,8 @@ pub struct Info {
     pub nps: f64,
     /// Principal variation.
     pub pv: Vec<MoveText>,
+    /// Successful endgame database probes so far (`None` without databases).
+    pub egtb_hits: Option<u64>,
 }
 
 /// The result of a search.
@@ -203,6 +210,7 @@ fn info<P: Evaluate>(root: &P, r: &Report<P>) -> Info {
             0.0
         },
         pv: pv_text(root, &r.pv),
+        egtb_hits: None,
     }
 }
 
@@ -265,6 +273,7 @@ macro_rules! with_session {
 /// live in the session's searcher, nowhere else.
 pub struct Engine {
     game: AnyGame,
+    endgames: EndgameConfig,
     /// The last weights file loaded with the `eval-file` option (empty: none).
     eval_file: String,
 }
@@ -284,6 +293,7 @@ impl Engine {
     pub fn new(variant: Variant) -> Engine {
         Engine {
             game: Self::make(variant, 1, DEFAULT_HASH_MB),
+            endgames: EndgameConfig::new(),
             eval_file: String::new(),
         }
     }
@@ -313,7 +323,35 @@ impl Engine {
             // Free the old table before allocating the new one.
             self.game = Self::make(variant, 1, 1);
             self.game = Self::make(variant, threads, hash_mb);
+            self.attach_endgames();
         }
+    }
+
+    /// Opens the endgame databases for the current game and gives them to its searcher.
+    fn attach_endgames(&mut self) {
+        self.stop_and_wait();
+        self.endgames.reopen(self.variant());
+        let tables = self.endgames.tables.clone();
+        match &mut self.game {
+            AnyGame::Russian(s) => s
+                .searcher_mut()
+                .set_endgames(tables.map(|t| t as Arc<dyn Endgames<RussianPosition>>)),
+            AnyGame::Turkish(s) => s
+                .searcher_mut()
+                .set_endgames(tables.map(|t| t as Arc<dyn Endgames<TurkishPosition>>)),
+        }
+    }
+
+    /// Uses the endgame databases in `path` (empty: none) with a cache of `cache_mb` MiB.
+    pub fn set_endgames(&mut self, path: &str, cache_mb: usize) {
+        self.endgames.path = path.to_string();
+        self.endgames.cache_mb = cache_mb.clamp(1, MAX_EGTB_CACHE_MB);
+        self.attach_endgames();
+    }
+
+    /// Successful endgame database probes so far (`None` without databases).
+    pub fn egtb_hits(&self) -> Option<u64> {
+        self.endgames.hits()
     }
 
     fn stop_and_wait(&mut self) {
@@ -331,7 +369,10 @@ impl Engine {
     /// could not start, a smaller table than asked), for the user: the Hub session sends them
     /// as `info string=...`, the command line prints them.
     pub fn take_notices(&mut self) -> Vec<String> {
-        with_session!(&mut self.game, s => s.searcher_mut().take_notices())
+        let mut out = with_session!(&mut self.game, s => s.searcher_mut().take_notices());
+        // Endgame databases that could not be opened, or were found missing or damaged.
+        out.extend(self.endgames.take_messages());
+        out
     }
 
     /// The number of search threads.
@@ -373,6 +414,19 @@ impl Engine {
                     max: MAX_HASH_MB as i64,
                 },
                 value: self.hash_mb().to_string(),
+            },
+            EngineOption {
+                name: "egtb-path",
+                kind: OptionKind::Text,
+                value: self.endgames.path.clone(),
+            },
+            EngineOption {
+                name: "egtb-cache",
+                kind: OptionKind::Int {
+                    min: 1,
+                    max: MAX_EGTB_CACHE_MB as i64,
+                },
+                value: self.endgames.cache_mb.to_string(),
             },
             EngineOption {
                 name: "eval",
@@ -420,6 +474,17 @@ impl Engine {
             "hash" => {
                 let n = int(1, MAX_HASH_MB)?;
                 self.set_hash_mb(n);
+                Ok(())
+            }
+            "egtb-path" => {
+                let cache = self.endgames.cache_mb;
+                self.set_endgames(value.trim(), cache);
+                Ok(())
+            }
+            "egtb-cache" => {
+                let n = int(1, MAX_EGTB_CACHE_MB)?;
+                let path = self.endgames.path.clone();
+                self.set_endgames(&path, n);
                 Ok(())
             }
             "eval" => {
@@ -487,12 +552,17 @@ impl Engine {
         mut on_info: InfoCallback,
         on_done: DoneCallback,
     ) -> Result<(), EngineError> {
+        let tables = self.endgames.tables.clone();
         with_session!(&mut self.game, s => {
             let root = *s.game().position();
             s.go(
                 &limits,
                 mode,
-                move |r| on_info(&info(&root, r)),
+                move |r| {
+                    let mut i = info(&root, r);
+                    i.egtb_hits = tables.as_ref().map(|t| t.hits());
+                    on_info(&i)
+                },
                 move |f| on_done(outcome(&root, &f)),
             )
         })
@@ -514,7 +584,9 @@ impl Engine {
         with_session!(&self.game, s => s.searcher().is_searching())
     }
 
-    /// Blocks until the running search (if any) has finished and its `on_done` has returned.
+    /// Blocks until the running search (if any) has finished: its result is computed and
+    /// handed to `on_done`, which may still be running on the search thread (the engine is
+    /// free before the answer is delivered, so the next `go` never waits for that thread).
     pub fn wait(&mut self) {
         with_session!(&self.game, s => s.searcher().wait())
     }

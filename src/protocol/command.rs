@@ -168,11 +168,15 @@ impl From<SyntaxError> for CommandError {
 
 /// At most 40 characters of user text, for error messages.
 pub fn shorten(s: &str) -> String {
-    const MAX: usize = 40;
-    if s.chars().count() <= MAX {
+    shorten_to(s, 40)
+}
+
+/// At most `max` characters of `s`, with `...` when cut.
+pub fn shorten_to(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
         s.to_string()
     } else {
-        let mut t: String = s.chars().take(MAX).collect();
+        let mut t: String = s.chars().take(max).collect();
         t.push_str("...");
         t
     }
@@ -335,6 +339,14 @@ mod tests {
         parse_command(s).unwrap_err()
     }
 
+    /// The key a line is missing.
+    fn missing(s: &str) -> &'static str {
+        match err(s) {
+            CommandError::Missing { key, .. } => key,
+            e => panic!("{s}: {e:?}"),
+        }
+    }
+
     #[test]
     fn simple_commands() {
         assert_eq!(cmd("hub"), Command::Hub);
@@ -356,14 +368,8 @@ mod tests {
                 value: "turkish".into()
             }
         );
-        assert!(matches!(
-            err("set-param name=variant"),
-            CommandError::Missing { key: "value", .. }
-        ));
-        assert!(matches!(
-            err("set-param value=1"),
-            CommandError::Missing { key: "name", .. }
-        ));
+        assert_eq!(missing("set-param name=variant"), "value");
+        assert_eq!(missing("set-param value=1"), "name");
     }
 
     #[test]
@@ -382,10 +388,7 @@ mod tests {
                 moves: vec![]
             }
         );
-        assert!(matches!(
-            err("pos moves=\"10-14\""),
-            CommandError::Missing { key: "pos", .. }
-        ));
+        assert_eq!(missing("pos moves=\"10-14\""), "pos");
     }
 
     #[test]

@@ -113,7 +113,11 @@ fn clean(s: &str, keep_eq: bool) -> String {
 /// `info string="..."`: a message for the user that is neither progress nor an error (a
 /// resource the engine could not have, and what it does instead).
 pub fn info_string(message: &str) -> Reply {
-    Reply::new("info").arg("string", message)
+    let i = InfoLine {
+        string: Some(message.to_string()),
+        ..InfoLine::default()
+    };
+    EngineReply::Info(i).to_reply()
 }
 
 /// `error message="..."`.
@@ -135,6 +139,8 @@ pub fn info_line(i: &Info) -> InfoLine {
         time: Some(i.time),
         nps: Some(i.nps / 1e6),
         pv: i.pv.iter().map(|m| m.hub.clone()).collect(),
+        string: None,
+        egtb_hits: i.egtb_hits,
     }
 }
 
@@ -195,6 +201,7 @@ mod tests {
                 time: 0.0,
                 nps: 0.0,
                 pv: vec![],
+                egtb_hits: None,
             };
             let line = info(&i).into_string();
             let l = parse_line(&line).unwrap().unwrap();
@@ -225,6 +232,7 @@ mod tests {
             time: 0.5,
             nps: 246912.0,
             pv: vec![mv("10-14"), mv("23x5x10x14")],
+            egtb_hits: None,
         };
         let s = info(&i).into_string();
         assert_eq!(
@@ -244,8 +252,16 @@ mod tests {
             keys,
             ["depth", "mean-depth", "score", "nodes", "time", "nps", "pv"]
         );
-        let no_pv = Info { pv: vec![], ..i };
+        let no_pv = Info {
+            pv: vec![],
+            ..i.clone()
+        };
         assert!(!info(&no_pv).as_str().contains("pv"));
+        let hits = Info {
+            egtb_hits: Some(42),
+            ..i
+        };
+        assert!(info(&hits).as_str().ends_with(" egtb-hits=42"));
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! The Hub protocol (`../shared/protocol/hub.md`), generic over reader and writer.
+//! The Hub protocol (`../shared/protocol/hub.md`), generic over reader and writer, and DXP
+//! ([`dxp`], the TCP protocol between programs).
 //!
 //! - [`parse`] splits a line into command and arguments (lenient reading),
 //! - [`command`] turns it into a typed [`command::Command`] (typed errors),
@@ -11,6 +12,7 @@
 //!   tests).
 
 pub mod command;
+pub mod dxp;
 pub mod format;
 pub mod parse;
 pub mod reader;
@@ -24,6 +26,19 @@ use crate::core::Variant;
 use crate::engine::{
     DoneCallback, Engine, EngineError, EngineOption, GoMode, InfoCallback, Limits,
 };
+
+/// A search the session asks for: limits, mode, and where it reports (each iteration to
+/// `on_info`, the result once to `on_done`).
+pub struct SearchRequest {
+    /// The limits from the `level` lines.
+    pub limits: Limits,
+    /// `think`, `ponder` or `analyze`.
+    pub mode: GoMode,
+    /// Called after each completed iteration.
+    pub on_info: InfoCallback,
+    /// Called exactly once, with the result.
+    pub on_done: DoneCallback,
+}
 
 /// What the protocol needs from an engine: exactly the part of [`Engine`]'s facade it uses,
 /// so that sessions can be tested against a scripted fake.
@@ -39,14 +54,8 @@ pub trait Backend {
     fn new_game(&mut self);
     /// Sets the position and plays `moves` from it; on error the position is unchanged.
     fn set_position(&mut self, pos: &str, moves: &[&str]) -> Result<(), EngineError>;
-    /// Starts a search and returns at once; `on_done` is called exactly once.
-    fn go(
-        &mut self,
-        limits: Limits,
-        mode: GoMode,
-        on_info: InfoCallback,
-        on_done: DoneCallback,
-    ) -> Result<(), EngineError>;
+    /// Starts a search and returns at once; its `on_done` is called exactly once.
+    fn go(&mut self, search: SearchRequest) -> Result<(), EngineError>;
     /// Asks the running search to stop soon.
     fn stop(&self);
     /// The expected move was played: pondering becomes a normal search.
@@ -76,14 +85,8 @@ impl Backend for Engine {
     fn set_position(&mut self, pos: &str, moves: &[&str]) -> Result<(), EngineError> {
         Engine::set_position(self, pos, moves)
     }
-    fn go(
-        &mut self,
-        limits: Limits,
-        mode: GoMode,
-        on_info: InfoCallback,
-        on_done: DoneCallback,
-    ) -> Result<(), EngineError> {
-        Engine::go(self, limits, mode, on_info, on_done)
+    fn go(&mut self, r: SearchRequest) -> Result<(), EngineError> {
+        Engine::go(self, r.limits, r.mode, r.on_info, r.on_done)
     }
     fn stop(&self) {
         Engine::stop(self)

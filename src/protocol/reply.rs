@@ -21,8 +21,6 @@ pub struct Id {
     pub version: Option<String>,
     /// `author=`.
     pub author: Option<String>,
-    /// `eval=`, a damka extension: the evaluation of each game (`russian:<net> turkish:<net>`).
-    pub eval: Option<String>,
 }
 
 /// The kind of a declared parameter (`type=`).
@@ -70,6 +68,11 @@ pub struct InfoLine {
     pub nps: Option<f64>,
     /// `pv=`, the moves as written.
     pub pv: Vec<String>,
+    /// `string=`: a message for the user (a resource the engine could not have, and what it
+    /// does instead).
+    pub string: Option<String>,
+    /// `egtb-hits=`: endgame database probes that answered (only with databases in use).
+    pub egtb_hits: Option<u64>,
 }
 
 /// A line the engine writes.
@@ -117,7 +120,6 @@ impl EngineReply {
                 for (k, v) in [
                     ("name", &id.name),
                     ("version", &id.version),
-                    ("eval", &id.eval),
                     ("author", &id.author),
                 ] {
                     if let Some(v) = v {
@@ -197,6 +199,13 @@ fn info_reply(i: &InfoLine) -> Reply {
     if !i.pv.is_empty() {
         r = r.arg("pv", i.pv.join(" "));
     }
+    if let Some(m) = &i.string {
+        r = r.arg("string", m);
+    }
+    if let Some(h) = i.egtb_hits {
+        // Only with endgame databases in use, after Scan's fields.
+        r = r.arg("egtb-hits", h);
+    }
     r
 }
 
@@ -245,7 +254,6 @@ pub fn parse_reply(text: &str) -> Result<Option<EngineReply>, ReplyError> {
             name: owned("name"),
             version: owned("version"),
             author: owned("author"),
-            eval: owned("eval"),
         }),
         "param" => EngineReply::Param(ParamDecl {
             name: required(&line, "param", "name")?.to_string(),
@@ -312,6 +320,8 @@ fn parse_info(line: &Line<'_>) -> InfoLine {
             .split_ascii_whitespace()
             .map(str::to_string)
             .collect(),
+        string: line.value("string").map(str::to_string),
+        egtb_hits: num(line, "egtb-hits"),
     }
 }
 
@@ -335,7 +345,6 @@ mod tests {
             name: Some("damka".into()),
             version: Some("0.1.0".into()),
             author: Some("the damka authors".into()),
-            eval: Some("russian:g1 turkish:classic".into()),
         }));
         round_trip(EngineReply::Param(ParamDecl {
             name: "variant".into(),
@@ -366,6 +375,18 @@ mod tests {
             time: Some(0.5),
             nps: Some(0.25),
             pv: vec!["10-14".into(), "23x5x10x14".into()],
+            string: None,
+            egtb_hits: None,
+        }));
+        round_trip(EngineReply::Info(InfoLine {
+            depth: Some(9),
+            pv: vec!["1-5".into()],
+            egtb_hits: Some(42),
+            ..Default::default()
+        }));
+        round_trip(EngineReply::Info(InfoLine {
+            string: Some("threads: 256 asked, 3 started".into()),
+            ..Default::default()
         }));
         round_trip(EngineReply::Done {
             mv: "14x5x10".into(),

@@ -6,11 +6,11 @@
 //! waits on both and is the only one that writes. So `stop`, `ponder-hit` and `ping` are
 //! handled while a search runs, and output lines never interleave.
 
-use super::command::{parse_command, shorten, Command, PosSource};
+use super::command::{parse_command, shorten, shorten_to, Command, PosSource};
 use super::format::{self, Reply};
 use super::reader::{read_loop, Input};
 use super::reply::{EngineReply, Id, ParamDecl, ParamKind};
-use super::Backend;
+use super::{Backend, SearchRequest};
 use crate::core::Variant;
 use crate::dispatch::{dispatch, GameTask};
 use crate::engine::{EngineError, EngineOption, GoMode, Info, Limits, OptionKind, SearchOutcome};
@@ -213,6 +213,7 @@ impl<B: Backend, W: Write> Session<B, W> {
             Some(SearchEvent::Done(o)) => {
                 self.search = None;
                 self.backend.wait();
+                self.send_notices()?;
                 self.send(format::done(&o))
             }
             None => {
@@ -296,8 +297,6 @@ impl<B: Backend, W: Write> Session<B, W> {
             name: Some(env!("CARGO_PKG_NAME").into()),
             version: Some(env!("CARGO_PKG_VERSION").into()),
             author: Some("the damka authors".into()),
-            // The evaluation of each game (the learned net's name, or `classic`).
-            eval: Some(crate::engine::eval_names()),
         };
         self.send(EngineReply::Id(id).to_reply())?;
         for opt in self.backend.options() {
@@ -367,7 +366,13 @@ impl<B: Backend, W: Write> Session<B, W> {
         let on_done = Box::new(move |o: SearchOutcome| {
             let _ = tx_done.send(SearchEvent::Done(o));
         });
-        match self.backend.go(self.limits.clone(), mode, on_info, on_done) {
+        let search = SearchRequest {
+            limits: self.limits.clone(),
+            mode,
+            on_info,
+            on_done,
+        };
+        match self.backend.go(search) {
             Ok(()) => {
                 self.search = Some(Running { events: rx });
                 Ok(())
@@ -408,19 +413,8 @@ fn check_option_value(opt: &EngineOption, value: &str) -> Result<(), String> {
 }
 
 /// The message of an engine error as the protocol words it (`illegal move ...`,
-/// `bad position: ...`, `no legal move`).
+/// `bad position: ...`, `no legal move`). Engine messages may quote user text of any
+/// length: at most 200 characters keep replies readable.
 fn engine_error_message(e: &EngineError) -> String {
-    shorten_long(&e.to_string())
-}
-
-/// Engine messages may quote user text of any length; keep replies readable.
-fn shorten_long(s: &str) -> String {
-    const MAX: usize = 200;
-    if s.chars().count() <= MAX {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(MAX).collect();
-        t.push_str("...");
-        t
-    }
+    shorten_to(&e.to_string(), 200)
 }

@@ -10,6 +10,7 @@ use super::tt::{Bound, TtEntry};
 use super::worker::Worker;
 use crate::core::movelist::MAX_MOVES;
 use crate::core::{loss_in, win_in, MoveList, Score, DRAW, INFINITE};
+use crate::egtb::endgames;
 use crate::eval::Evaluate;
 use crate::variant::{GameMove, Position};
 
@@ -88,6 +89,21 @@ impl<'a, P: Position> Node<'a, P> {
     }
 }
 
+/// The exact score of a node the endgame databases decide, if any.
+#[inline]
+fn probe_endgames<P: Position>(
+    sh: &Shared<P>,
+    pos: &P,
+    state: &P::RuleState,
+    ply: usize,
+) -> Option<Score> {
+    let eg = sh.endgames.as_deref()?;
+    if !eg.covers(pos) {
+        return None;
+    }
+    eg.value(pos, state).map(|v| endgames::score(v, ply))
+}
+
 impl<P: Evaluate> Worker<P> {
     /// Capture resolution: a side that must capture searches its captures (they are all its
     /// moves). A side that need not capture but faces a real capture threat (see
@@ -117,6 +133,9 @@ impl<P: Evaluate> Worker<P> {
         if ply > 0 {
             if let Some(end) = pos.rule_end(&state) {
                 return Self::end_score(pos, end, ply);
+            }
+            if let Some(s) = probe_endgames(sh, pos, &state, ply) {
+                return s;
             }
         }
         if ply >= MAX_PLY {
@@ -206,6 +225,9 @@ impl<P: Evaluate> Worker<P> {
             if let Some(end) = pos.rule_end(&state) {
                 return Self::end_score(pos, end, ply);
             }
+            if let Some(s) = probe_endgames(sh, pos, &state, ply) {
+                return s;
+            }
             // No score can beat a win sooner than this one, or a loss later.
             alpha = alpha.max(loss_in(ply));
             beta = beta.min(win_in(ply + 1));
@@ -272,10 +294,7 @@ impl<P: Evaluate> Worker<P> {
                 best_move = Some(m);
                 if s > alpha {
                     alpha = s;
-                    self.update_pv(ply, m);
-                    if ply == 0 {
-                        self.root_score = s;
-                    }
+                    self.new_best(ply, m, s);
                     if s >= beta {
                         if quiet {
                             self.reward(side, ply, m, depth, &quiets_tried[..nq]);

@@ -5,7 +5,9 @@
 use super::tt::TransTable;
 use super::types::Job;
 use crate::core::Score;
+use crate::egtb::Endgames;
 use crate::variant::Position;
+use crossbeam_channel::Sender;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Instant;
@@ -103,9 +105,12 @@ pub(super) struct Shared<P: Position> {
     /// Nodes of each thread, as last published.
     pub(super) nodes: Vec<AtomicU64>,
     pub(super) root_moves: usize,
-    /// Each thread's last completed iteration, published as soon as it completes, so the
-    /// main thread can answer without waiting for any helper.
-    pub(super) results: Mutex<Vec<Option<ThreadResult<P>>>>,
+    /// Where helpers publish each completed iteration as soon as it completes. A channel,
+    /// not a lock: the main thread takes what is there without ever blocking on a helper
+    /// (one descheduled while holding a lock would hold up the answer).
+    pub(super) results: Sender<ThreadResult<P>>,
+    /// Endgame databases, if any: an exact score at every node they cover.
+    pub(super) endgames: Option<Arc<dyn Endgames<P>>>,
 }
 
 impl<P: Position> Shared<P> {

@@ -3,7 +3,7 @@
 //! depths (Lazy SMP).
 
 use super::alphabeta::Node;
-use super::control::{lock, Shared, ThreadResult};
+use super::control::{Shared, ThreadResult};
 use super::params::*;
 use super::time::Stability;
 use super::types::Report;
@@ -62,7 +62,9 @@ impl<P: Evaluate> Worker<P> {
             if !main {
                 // Published at once: the main thread answers with what is there when it
                 // stops, without waiting for this thread.
-                lock(&sh.results)[self.id] = result.clone();
+                if let Some(r) = &result {
+                    let _ = sh.results.send(r.clone());
+                }
                 if depth == max_depth
                     && !job.limits.infinite
                     && !sh.signals.pondering.load(Ordering::SeqCst)

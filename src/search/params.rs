@@ -56,6 +56,9 @@ pub const TIME_CHECK_NODES: u64 = 256;
 /// so that "move now" is honoured promptly; ordinary positions stay far below it.
 pub const QS_NODE_BUDGET: u32 = 1 << 12;
 
+/// A search whose hard limit is shorter than this (seconds) runs on the main thread alone.
+pub const HELPER_MIN_TIME: f64 = 0.01;
+
 /// Time kept in reserve on every move, seconds (process and pipe latency).
 pub const MOVE_OVERHEAD: f64 = 0.03;
 /// Moves assumed to remain in the game when the clock has no `moves_to_go`.

@@ -3,12 +3,15 @@
 //! answer ([`Finished`]), with a legal move even if no iteration completed.
 
 use super::control::{lock, Control, OnDrop, Shared, Signals, ThreadResult};
+use super::params::HELPER_MIN_TIME;
 use super::pool::ThreadPool;
 use super::tt::TransTable;
 use super::types::{Finished, Job, Report};
 use super::worker::Worker;
+use crate::egtb::endgames::{self, Endgames};
 use crate::eval::Evaluate;
 use crate::variant::GameMove;
+use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -20,6 +23,7 @@ pub struct Searcher<P: Evaluate> {
     workers: Arc<Vec<Mutex<Worker<P>>>>,
     /// Resources asked for but not granted, not yet taken by [`Searcher::take_notices`].
     notices: Vec<String>,
+    endgames: Option<Arc<dyn Endgames<P>>>,
 }
 
 impl<P: Evaluate> Searcher<P> {
@@ -33,10 +37,17 @@ impl<P: Evaluate> Searcher<P> {
             control: Arc::new(Control::default()),
             workers: Arc::new(Vec::new()),
             notices: Vec::new(),
+            endgames: None,
         };
         s.set_threads(threads);
         s.set_hash_mb(hash_mb);
         s
+    }
+
+    /// Uses endgame databases from the next search on (`None`: none).
+    pub fn set_endgames(&mut self, endgames: Option<Arc<dyn Endgames<P>>>) {
+        self.stop_and_wait();
+        self.endgames = endgames;
     }
 
     /// Number of threads searching (the calling thread counts as one if no search thread
@@ -121,7 +132,8 @@ impl<P: Evaluate> Searcher<P> {
         self.control.is_busy()
     }
 
-    /// Waits for the running search (if any) to finish.
+    /// Waits for the running search (if any) to finish: its result computed and handed to
+    /// `on_done` (which may still be running).
     pub fn wait(&self) {
         self.control.wait();
     }
@@ -154,15 +166,35 @@ impl<P: Evaluate> Searcher<P> {
         self.control.begin(signals.clone());
         self.tt.new_search();
         let root_moves = job.root.count_moves();
+        // A root the databases decide as a win or a loss is played from them at once (the
+        // fastest safe conversion), unless the caller asked to analyse or ponder.
+        let lim = job.limits;
+        let by_tables = match &self.endgames {
+            Some(eg) if !(lim.analyze || lim.infinite || lim.ponder) => {
+                endgames::root_move(eg.as_ref(), &job.root, &job.root_state)
+            }
+            _ => None,
+        };
+        let root_moves = if by_tables.is_some() { 0 } else { root_moves };
+        let (published_tx, published) = crossbeam_channel::unbounded();
         let sh = Arc::new(Shared {
+            endgames: self.endgames.clone(),
             tt: self.tt.clone(),
             signals,
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             root_moves,
-            results: Mutex::new(vec![None; threads]),
+            results: published_tx,
             job,
         });
-        for i in 1..threads {
+        // A search that must answer within a few milliseconds is left to the main thread: a
+        // helper could not finish an iteration in that time, and would only compete with it
+        // for a core.
+        let limits = &sh.job.limits;
+        let hurried = !limits.ponder
+            && !limits.infinite
+            && limits.time.maximum.is_some_and(|m| m < HELPER_MIN_TIME);
+        let helpers = if hurried { 0 } else { threads - 1 };
+        for i in 1..=helpers {
             let sh = sh.clone();
             let workers = self.workers.clone();
             self.pool.run_on(i, move || {
@@ -174,8 +206,14 @@ impl<P: Evaluate> Searcher<P> {
         let workers = self.workers.clone();
         let control = self.control.clone();
         self.pool.run_on(0, move || {
-            // Marks the search finished even if a callback panics, so `wait` never hangs.
-            let _finish = OnDrop(|| control.finish());
+            // Marks the search finished even if a callback panics, so `wait` never hangs; but
+            // only once, since a new search may have begun by then.
+            let answered = Cell::new(false);
+            let _finish = OnDrop(|| {
+                if !answered.get() {
+                    control.finish();
+                }
+            });
             let main = if root_moves == 0 {
                 None
             } else {
@@ -184,7 +222,7 @@ impl<P: Evaluate> Searcher<P> {
             };
             sh.signals.stop.store(true, Ordering::SeqCst);
             let mut best = main;
-            for r in lock(&sh.results).iter().flatten() {
+            for r in published.try_iter() {
                 let better = match &best {
                     None => true,
                     Some(b) => {
@@ -193,10 +231,37 @@ impl<P: Evaluate> Searcher<P> {
                     }
                 };
                 if better {
-                    best = Some(r.clone());
+                    best = Some(r);
                 }
             }
-            let finished = finish(&sh, best);
+            if let Some((m, v)) = by_tables {
+                on_report(&Report {
+                    depth: 1,
+                    seldepth: 1,
+                    mean_depth: 1.0,
+                    score: endgames::score(v, 0),
+                    nodes: 0,
+                    time: sh.elapsed(),
+                    pv: vec![m],
+                });
+            }
+            let finished = match by_tables {
+                Some((m, v)) => Finished {
+                    best: Some(m),
+                    ponder: None,
+                    score: endgames::score(v, 0),
+                    depth: 1,
+                    nodes: 0,
+                    time: sh.elapsed(),
+                    pv: vec![m],
+                },
+                None => finish(&sh, best),
+            };
+            // Free before answering: whoever gets the answer may start the next search at
+            // once, without waiting for this thread to be scheduled again (on a busy machine
+            // that wait was the longest part of an answer at a zero clock).
+            control.finish();
+            answered.set(true);
             on_done(finished);
         });
         Ok(())

@@ -197,6 +197,16 @@ impl<P: Evaluate> Worker<P> {
         self.pv_len[ply] = end;
     }
 
+    /// `m` is the best move so far at `ply`, with score `s`: the variation, and at the root
+    /// the score of the answer if the iteration is cut short.
+    #[inline]
+    pub(super) fn new_best(&mut self, ply: usize, m: P::Move, s: Score) {
+        self.update_pv(ply, m);
+        if ply == 0 {
+            self.root_score = s;
+        }
+    }
+
     /// The principal variation from the root.
     pub(super) fn root_pv(&self) -> Vec<P::Move> {
         self.pv[..self.pv_len[0]].to_vec()

@@ -5,11 +5,8 @@
 
 use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError, Sender};
 use damka::core::Variant;
-use damka::engine::{
-    DoneCallback, EngineError, EngineOption, GoMode, Info, InfoCallback, Limits, MoveText,
-    OptionKind, SearchOutcome,
-};
-use damka::protocol::{run_session, Backend, HubConfig};
+use damka::engine::{EngineError, EngineOption, GoMode, Info, MoveText, OptionKind, SearchOutcome};
+use damka::protocol::{run_session, Backend, HubConfig, SearchRequest};
 use std::io::{self, BufRead, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -131,13 +128,13 @@ impl Backend for Fake {
         self.log(format!("set_position {pos} [{}]", moves.join(" ")));
         Ok(())
     }
-    fn go(
-        &mut self,
-        limits: Limits,
-        mode: GoMode,
-        mut on_info: InfoCallback,
-        on_done: DoneCallback,
-    ) -> Result<(), EngineError> {
+    fn go(&mut self, search: SearchRequest) -> Result<(), EngineError> {
+        let SearchRequest {
+            limits,
+            mode,
+            mut on_info,
+            on_done,
+        } = search;
         if self.search.is_some() {
             return Err(EngineError::Busy);
         }
@@ -183,6 +180,7 @@ impl Backend for Fake {
                         time: start.elapsed().as_secs_f64(),
                         nps: 1.5e6,
                         pv: vec![mv(best), mv(reply)],
+                        egtb_hits: None,
                     });
                 }
                 thread::sleep(Duration::from_millis(1));
@@ -332,6 +330,13 @@ impl Client {
         self.send_bytes(format!("{line}\n").as_bytes());
     }
 
+    /// Sends lines one after the other.
+    pub fn send_all(&self, lines: &[&str]) {
+        for l in lines {
+            self.send(l);
+        }
+    }
+
     /// The next output line.
     pub fn recv(&self) -> String {
         match self.output.recv_timeout(TIMEOUT) {
@@ -398,6 +403,13 @@ impl Client {
     /// The fake's calls so far.
     pub fn calls(&self) -> Vec<String> {
         self.calls.lock().unwrap().clone()
+    }
+
+    /// A session on the fake engine, past its handshake.
+    pub fn ready() -> Client {
+        let c = Client::start();
+        c.handshake();
+        c
     }
 
     /// Runs `hub`, `init` and returns nothing; checks the replies.

@@ -12,6 +12,13 @@ pub fn run(options: &str, input: &str) -> (i32, String) {
     (out.code, out.stdout)
 }
 
+/// Runs `damka play` as [`run`] does, checks that it ends normally and returns its output.
+pub fn run_ok(options: &str, input: &str) -> String {
+    let (code, out) = run(options, input);
+    assert_eq!(code, 0, "{out}");
+    out
+}
+
 /// Checks that `out` holds every one of `texts`.
 pub fn says(out: &str, texts: &[&str]) {
     for t in texts {

@@ -53,10 +53,16 @@ mod tests {
 
     #[test]
     fn quotes_only_when_needed() {
-        assert_eq!(quote("russian"), "russian");
-        assert_eq!(quote(""), "\"\"");
-        assert_eq!(quote("9-13 22-18"), "\"9-13 22-18\"");
-        assert_eq!(quote("a=b"), "\"a=b\"");
+        for (word, quoted) in [
+            ("russian", "russian"),
+            ("", "\"\""),
+            ("9-13 22-18", "\"9-13 22-18\""),
+            ("a=b", "\"a=b\""),
+        ] {
+            assert_eq!(quote(word), quoted);
+            // What is written splits back into the word.
+            assert_eq!(split_command(&quote(word)).unwrap(), [word]);
+        }
     }
 
     #[test]

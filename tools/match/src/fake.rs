@@ -3,7 +3,7 @@
 //! a given ply on (illegal move, crash, hang, malformed line, slowness), so every failure path
 //! of the match tool can be driven for real, through pipes and processes.
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use damka::core::Variant;
 use damka::protocol::command::{parse_command, Command, PosSource};
 use damka::protocol::reply::{EngineReply, Id, InfoLine, ParamDecl, ParamKind};
@@ -11,25 +11,29 @@ use damka::variant::{GameMove, Notation, Position, RussianPosition, TurkishPosit
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
-/// How the fake engine behaves. A misbehaviour triggers when asked to move at a ply (moves
-/// already in the game, opening included) of at least the given number.
+/// How the fake engine fails, from a given ply on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Failing {
+    /// Answer a move that is not legal.
+    Illegal,
+    /// Exit without answering.
+    Crash,
+    /// Never answer (and ignore `stop`).
+    Hang,
+    /// Answer with a line that cannot be parsed.
+    Garbage,
+}
+
+/// How the fake engine behaves.
 #[derive(Args, Debug, Clone, Default)]
 pub struct FakeArgs {
     /// Name given in `id`.
     #[arg(long, default_value = "fake")]
     pub name: String,
-    /// Answer a move that is not legal.
-    #[arg(long)]
-    pub illegal_at: Option<usize>,
-    /// Exit without answering.
-    #[arg(long)]
-    pub crash_at: Option<usize>,
-    /// Never answer (and ignore `stop`).
-    #[arg(long)]
-    pub hang_at: Option<usize>,
-    /// Answer with a line that cannot be parsed.
-    #[arg(long)]
-    pub garbage_at: Option<usize>,
+    /// Misbehave as `KIND@PLY` (KIND: illegal, crash, hang or garbage) when asked to move at
+    /// a ply (moves already in the game, opening included) of at least PLY.
+    #[arg(long, value_name = "KIND@PLY", value_parser = parse_failing)]
+    pub fail: Option<(Failing, usize)>,
     /// Sleep this many milliseconds before each answer.
     #[arg(long, default_value_t = 0)]
     pub delay_ms: u64,
@@ -44,8 +48,17 @@ pub struct FakeArgs {
     pub first: bool,
 }
 
-fn hits(at: Option<usize>, ply: usize) -> bool {
-    at.is_some_and(|a| ply >= a)
+/// Reads `KIND@PLY`.
+fn parse_failing(s: &str) -> Result<(Failing, usize), String> {
+    let (kind, ply) = s.split_once('@').ok_or("expected KIND@PLY")?;
+    let kind = Failing::from_str(kind, true)?;
+    let ply = ply.parse().map_err(|_| format!("bad ply {ply:?}"))?;
+    Ok((kind, ply))
+}
+
+/// Whether the fake fails as `kind` at `ply`.
+fn hits(a: &FakeArgs, kind: Failing, ply: usize) -> bool {
+    a.fail.is_some_and(|(k, at)| k == kind && ply >= at)
 }
 
 /// What to answer to `go think` in a position given by its Hub string and moves.
@@ -71,7 +84,7 @@ fn answer<P: Position>(pos: &str, moves: &[String], a: &FakeArgs) -> (usize, Ans
     if legal.is_empty() {
         return (ply, Answer::Error("no legal move".into()));
     }
-    if hits(a.illegal_at, ply) {
+    if hits(a, Failing::Illegal, ply) {
         // A move to its own start square is never legal.
         let n = P::hub_number(legal[0].from()).unwrap_or(1);
         return (ply, Answer::Move(format!("{n}-{n}")));
@@ -109,7 +122,6 @@ pub fn run(a: FakeArgs) -> i32 {
                     name: Some(a.name.clone()),
                     version: Some("1.0".into()),
                     author: Some("tests".into()),
-                    eval: None,
                 })
                 .to_line());
                 say(EngineReply::Param(ParamDecl {
@@ -139,10 +151,10 @@ pub fn run(a: FakeArgs) -> i32 {
                     Variant::Russian => answer::<RussianPosition>(&pos, &moves, &a),
                     Variant::Turkish => answer::<TurkishPosition>(&pos, &moves, &a),
                 };
-                if hits(a.crash_at, ply) {
+                if hits(&a, Failing::Crash, ply) {
                     return 3;
                 }
-                if hits(a.hang_at, ply) {
+                if hits(&a, Failing::Hang, ply) {
                     continue;
                 }
                 if a.delay_ms > 0 {
@@ -159,9 +171,11 @@ pub fn run(a: FakeArgs) -> i32 {
                             time: Some(0.0),
                             nps: Some(0.0),
                             pv: vec![m.clone()],
+                            string: None,
+                            egtb_hits: None,
                         })
                         .to_line());
-                        if hits(a.garbage_at, ply) {
+                        if hits(&a, Failing::Garbage, ply) {
                             // Malformed on purpose: an unterminated quote.
                             say(format!("done move=\"{m}"));
                         } else {

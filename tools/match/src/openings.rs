@@ -3,6 +3,7 @@
 //! Moves are Hub numbers (`10-14`, `14x5x10`) or algebraic (`c3-d4`, `c3:e5`); move numbers
 //! like `1.` are skipped. Blank lines are ignored, and so is everything after a `#`.
 
+use damka::core::text::parse_lines;
 use damka::variant::Notation;
 use damka::variant::Position;
 
@@ -70,13 +71,5 @@ pub fn parse_opening<P: Position>(line: &str) -> Result<Opening<P>, String> {
 
 /// Parses an opening file's text; errors name the line.
 pub fn parse_openings<P: Position>(text: &str) -> Result<Vec<Opening<P>>, String> {
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let l = line.trim();
-        if l.is_empty() || l.starts_with('#') {
-            continue;
-        }
-        out.push(parse_opening::<P>(l).map_err(|e| format!("line {}: {e}", i + 1))?);
-    }
-    Ok(out)
+    parse_lines(text, parse_opening::<P>)
 }

@@ -74,13 +74,32 @@ fn check_pdn<P: Position>(text: &str) -> Vec<Record<P>> {
     records
 }
 
+/// A match with its PDN file read back.
+struct PdnMatch {
+    out: Out,
+    fields: HashMap<String, String>,
+    text: String,
+}
+
+/// A match of `games` games between the fakes `a` and `b` under `options`, its PDN read back
+/// game by game with the library.
+fn games_with_pdn<P: Position>(a: &str, b: &str, options: &str, games: usize) -> PdnMatch {
+    let pdn = temp_path(&format!("match-{a}-{b}.pdn").replace(' ', ""));
+    let options = format!("{options} --games {games} --pdn");
+    let out = duel(a, b, &options, &[pdn.to_str().unwrap()]);
+    let fields = last_line(&out);
+    assert_eq!(fields["games"], games.to_string());
+    let text = std::fs::read_to_string(&pdn).unwrap();
+    let _ = std::fs::remove_file(&pdn);
+    assert_eq!(check_pdn::<P>(&text).len(), games, "{text}");
+    PdnMatch { out, fields, text }
+}
+
 #[test]
 fn legal_games_to_the_end_with_pdn() {
-    let pdn = temp_path("match-legal.pdn");
-    let options = "--depth 1 --games 4 --concurrency 2 --pdn";
-    let out = duel("--seed 1", "--seed 2", options, &[pdn.to_str().unwrap()]);
-    let f = last_line(&out);
-    assert_eq!(f["games"], "4");
+    let options = "--depth 1 --concurrency 2";
+    let m = games_with_pdn::<RussianPosition>("--seed 1", "--seed 2", options, 4);
+    let (out, f) = (m.out, m.fields);
     let games: Vec<&str> = out
         .stdout
         .lines()
@@ -102,70 +121,56 @@ fn legal_games_to_the_end_with_pdn() {
         })
         .sum();
     assert_eq!(f["score"].parse::<f64>().unwrap(), a_points);
-    let text = std::fs::read_to_string(&pdn).unwrap();
-    assert_eq!(check_pdn::<RussianPosition>(&text).len(), 4);
-    let _ = std::fs::remove_file(&pdn);
 }
 
 #[test]
 fn turkish_games_to_the_end() {
-    let pdn = temp_path("match-turkish.pdn");
-    let options = "--variant turkish --movetime 1 --games 2 --pdn";
-    let out = duel("--seed 3", "--seed 4", options, &[pdn.to_str().unwrap()]);
-    let f = last_line(&out);
-    assert_eq!(f["games"], "2");
-    let text = std::fs::read_to_string(&pdn).unwrap();
-    assert!(text.contains("[GameType \"30\"]"));
-    assert_eq!(check_pdn::<TurkishPosition>(&text).len(), 2);
-    let _ = std::fs::remove_file(&pdn);
+    let options = "--variant turkish --movetime 1";
+    let m = games_with_pdn::<TurkishPosition>("--seed 3", "--seed 4", options, 2);
+    assert!(m.text.contains("[GameType \"30\"]"), "{}", m.text);
 }
 
 /// `games` games of a sound engine against one misbehaving as `bad` says, under `limit`.
-fn failing_match(bad: &str, limit: &str, games: &str) -> (HashMap<String, String>, Out) {
+fn failing_match(bad: &str, limit: &str, games: usize) -> (HashMap<String, String>, Out) {
     let out = duel("--seed 5", bad, &format!("--games {games} {limit}"), &[]);
     (last_line(&out), out)
 }
 
+/// A failing match in which every game is lost by the failure `failure` (`b timeout:`).
+fn lost_by_failure(bad: &str, limit: &str, games: usize, failure: &str) -> Out {
+    let (f, out) = failing_match(bad, limit, games);
+    assert_eq!(f["score"], games.to_string(), "{}", out.stdout);
+    assert_count(&out, failure, games);
+    out
+}
+
 #[test]
 fn illegal_move_loses_with_last_lines() {
-    let (f, out) = failing_match("--illegal-at 5", "--depth 1", "2");
-    assert_eq!(f["score"], "2", "{}", out.stdout);
-    assert_count(&out, "b illegal move:", 2);
+    let out = lost_by_failure("--fail illegal@5", "--depth 1", 2, "b illegal move:");
     assert!(out.stdout.contains("last lines of b:"));
     assert!(out.stdout.contains("    done move="), "{}", out.stdout);
 }
 
 #[test]
 fn crash_loses_and_the_engine_is_restarted() {
-    let (f, out) = failing_match("--crash-at 3", "--depth 1", "4");
-    assert_eq!(f["score"], "4", "{}", out.stdout);
-    assert_count(&out, "b crash:", 4);
+    let out = lost_by_failure("--fail crash@3", "--depth 1", 4, "b crash:");
     assert!(out.stdout.contains("process exited"), "{}", out.stdout);
 }
 
 #[test]
-fn hung_engine_times_out() {
-    let (f, out) = failing_match("--hang-at 2", "--depth 1 --timeout 2", "2");
-    assert_eq!(f["score"], "2", "{}", out.stdout);
-    assert_count(&out, "b timeout:", 2);
+fn hung_engine_and_malformed_reply_lose() {
+    lost_by_failure("--fail hang@2", "--depth 1 --timeout 2", 2, "b timeout:");
+    lost_by_failure("--fail garbage@0", "--depth 1", 2, "b malformed reply:");
 }
 
 #[test]
 fn slow_engine_loses_on_time() {
-    let (f, out) = failing_match("--delay-ms 700", "--movetime 0.2 --margin 0.1", "2");
-    assert_eq!(f["score"], "2", "{}", out.stdout);
-    assert_count(&out, "b loss on time:", 2);
+    let limit = "--movetime 0.2 --margin 0.1";
+    lost_by_failure("--delay-ms 700", limit, 2, "b loss on time:");
     // On a clock as well.
-    let (f, out) = failing_match("--delay-ms 400", "--tc 1+0.05 --margin 0.05", "2");
+    let (f, out) = failing_match("--delay-ms 400", "--tc 1+0.05 --margin 0.05", 2);
     assert_eq!(f["score"], "2", "{}", out.stdout);
     assert!(out.stdout.contains("b loss on time:"), "{}", out.stdout);
-}
-
-#[test]
-fn malformed_reply_loses() {
-    let (f, out) = failing_match("--garbage-at 0", "--depth 1", "2");
-    assert_eq!(f["score"], "2", "{}", out.stdout);
-    assert_count(&out, "b malformed reply:", 2);
 }
 
 #[test]
@@ -184,7 +189,7 @@ fn resign_adjudication_needs_both_scores() {
 #[test]
 fn sprt_stops_the_match() {
     let sprt = "--depth 1 --sprt elo0=0,elo1=100,alpha=0.05,beta=0.05";
-    let (f, out) = failing_match("--illegal-at 0", sprt, "200");
+    let (f, out) = failing_match("--fail illegal@0", sprt, 200);
     let games: usize = f["games"].parse().unwrap();
     assert!(games < 200, "{}", out.stdout);
     assert!(out.stdout.contains("H1 accepted"), "{}", out.stdout);
@@ -237,7 +242,7 @@ fn openings_are_played_with_both_colours() {
 #[test]
 fn gauntlet_of_three() {
     let c = fake("c", "--seed 3");
-    let out = duel("--seed 1", "--illegal-at 0", "--depth 1 --engine", &[&c]);
+    let out = duel("--seed 1", "--fail illegal@0", "--depth 1 --engine", &[&c]);
     let f = last_line(&out);
     assert_eq!(f["games"], "4", "{}", out.stdout);
     let row = |name: &str| {

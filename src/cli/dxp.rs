@@ -1,0 +1,195 @@
+//! `damka dxp`: DamExchange over TCP. Without `--connect`, a server that waits for
+//! connections and plays as the follower; with it, the initiator of a match. Nothing is
+//! written to stdout: the log goes to stderr.
+//!
+//! ```text
+//! damka dxp [--variant russian|turkish] [--port 27531] [--bind 127.0.0.1] [--threads N] [--hash MiB]
+//!            [--eval classic|learned | --eval-file FILE] [--movetime S]
+//! damka dxp --connect HOST:PORT [--games N] [--time MINUTES] [--color white|black] [--moves N]
+//! ```
+
+use crate::core::{Color, Variant};
+use crate::dispatch::dispatch;
+use crate::protocol::dxp::server::{Connect, Resources, Serve};
+use crate::protocol::dxp::{self, Config, GameOver, GameRecord};
+use clap::{Args, ValueEnum};
+use std::net::TcpListener;
+use std::time::Duration;
+
+/// A colour on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorArg {
+    /// White.
+    White,
+    /// Black.
+    Black,
+}
+
+/// Arguments of `damka dxp`.
+#[derive(Args, Debug)]
+pub struct DxpArgs {
+    /// The game: russian or turkish (a GAMEREQ with the other game's layout is refused).
+    #[arg(long, default_value = "russian")]
+    pub variant: Variant,
+    /// Port to listen on (server).
+    #[arg(long, default_value_t = dxp::DEFAULT_PORT)]
+    pub port: u16,
+    /// Address to listen on (server).
+    #[arg(long, default_value = "127.0.0.1")]
+    pub bind: String,
+    /// Search threads.
+    #[arg(long, default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=crate::engine::MAX_THREADS as i64))]
+    pub threads: u32,
+    /// Transposition table size, MiB.
+    #[arg(long, default_value_t = crate::engine::DEFAULT_HASH_MB as u32,
+          value_parser = clap::value_parser!(u32).range(1..=crate::engine::MAX_HASH_MB as i64))]
+    pub hash: u32,
+    /// Play as the initiator: connect to the follower at HOST:PORT.
+    #[arg(long, value_name = "HOST:PORT")]
+    pub connect: Option<String>,
+    /// Initiator: number of games.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub games: u32,
+    /// Initiator: minutes per player per game (0: less than a minute).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=999))]
+    pub time: u32,
+    /// Initiator: moves per game, after which the game ends (0: no limit).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=999))]
+    pub moves: u32,
+    /// Initiator: damka's colour in every game (alternating, White first, when omitted).
+    #[arg(long)]
+    pub color: Option<ColorArg>,
+    /// Initiator: start position of the games (FEN or Hub position string).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Think a fixed time per move, seconds (the clock still caps it).
+    #[arg(long)]
+    pub movetime: Option<f64>,
+    /// The clock assumed when a game is given 0 minutes, seconds.
+    #[arg(long, default_value_t = 20.0)]
+    pub zero_minute_clock: f64,
+    /// Seconds past the peer's clock before a silent peer is given up.
+    #[arg(long, default_value_t = 60.0)]
+    pub grace: f64,
+    /// Seconds a connection may stay without a game.
+    #[arg(long, default_value_t = 300.0)]
+    pub idle_timeout: f64,
+    /// Server: stop after this many connections.
+    #[arg(long)]
+    pub connections: Option<usize>,
+    /// The evaluation.
+    #[command(flatten)]
+    pub eval: super::eval_opts::EvalArgs,
+}
+
+fn seconds(name: &str, s: f64) -> Result<Duration, String> {
+    if s.is_finite() && (0.0..=1e6).contains(&s) {
+        Ok(Duration::from_secs_f64(s))
+    } else {
+        Err(format!(
+            "--{name} must be from 0 to 1000000 seconds, not {s}"
+        ))
+    }
+}
+
+fn config(args: &DxpArgs) -> Result<Config, String> {
+    let mut cfg = Config {
+        grace: seconds("grace", args.grace)?,
+        idle_timeout: seconds("idle-timeout", args.idle_timeout)?,
+        zero_minute_clock: seconds("zero-minute-clock", args.zero_minute_clock)?.as_secs_f64(),
+        ..Config::default()
+    };
+    if let Some(t) = args.movetime {
+        if !(t.is_finite() && t > 0.0 && t <= 1e6) {
+            return Err(format!("--movetime must be above 0 seconds, not {t}"));
+        }
+        cfg.movetime = Some(t);
+    }
+    Ok(cfg)
+}
+
+/// One line about a finished game.
+pub fn summary(i: usize, r: &GameRecord) -> String {
+    let end = match &r.end {
+        GameOver::Rules(e) => e.to_string(),
+        other => format!("{other:?}"),
+    };
+    format!(
+        "game {}: damka {}, {} plies, {end}, used {:.1} s of {:.0} s",
+        i + 1,
+        dxp::session::side_name(r.color),
+        r.moves.len(),
+        r.used,
+        r.clock
+    )
+}
+
+/// Runs `damka dxp`; returns the exit status (0 done, 1 a match could not be completed,
+/// 2 bad arguments or no connection).
+pub fn run(args: DxpArgs) -> i32 {
+    if let Err(e) = args.eval.apply() {
+        return fail(&e);
+    }
+    let cfg = match config(&args) {
+        Ok(c) => c,
+        Err(e) => return fail(&e),
+    };
+    let resources = Resources {
+        threads: args.threads as usize,
+        hash_mb: args.hash as usize,
+    };
+    let log = cfg.log.clone();
+    if let Some(address) = args.connect.clone() {
+        let task = Connect {
+            address,
+            config: cfg,
+            resources,
+            games: args.games,
+            minutes: args.time,
+            moves: args.moves,
+            color: args.color.map(|c| match c {
+                ColorArg::White => Color::White,
+                ColorArg::Black => Color::Black,
+            }),
+            start: args.fen.clone(),
+        };
+        let (records, outcome) = dispatch(args.variant, task);
+        for (i, r) in records.iter().enumerate() {
+            log(&summary(i, r));
+        }
+        return match outcome {
+            Ok(()) => 0,
+            Err(e) if records.is_empty() => fail(&e),
+            Err(e) => {
+                log(&e);
+                1
+            }
+        };
+    }
+    let listener = match TcpListener::bind((args.bind.as_str(), args.port)) {
+        Ok(l) => l,
+        Err(e) => {
+            return fail(&format!(
+                "cannot listen on {}:{}: {e}",
+                args.bind, args.port
+            ))
+        }
+    };
+    let task = Serve {
+        listener,
+        config: cfg,
+        resources,
+        max_connections: args.connections,
+    };
+    let records = dispatch(args.variant, task);
+    for (i, r) in records.iter().enumerate() {
+        log(&summary(i, r));
+    }
+    0
+}
+
+fn fail(msg: &str) -> i32 {
+    eprintln!("damka dxp: {msg}");
+    2
+}

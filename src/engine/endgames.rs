@@ -1,0 +1,66 @@
+//! The engine's endgame databases: the `egtb-path` and `egtb-cache` options, the tables opened
+//! for the current game and handed to its searcher, and the messages about missing or damaged
+//! tables, each shown once.
+
+use crate::core::Variant;
+use crate::egtb::Tablebase;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Default cache of decoded blocks, MiB.
+pub const DEFAULT_EGTB_CACHE_MB: usize = 32;
+/// Largest accepted cache, MiB.
+pub const MAX_EGTB_CACHE_MB: usize = 65_536;
+
+/// The options and the open tables.
+#[derive(Default)]
+pub struct EndgameConfig {
+    /// Folder given by `egtb-path` (empty: no tables).
+    pub path: String,
+    /// Cache size in MiB.
+    pub cache_mb: usize,
+    /// The tables of the current game, if they opened.
+    pub tables: Option<Arc<Tablebase>>,
+    /// Messages not yet shown.
+    pub messages: Vec<String>,
+}
+
+impl EndgameConfig {
+    /// No tables, default cache.
+    pub fn new() -> EndgameConfig {
+        EndgameConfig {
+            cache_mb: DEFAULT_EGTB_CACHE_MB,
+            ..EndgameConfig::default()
+        }
+    }
+
+    /// Opens the tables of `variant` from the configured folder (none when the path is
+    /// empty); a failure becomes a message and play goes on without tables.
+    pub fn reopen(&mut self, variant: Variant) {
+        self.tables = None;
+        let path = self.path.trim();
+        if path.is_empty() {
+            return;
+        }
+        match Tablebase::open(&PathBuf::from(path), variant, self.cache_mb) {
+            Ok(t) => self.tables = Some(Arc::new(t)),
+            Err(e) => self
+                .messages
+                .push(format!("endgame databases not used: {e}")),
+        }
+    }
+
+    /// Messages not yet shown, including the tables' own (a missing or damaged table).
+    pub fn take_messages(&mut self) -> Vec<String> {
+        let mut out = std::mem::take(&mut self.messages);
+        if let Some(t) = &self.tables {
+            out.extend(t.take_messages());
+        }
+        out
+    }
+
+    /// Successful probes so far, when tables are in use.
+    pub fn hits(&self) -> Option<u64> {
+        self.tables.as_ref().map(|t| t.hits())
+    }
+}

@@ -1,0 +1,154 @@
+//! The follower: waits for a GAMEREQ, accepts it (or refuses it with the code that names the
+//! reason), plays the game, and waits for the next one, until the peer closes the connection
+//! or stays idle too long.
+
+use super::board::position_of;
+use super::message::{AccCode, BackCode, GameReq, Message};
+use super::session::{After, Conn, GameRecord, Seat, Table};
+use super::wire::{Event, Link};
+use super::Config;
+use crate::engine::GameSession;
+use crate::eval::Evaluate;
+use crate::game::Game;
+use crate::variant::Notation;
+use std::time::Instant;
+
+/// Why a GAMEREQ is refused: the code and a sentence for the CHAT that follows.
+pub fn check_request<P: Evaluate>(req: &GameReq) -> Result<Game<P>, (AccCode, String)> {
+    if req.version != super::message::VERSION {
+        return Err((
+            AccCode::WrongVersion,
+            format!(
+                "wrong version {:02}: damka speaks DXP version 01",
+                req.version
+            ),
+        ));
+    }
+    let start = match &req.setup {
+        None => P::start(),
+        Some(setup) => position_of::<P>(setup).map_err(|e| (AccCode::RefuseGame, e))?,
+    };
+    Ok(Game::new(start))
+}
+
+/// Serves one connection as the follower: every game the peer asks for, in a row. Returns
+/// the games played; the connection is closed at the end.
+pub fn serve_connection<P: Evaluate>(
+    session: &mut GameSession<P>,
+    link: Link,
+    cfg: &Config,
+) -> Vec<GameRecord> {
+    let mut conn = Conn::start(link, cfg);
+    conn.log("connected");
+    let mut records = Vec::new();
+    let mut pending = None;
+    loop {
+        let next = pending.take().or_else(|| wait_request(&mut conn, cfg));
+        let Some((req, _)) = next else { break };
+        let (record, after) = match answer_request::<P>(session, &mut conn, cfg, &req) {
+            Some(played) => played,
+            None => continue,
+        };
+        records.push(record);
+        match after {
+            After::Open => {}
+            After::Request(r, at) => pending = Some((r, at)),
+            After::Closed => break,
+        }
+    }
+    conn.log(&format!("connection ends after {} game(s)", records.len()));
+    conn.close();
+    records
+}
+
+/// Answers a GAMEREQ; plays the game if it is accepted.
+fn answer_request<P: Evaluate>(
+    session: &mut GameSession<P>,
+    conn: &mut Conn,
+    cfg: &Config,
+    req: &GameReq,
+) -> Option<(GameRecord, After)> {
+    let game = match check_request::<P>(req) {
+        Ok(g) => g,
+        Err((code, why)) => {
+            conn.log(&format!("game refused: {why}"));
+            conn.send(&Message::GameAcc {
+                name: cfg.name.clone(),
+                code,
+            });
+            conn.chat(&format!("game refused: {why}"));
+            return None;
+        }
+    };
+    conn.send(&Message::GameAcc {
+        name: cfg.name.clone(),
+        code: AccCode::Accept,
+    });
+    conn.log(&format!(
+        "game accepted from {:?}: damka plays {}, {} min, {} moves, start {}",
+        req.name,
+        super::session::side_name(req.follower_color),
+        req.minutes,
+        req.moves,
+        game.start().to_hub()
+    ));
+    let seat = Seat {
+        color: req.follower_color,
+        clock: cfg.clock_seconds(req.minutes),
+        moves: req.moves,
+        stop: false,
+        takes_requests: true,
+        started: Instant::now(),
+    };
+    Some(Table::new(session, conn, cfg, game, seat).play())
+}
+
+/// Waits for a GAMEREQ between games, answering whatever else comes; `None` when the
+/// connection closed, went idle too long, or sent too many bad messages.
+fn wait_request(conn: &mut Conn, cfg: &Config) -> Option<(GameReq, Instant)> {
+    let deadline = Instant::now() + cfg.idle_timeout;
+    loop {
+        if conn.broken().is_some() {
+            return None;
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        let Some(ev) = conn.recv(left) else {
+            conn.log(&format!(
+                "no game requested for {:.0} s",
+                cfg.idle_timeout.as_secs_f64()
+            ));
+            return None;
+        };
+        match ev.event {
+            Event::Message(Message::GameReq(r)) => return Some((r, ev.at)),
+            // A late GAMEEND (pydraughts sends one when it quits, even after the game ended):
+            // nothing to end, and answering could start a ping-pong with another follower.
+            Event::Message(Message::GameEnd { .. }) | Event::Message(Message::Chat(_)) => {}
+            Event::Message(Message::BackReq { .. }) => {
+                conn.send(&Message::BackAcc(BackCode::Continue));
+                conn.chat("no game in progress");
+            }
+            Event::Message(m) => {
+                let text = format!("unexpected {} with no game in progress (ignored)", m.kind());
+                conn.log(&text);
+                conn.chat(&text);
+            }
+            Event::Bad(e) => {
+                if let Some('R') = e.letter {
+                    // A malformed GAMEREQ still gets its answer: this game is refused.
+                    conn.send(&Message::GameAcc {
+                        name: cfg.name.clone(),
+                        code: AccCode::RefuseGame,
+                    });
+                }
+                if conn.bad(&e) {
+                    return None;
+                }
+            }
+            Event::Closed(why) => {
+                conn.log(&why);
+                return None;
+            }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+//! DamExchange (DXP): the TCP protocol draughts programs play each other with, in the 8x8
+//! form pydraughts speaks (`../shared/protocol/dxp.md`; wire format in README.md, "DXP").
+//!
+//! - [`message`]: the messages as typed values, parsed strictly and written exactly,
+//! - [`wire`]: NUL framing on a reader thread, a paced writer, the [`wire::Link`] a session
+//!   runs over (TCP, or [`memory`] pipes in tests),
+//! - [`board`]: positions and moves between DXP and the game's types,
+//! - [`clock`]: both players' clocks, kept from arrival times,
+//! - [`session`]: one game, either side of the connection,
+//! - [`follower`] and [`initiator`]: the two roles over one connection,
+//! - [`server`]: the TCP server and client around them, for any game.
+//!
+//! Nothing here writes to stdout; every log line goes through [`Config::log`].
+
+pub mod board;
+pub mod clock;
+pub mod follower;
+pub mod initiator;
+pub mod memory;
+pub mod message;
+pub mod server;
+pub mod session;
+pub mod wire;
+
+pub use follower::serve_connection;
+pub use initiator::{play_games, Match};
+pub use message::Message;
+pub use session::{GameOver, GameRecord};
+
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The port pydraughts connects to by default.
+pub const DEFAULT_PORT: u16 = 27531;
+
+/// Where log lines go (stderr in the program, a collector in tests).
+pub type Log = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// A log writing `damka dxp: ...` lines to stderr.
+pub fn stderr_log() -> Log {
+    // A closed stderr must not end the server: write errors are ignored.
+    Arc::new(|line: &str| {
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr().lock(), "damka dxp: {line}");
+    })
+}
+
+/// How a DXP session behaves: its name, timeouts and thinking time.
+#[derive(Clone)]
+pub struct Config {
+    /// The name sent in GAMEREQ and GAMEACC.
+    pub name: String,
+    /// Least time between two messages sent (see [`wire::Outbox`]).
+    pub gap: Duration,
+    /// How long a connection may stay without a game before it is closed.
+    pub idle_timeout: Duration,
+    /// How long an answer (GAMEACC, a GAMEEND acknowledgement) is waited for.
+    pub reply_timeout: Duration,
+    /// How long past the peer's own clock its move is waited for before the connection is
+    /// given up.
+    pub grace: Duration,
+    /// The clock assumed, seconds, when a GAMEREQ gives 0 minutes ("less than a minute").
+    pub zero_minute_clock: f64,
+    /// A fixed thinking time per move, seconds, instead of planning from the clock (the clock
+    /// still caps it).
+    pub movetime: Option<f64>,
+    /// Bad messages in a row after which a connection is closed.
+    pub max_bad: u32,
+    /// Where log lines go.
+    pub log: Log,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            name: format!("damka {}", env!("CARGO_PKG_VERSION")),
+            gap: Duration::from_millis(100),
+            idle_timeout: Duration::from_secs(300),
+            reply_timeout: Duration::from_secs(30),
+            grace: Duration::from_secs(60),
+            zero_minute_clock: 20.0,
+            movetime: None,
+            max_bad: 16,
+            log: stderr_log(),
+        }
+    }
+}
+
+impl Config {
+    /// The seconds each player has for a game of `minutes` minutes.
+    pub fn clock_seconds(&self, minutes: u32) -> f64 {
+        if minutes == 0 {
+            self.zero_minute_clock
+        } else {
+            minutes as f64 * 60.0
+        }
+    }
+}

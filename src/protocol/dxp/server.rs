@@ -1,0 +1,142 @@
+//! The TCP ends: a server that follows one connection at a time and keeps serving after each
+//! one ends (closed, dropped mid-game, silent, or sending garbage), and a client that connects
+//! and plays a match as the initiator. Both are [`GameTask`]s, written once for every game.
+
+use super::initiator::{play_games, Match};
+use super::session::GameRecord;
+use super::wire::Link;
+use super::{serve_connection, Config};
+use crate::core::Color;
+use crate::dispatch::GameTask;
+use crate::engine::GameSession;
+use crate::eval::Evaluate;
+use crate::variant::{Notation, Perft};
+use std::net::{TcpListener, TcpStream, ToSocketAddrs};
+use std::time::Duration;
+
+/// Search resources of the engine behind a DXP session.
+#[derive(Clone, Copy, Debug)]
+pub struct Resources {
+    /// Search threads.
+    pub threads: usize,
+    /// Transposition table, MiB.
+    pub hash_mb: usize,
+}
+
+/// Serves DXP connections on `listener` one after the other, as the follower; stops after
+/// `max_connections` if given. Returns every game played.
+pub struct Serve {
+    /// The bound listener.
+    pub listener: TcpListener,
+    /// Session behaviour.
+    pub config: Config,
+    /// Engine resources.
+    pub resources: Resources,
+    /// Stop after this many connections (`None`: serve for ever).
+    pub max_connections: Option<usize>,
+}
+
+impl GameTask for Serve {
+    type Output = Vec<GameRecord>;
+
+    fn run<P: Evaluate + Perft>(self) -> Vec<GameRecord> {
+        let cfg = &self.config;
+        let mut session = GameSession::<P>::new(self.resources.threads, self.resources.hash_mb);
+        let mut records = Vec::new();
+        let mut served = 0;
+        if let Ok(addr) = self.listener.local_addr() {
+            (cfg.log)(&format!("{} follower listening on {addr}", P::VARIANT));
+        }
+        while self.max_connections.is_none_or(|m| served < m) {
+            match self.listener.accept() {
+                Ok((stream, _)) => match Link::tcp(stream) {
+                    Ok(link) => records.extend(serve_connection(&mut session, link, cfg)),
+                    Err(e) => (cfg.log)(&format!("cannot use a connection: {e}")),
+                },
+                Err(e) => {
+                    // Accept errors are transient (a connection reset before it was taken, no
+                    // file descriptors left for a moment): wait and go on serving.
+                    (cfg.log)(&format!("accept failed: {e}"));
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+            }
+            served += 1;
+        }
+        records
+    }
+}
+
+/// Connects to a DXP follower and plays a match as the initiator.
+pub struct Connect {
+    /// `host:port` of the follower.
+    pub address: String,
+    /// Session behaviour.
+    pub config: Config,
+    /// Engine resources.
+    pub resources: Resources,
+    /// Number of games, minutes and moves per game.
+    pub games: u32,
+    /// Minutes per player per game.
+    pub minutes: u32,
+    /// Moves per game (0: no limit).
+    pub moves: u32,
+    /// damka's colour in every game (`None`: alternate, White first).
+    pub color: Option<Color>,
+    /// Start position (FEN or Hub string); the game's initial position when `None`.
+    pub start: Option<String>,
+}
+
+/// How long connecting may take.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+impl GameTask for Connect {
+    /// The games played, and whether the match was completed.
+    type Output = (Vec<GameRecord>, Result<(), String>);
+
+    fn run<P: Evaluate + Perft>(self) -> Self::Output {
+        match self.connect::<P>() {
+            Ok((start, link)) => {
+                let mut session =
+                    GameSession::<P>::new(self.resources.threads, self.resources.hash_mb);
+                let m = Match {
+                    games: self.games,
+                    minutes: self.minutes,
+                    moves: self.moves,
+                    color: self.color,
+                    start,
+                };
+                play_games(&mut session, link, &self.config, &m)
+            }
+            Err(e) => (Vec::new(), Err(e)),
+        }
+    }
+}
+
+impl Connect {
+    /// The start position and the connection.
+    fn connect<P: Evaluate>(&self) -> Result<(P, Link), String> {
+        let start = match &self.start {
+            Some(text) => P::parse_any(text).map_err(|e| e.to_string())?,
+            None => P::start(),
+        };
+        let addrs: Vec<_> = self
+            .address
+            .to_socket_addrs()
+            .map_err(|e| format!("bad address {:?}: {e}", self.address))?
+            .collect();
+        let mut last = format!("no address for {:?}", self.address);
+        let mut stream = None;
+        for a in addrs {
+            match TcpStream::connect_timeout(&a, CONNECT_TIMEOUT) {
+                Ok(s) => {
+                    stream = Some(s);
+                    break;
+                }
+                Err(e) => last = format!("cannot connect to {a}: {e}"),
+            }
+        }
+        let stream = stream.ok_or(last)?;
+        let link = Link::tcp(stream).map_err(|e| e.to_string())?;
+        Ok((start, link))
+    }
+}

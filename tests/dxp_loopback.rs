@@ -1,0 +1,323 @@
+//! DXP over TCP on the loopback interface: damka against damka (initiator against follower)
+//! for whole games in both games, a server that keeps serving after bad connections, and the
+//! `damka dxp` program itself.
+
+mod dxp_support;
+
+use damka::core::Variant;
+use damka::dispatch::dispatch;
+use damka::game::Game;
+use damka::protocol::dxp::message::{AccCode, EndReason, Message};
+use damka::protocol::dxp::server::{Connect, Resources, Serve};
+use damka::protocol::dxp::wire::{Event, Framer};
+use damka::protocol::dxp::{GameOver, GameRecord};
+use damka::variant::{Notation, Position, RussianPosition, TurkishPosition};
+use dxp_support::test_config;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+const RESOURCES: Resources = Resources {
+    threads: 1,
+    hash_mb: 8,
+};
+
+fn serve(variant: Variant, connections: usize) -> (u16, thread::JoinHandle<Vec<GameRecord>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (config, _) = test_config();
+    let task = Serve {
+        listener,
+        config,
+        resources: RESOURCES,
+        max_connections: Some(connections),
+    };
+    (port, thread::spawn(move || dispatch(variant, task)))
+}
+
+/// Replays a record with the rules and returns the game.
+fn replay<P: Notation>(r: &GameRecord) -> Game<P> {
+    let mut g = Game::new(P::from_hub(&r.start).unwrap());
+    for m in &r.moves {
+        g.play_text(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+    g
+}
+
+fn damka_against_damka<P: Notation + damka::eval::Evaluate>(variant: Variant) {
+    let (port, server) = serve(variant, 1);
+    let (mut config, _) = test_config();
+    config.movetime = Some(0.04);
+    let task = Connect {
+        address: format!("127.0.0.1:{port}"),
+        config,
+        resources: RESOURCES,
+        games: 2,
+        minutes: 1,
+        // A guard only: a game reaching 300 moves would end by the move count and fail the
+        // test below instead of running on.
+        moves: 300,
+        color: None,
+        start: None,
+    };
+    let (ours, outcome) = dispatch(variant, task);
+    assert_eq!(outcome, Ok(()));
+    let theirs = server.join().unwrap();
+    assert_eq!(ours.len(), 2);
+    assert_eq!(theirs.len(), 2);
+    for (a, b) in ours.iter().zip(&theirs) {
+        assert_eq!(a.moves, b.moves, "both sides saw the same game");
+        assert_eq!(a.color, b.color.opposite());
+        let game = replay::<P>(a);
+        let end = game.result().expect("a whole game, over by the rules");
+        assert_eq!(a.end, GameOver::Rules(end));
+        assert_eq!(b.end, GameOver::Rules(end));
+        assert!(a.used < a.clock && b.used < b.clock);
+    }
+    assert_eq!(ours[0].color, damka::core::Color::White);
+    assert_eq!(ours[1].color, damka::core::Color::Black);
+}
+
+#[test]
+fn russian_damka_against_damka_whole_games() {
+    damka_against_damka::<RussianPosition>(Variant::Russian);
+}
+
+#[test]
+fn turkish_damka_against_damka_whole_games() {
+    damka_against_damka::<TurkishPosition>(Variant::Turkish);
+}
+
+/// A raw TCP client reading messages with a deadline.
+struct Client {
+    stream: TcpStream,
+    framer: Framer,
+    pending: Vec<Event>,
+}
+
+impl Client {
+    fn connect(port: u16) -> Client {
+        let stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_millis(100)))
+            .unwrap();
+        Client {
+            stream,
+            framer: Framer::default(),
+            pending: Vec::new(),
+        }
+    }
+
+    fn text(&mut self, s: &str) {
+        self.stream.write_all(s.as_bytes()).unwrap();
+        self.stream.write_all(&[0]).unwrap();
+    }
+
+    fn expect(&mut self) -> Message {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while self.pending.is_empty() {
+            assert!(Instant::now() < deadline, "no message from damka");
+            let mut buf = [0u8; 256];
+            match self.stream.read(&mut buf) {
+                Ok(0) => panic!("damka closed the connection"),
+                Ok(n) => self.pending = self.framer.feed(&buf[..n]),
+                Err(_) => {}
+            }
+        }
+        match self.pending.remove(0) {
+            Event::Message(m) => m,
+            e => panic!("expected a message, got {e:?}"),
+        }
+    }
+}
+
+const GAMEREQ_RUSSIAN_WHITE: &str =
+    "R01DXP Client                      W001000BWzzzzzzzzzzzzeeeeeeeewwwwwwwwwwww";
+
+#[test]
+fn the_server_keeps_serving_after_bad_connections() {
+    let (port, server) = serve(Variant::Russian, 3);
+    // Garbage, then gone.
+    let mut c = Client::connect(port);
+    c.stream.write_all(&[0xff; 400]).unwrap();
+    c.text("X");
+    drop(c);
+    // Gone in mid-game, while damka thinks.
+    let mut c = Client::connect(port);
+    c.text(GAMEREQ_RUSSIAN_WHITE);
+    assert!(matches!(
+        c.expect(),
+        Message::GameAcc {
+            code: AccCode::Accept,
+            ..
+        }
+    ));
+    drop(c);
+    // A good connection is still served.
+    let mut c = Client::connect(port);
+    c.text(GAMEREQ_RUSSIAN_WHITE);
+    assert!(matches!(
+        c.expect(),
+        Message::GameAcc {
+            code: AccCode::Accept,
+            ..
+        }
+    ));
+    let mut game = Game::<RussianPosition>::from_start();
+    dxp_support::take_move(&mut game, &c.expect());
+    c.text("E01");
+    assert_eq!(
+        c.expect(),
+        Message::GameEnd {
+            reason: EndReason::Unknown,
+            stop: false
+        }
+    );
+    drop(c);
+    let records = server.join().unwrap();
+    assert_eq!(records.len(), 2);
+    assert!(matches!(records[0].end, GameOver::Disconnected(_)));
+    assert_eq!(records[1].end, GameOver::PeerEnded(EndReason::Unknown));
+}
+
+fn damka(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_damka"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn the_program_serves_on_its_port_and_writes_nothing_to_stdout() {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let p = port.to_string();
+    let child = damka(&[
+        "dxp",
+        "--variant",
+        "turkish",
+        "--port",
+        &p,
+        "--connections",
+        "1",
+        "--movetime",
+        "0.05",
+    ]);
+    let mut c = None;
+    for _ in 0..100 {
+        if let Ok(s) = TcpStream::connect(("127.0.0.1", port)) {
+            s.set_read_timeout(Some(Duration::from_millis(100)))
+                .unwrap();
+            c = Some(Client {
+                stream: s,
+                framer: Framer::default(),
+                pending: Vec::new(),
+            });
+            break;
+        }
+        thread::sleep(Duration::from_millis(50));
+    }
+    let mut c = c.expect("damka dxp listens");
+    // A Russian position to the Turkish server: refused, with the reason in a CHAT.
+    c.text(GAMEREQ_RUSSIAN_WHITE);
+    assert!(matches!(
+        c.expect(),
+        Message::GameAcc {
+            code: AccCode::RefuseGame,
+            ..
+        }
+    ));
+    assert!(matches!(c.expect(), Message::Chat(t) if t.contains("layout")));
+    let start = damka::protocol::dxp::board::setup_of(&TurkishPosition::start());
+    c.text(&format!(
+        "R01DXP Client                      Z000000BW{}",
+        start.squares
+    ));
+    assert!(matches!(
+        c.expect(),
+        Message::GameAcc {
+            code: AccCode::Accept,
+            ..
+        }
+    ));
+    c.text("M0000172500");
+    assert!(matches!(c.expect(), Message::Move { .. }));
+    drop(c);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty(), "stdout: {:?}", out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("game refused: wrong variant layout"), "{err}");
+    assert!(!err.contains("panick"), "{err}");
+}
+
+#[test]
+fn a_closed_log_does_not_end_the_server() {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let p = port.to_string();
+    let mut child = damka(&["dxp", "--port", &p, "--connections", "2"]);
+    drop(child.stderr.take()); // every log line now fails to be written
+    let mut served = 0;
+    for _ in 0..100 {
+        if let Ok(s) = TcpStream::connect(("127.0.0.1", port)) {
+            s.set_read_timeout(Some(Duration::from_millis(100)))
+                .unwrap();
+            let mut c = Client {
+                stream: s,
+                framer: Framer::default(),
+                pending: Vec::new(),
+            };
+            c.text(GAMEREQ_RUSSIAN_WHITE);
+            assert!(matches!(
+                c.expect(),
+                Message::GameAcc {
+                    code: AccCode::Accept,
+                    ..
+                }
+            ));
+            served += 1;
+            if served == 2 {
+                break;
+            }
+        } else {
+            thread::sleep(Duration::from_millis(50));
+        }
+    }
+    assert_eq!(served, 2);
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0));
+}
+
+#[test]
+fn bad_arguments_and_busy_ports_are_one_line_errors() {
+    let busy = TcpListener::bind("127.0.0.1:0").unwrap();
+    let p = busy.local_addr().unwrap().port().to_string();
+    for args in [
+        vec!["dxp", "--port", p.as_str()],
+        vec!["dxp", "--movetime", "-1"],
+        vec!["dxp", "--variant", "chess"],
+        vec!["dxp", "--connect", "127.0.0.1:1"],
+        vec!["dxp", "--connect", "no port"],
+    ] {
+        let out = damka(&args).wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !err.trim().is_empty() && !err.contains("panick"),
+            "{args:?}: {err}"
+        );
+    }
+}
