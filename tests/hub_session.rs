@@ -22,7 +22,7 @@ fn handshake_declares_every_param_and_applies_them_once_at_init() {
         lines,
         vec![
             format!(
-                "id name=damka version={} eval=\"{}\" author=\"the damka authors\"",
+                "id name=damka version=\"{} eval {}\" author=\"the damka authors\"",
                 env!("CARGO_PKG_VERSION"),
                 damka::engine::eval_names()
             ),

@@ -4,9 +4,9 @@
 pub mod analyse;
 pub mod bench;
 pub mod datagen;
+pub mod dxp;
 pub mod egtb;
 pub mod egtb_positions;
-pub mod dxp;
 pub mod eval_opts;
 pub mod hub;
 pub mod perft;

@@ -295,7 +295,12 @@ impl<B: Backend, W: Write> Session<B, W> {
     fn hub(&mut self) -> io::Result<()> {
         let id = Id {
             name: Some(env!("CARGO_PKG_NAME").into()),
-            version: Some(env!("CARGO_PKG_VERSION").into()),
+            // With the evaluation of each game (the learned net's name, or `classic`).
+            version: Some(format!(
+                "{} eval {}",
+                env!("CARGO_PKG_VERSION"),
+                crate::engine::eval_names()
+            )),
             author: Some("the damka authors".into()),
         };
         self.send(EngineReply::Id(id).to_reply())?;
