@@ -4,10 +4,12 @@
 //! of the match tool can be driven for real, through pipes and processes.
 
 use clap::{Args, ValueEnum};
-use damka::core::Variant;
+use damka::core::{Rng, Variant};
+use damka::dispatch::{dispatch, GameTask};
+use damka::eval::Evaluate;
 use damka::protocol::command::{parse_command, Command, PosSource};
 use damka::protocol::reply::{EngineReply, Id, InfoLine, ParamDecl, ParamKind};
-use damka::variant::{GameMove, Notation, Position, RussianPosition, TurkishPosition};
+use damka::variant::{GameMove, Notation, Perft, Position};
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
@@ -92,9 +94,9 @@ fn answer<P: Position>(pos: &str, moves: &[String], a: &FakeArgs) -> (usize, Ans
     let i = if a.first {
         0
     } else {
-        let h = (p.key() ^ a.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15))
-            .wrapping_mul(0xff51_afd7_ed55_8ccd);
-        ((h >> 32) % legal.len() as u64) as usize
+        // Drawn from the position and the seed, so a fake plays the same move in the same
+        // position every time.
+        Rng::new(p.key() ^ a.seed).below(legal.len() as u64) as usize
     };
     (ply, Answer::Move(p.move_to_hub(&legal[i])))
 }
@@ -147,10 +149,14 @@ pub fn run(a: FakeArgs) -> i32 {
                 moves = m;
             }
             Command::Go(_) => {
-                let (ply, ans) = match variant {
-                    Variant::Russian => answer::<RussianPosition>(&pos, &moves, &a),
-                    Variant::Turkish => answer::<TurkishPosition>(&pos, &moves, &a),
-                };
+                struct Reply<'a>(&'a str, &'a [String], &'a FakeArgs);
+                impl GameTask for Reply<'_> {
+                    type Output = (usize, Answer);
+                    fn run<P: Evaluate + Perft>(self) -> Self::Output {
+                        answer::<P>(self.0, self.1, self.2)
+                    }
+                }
+                let (ply, ans) = dispatch(variant, Reply(&pos, &moves, &a));
                 if hits(&a, Failing::Crash, ply) {
                     return 3;
                 }

@@ -6,9 +6,11 @@ use crate::cmdline::{quote, split_command};
 use crate::hub::{Engine, EngineSpec};
 use clap::Args;
 use damka::core::Variant;
+use damka::dispatch::{dispatch, GameTask};
+use damka::eval::Evaluate;
 use damka::game::Game;
-use damka::protocol::command::LevelUpdate;
-use damka::variant::{Notation, Position, RussianPosition, TurkishPosition};
+use damka::protocol::command::{Level, LevelUpdate};
+use damka::variant::{Notation, Perft, Position};
 use std::collections::HashSet;
 use std::io::Write;
 use std::path::PathBuf;
@@ -77,10 +79,14 @@ pub fn run(a: GenArgs) -> i32 {
             return 2;
         }
     };
-    let res = match a.variant {
-        Variant::Russian => generate::<RussianPosition>(&a, &mut engine, timeout),
-        Variant::Turkish => generate::<TurkishPosition>(&a, &mut engine, timeout),
-    };
+    struct Generate<'a>(&'a GenArgs, &'a mut Engine, Duration);
+    impl GameTask for Generate<'_> {
+        type Output = Result<String, String>;
+        fn run<P: Evaluate + Perft>(self) -> Self::Output {
+            generate::<P>(self.0, self.1, self.2)
+        }
+    }
+    let res = dispatch(a.variant, Generate(&a, &mut engine, timeout));
     engine.quit();
     let text = match res {
         Ok(t) => t,
@@ -161,10 +167,7 @@ fn generate<P: Position>(a: &GenArgs, e: &mut Engine, timeout: Duration) -> Resu
             alg.push(p.move_to_algebraic(m));
             p = p.play(m);
         }
-        let depth = LevelUpdate {
-            depth: Some(a.depth),
-            ..LevelUpdate::default()
-        };
+        let depth = LevelUpdate(vec![Level::Depth(a.depth)]);
         let reply = e
             .think(&start_hub, &hub, &[depth], Some(timeout))
             .map_err(|f| format!("position {}: {f}", alg.join(" ")))?;

@@ -9,8 +9,10 @@ use crate::pdn::{write_game, PdnInfo};
 use crate::stats::Sprt;
 use crate::tally::Tally;
 use damka::core::{Color, Rng, Variant};
+use damka::dispatch::{dispatch, GameTask};
+use damka::eval::Evaluate;
 use damka::game::pdn::today;
-use damka::variant::{Outcome, Position, RussianPosition, TurkishPosition};
+use damka::variant::{Outcome, Perft, Position};
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::PathBuf;
@@ -46,10 +48,14 @@ pub struct MatchConfig {
 /// Runs the match and prints its report; returns the exit status (0 done, 2 bad input or an
 /// engine that cannot start).
 pub fn run(cfg: &MatchConfig) -> i32 {
-    match cfg.variant {
-        Variant::Russian => run_generic::<RussianPosition>(cfg),
-        Variant::Turkish => run_generic::<TurkishPosition>(cfg),
+    struct Run<'a>(&'a MatchConfig);
+    impl GameTask for Run<'_> {
+        type Output = i32;
+        fn run<P: Evaluate + Perft>(self) -> i32 {
+            run_generic::<P>(self.0)
+        }
     }
+    dispatch(cfg.variant, Run(cfg))
 }
 
 /// Which engines play game `g`, and with which opening: game pairs share an opening and an
