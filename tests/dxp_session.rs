@@ -1,5 +1,5 @@
 //! DXP sessions in memory against a scripted peer: every message kind, every error, the
-//! follower's games from start to end in both games, and the initiator.
+//! follower's games from start to end in both games (the initiator: `dxp_initiator.rs`).
 
 mod dxp_support;
 
@@ -7,8 +7,7 @@ use damka::core::{Color, Rng};
 use damka::eval::Evaluate;
 use damka::game::Game;
 use damka::protocol::dxp::message::{AccCode, BackCode, EndReason, Message};
-use damka::protocol::dxp::wire::Event;
-use damka::protocol::dxp::{GameOver, Match};
+use damka::protocol::dxp::GameOver;
 use damka::variant::{Position, RussianPosition, TurkishPosition};
 use dxp_support::*;
 use std::time::{Duration, Instant};
@@ -472,98 +471,6 @@ fn damka_keeps_within_its_clock() {
         "used only {} s: the clock was not used",
         r.used
     );
-}
-
-#[test]
-fn initiator_plays_a_match_against_a_scripted_follower() {
-    let (cfg, _) = test_config();
-    let m = Match {
-        games: 2,
-        minutes: 1,
-        moves: 0,
-        color: None,
-        start: RussianPosition::start(),
-    };
-    let (mut peer, handle) = spawn_initiator::<RussianPosition>(cfg, m);
-    let mut rng = Rng::new(3);
-    for (i, damka) in [Color::White, Color::Black].into_iter().enumerate() {
-        let Message::GameReq(req) = peer.expect() else {
-            panic!("expected GAMEREQ")
-        };
-        assert_eq!(req.follower_color, damka.opposite());
-        assert_eq!(req.minutes, 1);
-        assert_eq!(
-            req.setup,
-            Some(damka::protocol::dxp::board::setup_of(
-                &RussianPosition::start()
-            ))
-        );
-        peer.send(&Message::GameAcc {
-            name: "scripted follower".into(),
-            code: AccCode::Accept,
-        });
-        let mut game = Game::<RussianPosition>::from_start();
-        loop {
-            if game.position().side_to_move() == damka {
-                match peer.expect() {
-                    Message::GameEnd { stop, .. } => {
-                        assert!(game.is_over());
-                        assert_eq!(stop, i == 1, "stop code 1 with the last game only");
-                        peer.text("E00");
-                        break;
-                    }
-                    m => take_move(&mut game, &m),
-                }
-            } else if game.is_over() {
-                peer.text("E10");
-                assert_eq!(
-                    peer.expect(),
-                    Message::GameEnd {
-                        reason: EndReason::Unknown,
-                        stop: i == 1
-                    }
-                );
-                break;
-            } else {
-                let m = random_move(&mut game, &mut rng);
-                peer.send(&m);
-            }
-        }
-    }
-    let (records, outcome) = handle.join().unwrap();
-    assert_eq!(outcome, Ok(()));
-    assert_eq!(records.len(), 2);
-    assert!(records.iter().all(|r| matches!(r.end, GameOver::Rules(_))));
-    // The connection was closed after the match: nothing more comes.
-    assert!(matches!(
-        peer.next(Duration::from_millis(200)),
-        None | Some(Event::Closed(_))
-    ));
-}
-
-#[test]
-fn initiator_stops_when_refused() {
-    let (cfg, _) = test_config();
-    let m = Match {
-        games: 3,
-        minutes: 1,
-        moves: 0,
-        color: Some(Color::Black),
-        start: TurkishPosition::start(),
-    };
-    let (mut peer, handle) = spawn_initiator::<TurkishPosition>(cfg, m);
-    let Message::GameReq(req) = peer.expect() else {
-        panic!("expected GAMEREQ")
-    };
-    assert_eq!(req.follower_color, Color::White);
-    assert_eq!(req.setup.unwrap().squares.len(), 64);
-    peer.send(&Message::GameAcc {
-        name: "scripted follower".into(),
-        code: AccCode::WrongVersion,
-    });
-    let (records, outcome) = handle.join().unwrap();
-    assert!(records.is_empty());
-    assert!(outcome.unwrap_err().contains("WrongVersion"));
 }
 
 #[test]

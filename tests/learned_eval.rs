@@ -40,6 +40,21 @@ fn random_positions<P: Position>(count: usize, seed: u64) -> Vec<P> {
     out
 }
 
+/// The pieces of each side and the side to move of [`random_positions`].
+fn random_sides<P: Position>(count: usize, seed: u64) -> Vec<(Pieces, Pieces, Color)> {
+    let sides = |p: &P| {
+        (
+            p.pieces(Color::White),
+            p.pieces(Color::Black),
+            p.side_to_move(),
+        )
+    };
+    random_positions::<P>(count, seed)
+        .iter()
+        .map(sides)
+        .collect()
+}
+
 fn swapped(w: Pieces, b: Pieces) -> (Pieces, Pieces) {
     let t = |p: Pieces| Pieces {
         men: rotate(p.men),
@@ -91,27 +106,9 @@ fn training_features_give_the_net_score() {
     // final rounding), so the trainer fits exactly what the engine computes.
     for variant in Variant::ALL {
         let net = random_net(variant, 99);
-        let positions: Vec<(Pieces, Pieces, Color)> = match variant {
-            Variant::Russian => random_positions::<RussianPosition>(500, 3)
-                .iter()
-                .map(|p| {
-                    (
-                        p.pieces(Color::White),
-                        p.pieces(Color::Black),
-                        p.side_to_move(),
-                    )
-                })
-                .collect(),
-            Variant::Turkish => random_positions::<TurkishPosition>(500, 3)
-                .iter()
-                .map(|p| {
-                    (
-                        p.pieces(Color::White),
-                        p.pieces(Color::Black),
-                        p.side_to_move(),
-                    )
-                })
-                .collect(),
+        let positions = match variant {
+            Variant::Russian => random_sides::<RussianPosition>(500, 3),
+            Variant::Turkish => random_sides::<TurkishPosition>(500, 3),
         };
         let mut flat: Vec<[i16; 2]> = net.patterns.clone();
         flat.extend_from_slice(&net.kings);

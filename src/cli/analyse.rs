@@ -35,12 +35,9 @@ pub struct AnalyseArgs {
     /// Transposition table, MiB [default: 64].
     #[arg(long)]
     pub hash: Option<usize>,
-    /// Endgame database folder (as given to `damka egtb build --dir`).
-    #[arg(long)]
-    pub egtb_path: Option<String>,
-    /// Endgame database cache in MiB.
-    #[arg(long, default_value_t = crate::engine::DEFAULT_EGTB_CACHE_MB)]
-    pub egtb_cache: usize,
+    /// The endgame databases.
+    #[command(flatten)]
+    pub egtb: super::egtb_opts::EgtbArgs,
     /// The evaluation.
     #[command(flatten)]
     pub eval: super::eval_opts::EvalArgs,
@@ -77,8 +74,8 @@ pub fn run(args: AnalyseArgs) -> i32 {
     if let Some(h) = args.hash {
         engine.set_hash_mb(h);
     }
-    if let Some(path) = &args.egtb_path {
-        engine.set_endgames(path, args.egtb_cache);
+    if let Some((path, cache)) = args.egtb.tables() {
+        engine.set_endgames(&path.to_string_lossy(), cache);
     }
     for notice in engine.take_notices() {
         eprintln!("damka analyse: {notice}");

@@ -33,13 +33,9 @@ pub struct BenchArgs {
     /// over one on every position (prints each ratio and the median).
     #[arg(long)]
     pub speedup: Option<usize>,
-    /// Endgame database folder (as given to `damka egtb build --dir`); none by default, so the
-    /// node count is the bench signature.
-    #[arg(long)]
-    pub egtb_path: Option<std::path::PathBuf>,
-    /// Endgame database cache in MiB.
-    #[arg(long, default_value_t = crate::engine::DEFAULT_EGTB_CACHE_MB)]
-    pub egtb_cache: usize,
+    /// The endgame databases.
+    #[command(flatten)]
+    pub egtb: super::egtb_opts::EgtbArgs,
     /// The evaluation.
     #[command(flatten)]
     pub eval: super::eval_opts::EvalArgs,
@@ -301,7 +297,7 @@ pub fn run(args: BenchArgs) -> i32 {
         .unwrap_or(DEFAULT_HASH_MB)
         .clamp(1, crate::engine::MAX_HASH_MB);
     let start = Instant::now();
-    let egtb = args.egtb_path.clone().map(|p| (p, args.egtb_cache));
+    let egtb = args.egtb.tables();
     let result = bench_with_endgames(
         args.variant,
         depth,

@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! damka dxp [--variant russian|turkish] [--port 27531] [--bind 127.0.0.1] [--threads N] [--hash MiB]
-//!            [--eval classic|learned | --eval-file FILE] [--movetime S]
+//!            [--eval classic|learned | --eval-file FILE] [--egtb-path DIR] [--movetime S]
 //! damka dxp --connect HOST:PORT [--games N] [--time MINUTES] [--color white|black] [--moves N]
 //! ```
 
@@ -78,6 +78,9 @@ pub struct DxpArgs {
     /// Server: stop after this many connections.
     #[arg(long)]
     pub connections: Option<usize>,
+    /// The endgame databases.
+    #[command(flatten)]
+    pub egtb: super::egtb_opts::EgtbArgs,
     /// The evaluation.
     #[command(flatten)]
     pub eval: super::eval_opts::EvalArgs,
@@ -138,6 +141,7 @@ pub fn run(args: DxpArgs) -> i32 {
     let resources = Resources {
         threads: args.threads as usize,
         hash_mb: args.hash as usize,
+        egtb: args.egtb.tables(),
     };
     let log = cfg.log.clone();
     if let Some(address) = args.connect.clone() {
@@ -182,7 +186,10 @@ pub fn run(args: DxpArgs) -> i32 {
         resources,
         max_connections: args.connections,
     };
-    let records = dispatch(args.variant, task);
+    let records = match dispatch(args.variant, task) {
+        Ok(r) => r,
+        Err(e) => return fail(&e),
+    };
     for (i, r) in records.iter().enumerate() {
         log(&summary(i, r));
     }

@@ -6,6 +6,7 @@ pub mod bench;
 pub mod datagen;
 pub mod dxp;
 pub mod egtb;
+pub mod egtb_opts;
 pub mod egtb_positions;
 pub mod eval_opts;
 pub mod hub;

@@ -51,12 +51,9 @@ pub struct PlayArgs {
     /// Draw the board from Black's side.
     #[arg(long)]
     pub flip: bool,
-    /// Endgame database folder (as given to `damka egtb build --dir`).
-    #[arg(long)]
-    pub egtb_path: Option<std::path::PathBuf>,
-    /// Endgame database cache in MiB.
-    #[arg(long, default_value_t = crate::engine::DEFAULT_EGTB_CACHE_MB)]
-    pub egtb_cache: usize,
+    /// The endgame databases.
+    #[command(flatten)]
+    pub egtb: super::egtb_opts::EgtbArgs,
     /// The evaluation.
     #[command(flatten)]
     pub eval: super::eval_opts::EvalArgs,
@@ -73,8 +70,7 @@ impl Default for PlayArgs {
             fen: None,
             ascii: false,
             flip: false,
-            egtb_path: None,
-            egtb_cache: crate::engine::DEFAULT_EGTB_CACHE_MB,
+            egtb: Default::default(),
             eval: Default::default(),
         }
     }
@@ -365,7 +361,7 @@ impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
     }
 
     fn engine(&mut self) -> &mut GameSession<P> {
-        let egtb = (self.args.egtb_path.as_ref()).map(|p| (p.clone(), self.args.egtb_cache));
+        let egtb = self.args.egtb.tables();
         self.engine.get_or_insert_with(|| {
             let mut s = GameSession::new(1, DEFAULT_HASH_MB);
             if let Some((dir, cache)) = egtb {

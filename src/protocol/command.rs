@@ -26,50 +26,51 @@ pub const LEVEL_KEYS: [&str; 7] = [
     "infinite",
 ];
 
-/// The fields one `level` line sets; the others keep their earlier values (lines accumulate
-/// until the next `pos`).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct LevelUpdate {
-    /// `depth=N`.
-    pub depth: Option<u32>,
+/// One limit a `level` line sets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Level {
+    /// `depth=N` (at least 1: the engine always completes depth 1).
+    Depth(u32),
     /// `nodes=N`.
-    pub nodes: Option<u64>,
-    /// `move-time=S`.
-    pub movetime: Option<f64>,
-    /// `time=S`.
-    pub time: Option<f64>,
-    /// `inc=S`.
-    pub inc: Option<f64>,
-    /// `moves=N`.
-    pub moves: Option<u32>,
+    Nodes(u64),
+    /// `move-time=S` (not negative).
+    MoveTime(f64),
+    /// `time=S` (negative when the player overstepped).
+    Time(f64),
+    /// `inc=S` (not negative).
+    Inc(f64),
+    /// `moves=N` (0: no moves-to-go control).
+    Moves(u32),
     /// `infinite` (also `infinite=true|false`).
-    pub infinite: Option<bool>,
+    Infinite(bool),
 }
+
+impl Level {
+    /// Sets this limit in `limits`.
+    pub fn apply(self, limits: &mut Limits) {
+        match self {
+            Level::Depth(d) => limits.depth = Some(d),
+            Level::Nodes(n) => limits.nodes = Some(n),
+            Level::MoveTime(t) => limits.movetime = Some(t),
+            Level::Time(t) => limits.time = Some(t),
+            Level::Inc(i) => limits.inc = i,
+            // Never hand a zero divisor down.
+            Level::Moves(m) => limits.moves_to_go = (m > 0).then_some(m),
+            Level::Infinite(i) => limits.infinite = i,
+        }
+    }
+}
+
+/// The limits one `level` line sets, in the protocol's order; the others keep their earlier
+/// values (lines accumulate until the next `pos`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LevelUpdate(pub Vec<Level>);
 
 impl LevelUpdate {
     /// Merges this line into `limits`.
     pub fn apply(&self, limits: &mut Limits) {
-        if let Some(d) = self.depth {
-            limits.depth = Some(d);
-        }
-        if let Some(n) = self.nodes {
-            limits.nodes = Some(n);
-        }
-        if let Some(t) = self.movetime {
-            limits.movetime = Some(t);
-        }
-        if let Some(t) = self.time {
-            limits.time = Some(t);
-        }
-        if let Some(i) = self.inc {
-            limits.inc = i;
-        }
-        if let Some(m) = self.moves {
-            // `moves=0` means no moves-to-go control; never hand a zero divisor down.
-            limits.moves_to_go = (m > 0).then_some(m);
-        }
-        if let Some(i) = self.infinite {
-            limits.infinite = i;
+        for l in &self.0 {
+            l.apply(limits);
         }
     }
 }
@@ -295,18 +296,25 @@ fn parse_level(line: &Line<'_>) -> Result<LevelUpdate, CommandError> {
         None if line.has_flag("infinite") => Some(true),
         None => None,
     };
-    Ok(LevelUpdate {
-        // Depth 0 would ask for no search at all; the engine always completes depth 1.
-        depth: int::<u32>(line, "depth")?.map(|d| d.max(1)),
-        nodes: int::<u64>(line, "nodes")?,
-        // A negative move time can only mean "no time": move at once.
-        movetime: seconds(line, "move-time")?.map(|t| t.max(0.0)),
-        // A negative clock is legal input (pydraughts sends it when a player overstepped).
-        time: seconds(line, "time")?,
-        inc: seconds(line, "inc")?.map(|t| t.max(0.0)),
-        moves: int::<u32>(line, "moves")?,
-        infinite,
-    })
+    // Depth 0 would ask for no search at all; the engine always completes depth 1.
+    let depth = int::<u32>(line, "depth")?.map(|d| Level::Depth(d.max(1)));
+    let nodes = int::<u64>(line, "nodes")?.map(Level::Nodes);
+    // A negative move time can only mean "no time": move at once.
+    let movetime = seconds(line, "move-time")?.map(|t| Level::MoveTime(t.max(0.0)));
+    // A negative clock is legal input (pydraughts sends it when a player overstepped).
+    let time = seconds(line, "time")?.map(Level::Time);
+    let inc = seconds(line, "inc")?.map(|t| Level::Inc(t.max(0.0)));
+    let moves = int::<u32>(line, "moves")?.map(Level::Moves);
+    let all = [
+        depth,
+        nodes,
+        movetime,
+        time,
+        inc,
+        moves,
+        infinite.map(Level::Infinite),
+    ];
+    Ok(LevelUpdate(all.into_iter().flatten().collect()))
 }
 
 fn parse_go(line: &Line<'_>) -> Result<GoMode, CommandError> {
@@ -393,31 +401,20 @@ mod tests {
 
     #[test]
     fn level_lines() {
+        let level = |levels: &[Level]| Command::Level(LevelUpdate(levels.to_vec()));
         assert_eq!(
             cmd("level time=9.5 inc=1e-05 moves=40 unknown=3"),
-            Command::Level(LevelUpdate {
-                time: Some(9.5),
-                inc: Some(1e-05),
-                moves: Some(40),
-                ..Default::default()
-            })
+            level(&[Level::Time(9.5), Level::Inc(1e-05), Level::Moves(40)])
         );
+        assert_eq!(cmd("level time=-0.25"), level(&[Level::Time(-0.25)]));
         assert_eq!(
-            cmd("level time=-0.25"),
-            Command::Level(LevelUpdate {
-                time: Some(-0.25),
-                ..Default::default()
-            })
-        );
-        assert_eq!(
-            cmd("level depth=0 nodes=1000 move-time=2 infinite"),
-            Command::Level(LevelUpdate {
-                depth: Some(1),
-                nodes: Some(1000),
-                movetime: Some(2.0),
-                infinite: Some(true),
-                ..Default::default()
-            })
+            cmd("level infinite move-time=2 nodes=1000 depth=0"),
+            level(&[
+                Level::Depth(1),
+                Level::Nodes(1000),
+                Level::MoveTime(2.0),
+                Level::Infinite(true)
+            ])
         );
         for bad in [
             "level depth=x",

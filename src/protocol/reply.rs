@@ -249,6 +249,7 @@ pub fn parse_reply(text: &str) -> Result<Option<EngineReply>, ReplyError> {
         return Ok(None);
     };
     let owned = |k: &str| line.value(k).map(str::to_string);
+    let required = |reply, key| line.value(key).ok_or(ReplyError::Missing { reply, key });
     Ok(Some(match line.command {
         "id" => EngineReply::Id(Id {
             name: owned("name"),
@@ -256,7 +257,7 @@ pub fn parse_reply(text: &str) -> Result<Option<EngineReply>, ReplyError> {
             author: owned("author"),
         }),
         "param" => EngineReply::Param(ParamDecl {
-            name: required(&line, "param", "name")?.to_string(),
+            name: required("param", "name")?.to_string(),
             value: owned("value"),
             kind: param_kind(&line),
         }),
@@ -265,7 +266,7 @@ pub fn parse_reply(text: &str) -> Result<Option<EngineReply>, ReplyError> {
         "pong" => EngineReply::Pong,
         "info" => EngineReply::Info(parse_info(&line)),
         "done" => EngineReply::Done {
-            mv: required(&line, "done", "move")?.to_string(),
+            mv: required("done", "move")?.to_string(),
             ponder: owned("ponder"),
         },
         "error" => EngineReply::Error {
@@ -274,14 +275,6 @@ pub fn parse_reply(text: &str) -> Result<Option<EngineReply>, ReplyError> {
         },
         other => return Err(ReplyError::Unknown(other.to_string())),
     }))
-}
-
-fn required<'a>(
-    line: &Line<'a>,
-    reply: &'static str,
-    key: &'static str,
-) -> Result<&'a str, ReplyError> {
-    line.value(key).ok_or(ReplyError::Missing { reply, key })
 }
 
 fn param_kind(line: &Line<'_>) -> Option<ParamKind> {

@@ -3,7 +3,7 @@
 //! one definition of each command. What is written reads back as the same command (times to
 //! the millisecond).
 
-use super::command::{Command, LevelUpdate, PosSource};
+use super::command::{Command, Level, LevelUpdate, PosSource};
 use super::format::Request;
 use crate::engine::GoMode;
 
@@ -49,32 +49,18 @@ fn seconds(x: f64) -> String {
     format!("{x:.3}")
 }
 
-/// A `level` line with the fields set, in the protocol's order.
+/// A `level` line with its limits in their order.
 fn level(u: &LevelUpdate) -> Request {
-    let mut r = Request::new("level");
-    if let Some(d) = u.depth {
-        r = r.arg("depth", d);
-    }
-    if let Some(n) = u.nodes {
-        r = r.arg("nodes", n);
-    }
-    if let Some(t) = u.movetime {
-        r = r.arg("move-time", seconds(t));
-    }
-    if let Some(t) = u.time {
-        r = r.arg("time", seconds(t));
-    }
-    if let Some(i) = u.inc {
-        r = r.arg("inc", seconds(i));
-    }
-    if let Some(m) = u.moves {
-        r = r.arg("moves", m);
-    }
-    match u.infinite {
-        Some(true) => r.flag("infinite"),
-        Some(false) => r.arg("infinite", "false"),
-        None => r,
-    }
+    u.0.iter().fold(Request::new("level"), |r, l| match *l {
+        Level::Depth(d) => r.arg("depth", d),
+        Level::Nodes(n) => r.arg("nodes", n),
+        Level::MoveTime(t) => r.arg("move-time", seconds(t)),
+        Level::Time(t) => r.arg("time", seconds(t)),
+        Level::Inc(i) => r.arg("inc", seconds(i)),
+        Level::Moves(m) => r.arg("moves", m),
+        Level::Infinite(true) => r.flag("infinite"),
+        Level::Infinite(false) => r.arg("infinite", "false"),
+    })
 }
 
 #[cfg(test)]
@@ -143,37 +129,26 @@ mod tests {
 
     #[test]
     fn level_lines_read_back_exactly() {
+        let level = |levels: &[Level]| Command::Level(LevelUpdate(levels.to_vec()));
+        let clock = [Level::Time(9.523), Level::Inc(0.1), Level::Moves(40)];
         assert_eq!(
-            round_trip(Command::Level(LevelUpdate {
-                time: Some(9.523),
-                inc: Some(0.1),
-                moves: Some(40),
-                ..Default::default()
-            })),
+            round_trip(level(&clock)),
             "level time=9.523 inc=0.100 moves=40"
         );
+        let fixed = [
+            Level::Depth(3),
+            Level::Nodes(2000),
+            Level::MoveTime(0.005),
+            Level::Infinite(true),
+        ];
         assert_eq!(
-            round_trip(Command::Level(LevelUpdate {
-                depth: Some(3),
-                nodes: Some(2000),
-                movetime: Some(0.005),
-                infinite: Some(true),
-                ..Default::default()
-            })),
+            round_trip(level(&fixed)),
             "level depth=3 nodes=2000 move-time=0.005 infinite"
         );
-        round_trip(Command::Level(LevelUpdate {
-            time: Some(-0.25),
-            inc: Some(0.0),
-            infinite: Some(false),
-            ..Default::default()
-        }));
+        let odd = [Level::Time(-0.25), Level::Inc(0.0), Level::Infinite(false)];
+        round_trip(level(&odd));
         // Finer than the millisecond is rounded to it.
-        let l = Command::Level(LevelUpdate {
-            time: Some(1.23456),
-            ..Default::default()
-        });
-        assert_eq!(l.to_line(), "level time=1.235");
-        assert_eq!(round_trip(Command::Level(LevelUpdate::default())), "level");
+        assert_eq!(level(&[Level::Time(1.23456)]).to_line(), "level time=1.235");
+        assert_eq!(round_trip(level(&[])), "level");
     }
 }

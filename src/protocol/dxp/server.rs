@@ -12,15 +12,30 @@ use crate::engine::GameSession;
 use crate::eval::Evaluate;
 use crate::variant::{Notation, Perft};
 use std::net::{TcpListener, TcpStream, ToSocketAddrs};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// Search resources of the engine behind a DXP session.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Resources {
     /// Search threads.
     pub threads: usize,
     /// Transposition table, MiB.
     pub hash_mb: usize,
+    /// Endgame databases: folder and cache size in MiB.
+    pub egtb: Option<(PathBuf, usize)>,
+}
+
+impl Resources {
+    /// A game session with these resources (the endgame databases opened for `P`).
+    pub fn session<P: Evaluate>(&self) -> Result<GameSession<P>, String> {
+        let mut session = GameSession::<P>::new(self.threads, self.hash_mb);
+        if let Some((dir, cache_mb)) = &self.egtb {
+            let (_, tables) = crate::egtb::endgames::open_for::<P>(dir, *cache_mb)?;
+            session.searcher_mut().set_endgames(Some(tables));
+        }
+        Ok(session)
+    }
 }
 
 /// Serves DXP connections on `listener` one after the other, as the follower; stops after
@@ -37,11 +52,12 @@ pub struct Serve {
 }
 
 impl GameTask for Serve {
-    type Output = Vec<GameRecord>;
+    /// Every game played, or why serving could not start (the endgame databases).
+    type Output = Result<Vec<GameRecord>, String>;
 
-    fn run<P: Evaluate + Perft>(self) -> Vec<GameRecord> {
+    fn run<P: Evaluate + Perft>(self) -> Self::Output {
         let cfg = &self.config;
-        let mut session = GameSession::<P>::new(self.resources.threads, self.resources.hash_mb);
+        let mut session = self.resources.session::<P>()?;
         let mut records = Vec::new();
         let mut served = 0;
         if let Ok(addr) = self.listener.local_addr() {
@@ -62,7 +78,7 @@ impl GameTask for Serve {
             }
             served += 1;
         }
-        records
+        Ok(records)
     }
 }
 
@@ -96,8 +112,10 @@ impl GameTask for Connect {
     fn run<P: Evaluate + Perft>(self) -> Self::Output {
         match self.connect::<P>() {
             Ok((start, link)) => {
-                let mut session =
-                    GameSession::<P>::new(self.resources.threads, self.resources.hash_mb);
+                let mut session = match self.resources.session::<P>() {
+                    Ok(s) => s,
+                    Err(e) => return (Vec::new(), Err(e)),
+                };
                 let m = Match {
                     games: self.games,
                     minutes: self.minutes,

@@ -4,7 +4,7 @@
 //! of the match tool can be driven for real, through pipes and processes.
 
 use clap::{Args, ValueEnum};
-use damka::core::Variant;
+use damka::core::{Rng, Variant};
 use damka::dispatch::{dispatch, GameTask};
 use damka::eval::Evaluate;
 use damka::protocol::command::{parse_command, Command, PosSource};
@@ -94,9 +94,9 @@ fn answer<P: Position>(pos: &str, moves: &[String], a: &FakeArgs) -> (usize, Ans
     let i = if a.first {
         0
     } else {
-        let h = (p.key() ^ a.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15))
-            .wrapping_mul(0xff51_afd7_ed55_8ccd);
-        ((h >> 32) % legal.len() as u64) as usize
+        // Drawn from the position and the seed, so a fake plays the same move in the same
+        // position every time.
+        Rng::new(p.key() ^ a.seed).below(legal.len() as u64) as usize
     };
     (ply, Answer::Move(p.move_to_hub(&legal[i])))
 }

@@ -9,7 +9,7 @@ use damka::core::Variant;
 use damka::dispatch::{dispatch, GameTask};
 use damka::eval::Evaluate;
 use damka::game::Game;
-use damka::protocol::command::LevelUpdate;
+use damka::protocol::command::{Level, LevelUpdate};
 use damka::variant::{Notation, Perft, Position};
 use std::collections::HashSet;
 use std::io::Write;
@@ -167,10 +167,7 @@ fn generate<P: Position>(a: &GenArgs, e: &mut Engine, timeout: Duration) -> Resu
             alg.push(p.move_to_algebraic(m));
             p = p.play(m);
         }
-        let depth = LevelUpdate {
-            depth: Some(a.depth),
-            ..LevelUpdate::default()
-        };
+        let depth = LevelUpdate(vec![Level::Depth(a.depth)]);
         let reply = e
             .think(&start_hub, &hub, &[depth], Some(timeout))
             .map_err(|f| format!("position {}: {f}", alg.join(" ")))?;

@@ -2,7 +2,7 @@
 //! itself (from sending `go` to reading `done`), so an engine's own idea of its time does not
 //! matter; overstepping the clock by more than the margin loses the game.
 
-use damka::protocol::command::LevelUpdate;
+use damka::protocol::command::{Level, LevelUpdate};
 use std::time::Duration;
 
 /// How long engines may think, for the whole match.
@@ -111,26 +111,16 @@ impl Clock {
 
     /// The `level` line for the next move.
     pub fn level(&self) -> LevelUpdate {
-        match self.tc {
-            TimeControl::Clock { inc, .. } => LevelUpdate {
-                time: Some(secs(self.remaining)),
-                inc: Some(secs(inc)),
-                moves: self.moves_left,
-                ..LevelUpdate::default()
-            },
-            TimeControl::MoveTime(s) => LevelUpdate {
-                movetime: Some(secs(s)),
-                ..LevelUpdate::default()
-            },
-            TimeControl::Depth(d) => LevelUpdate {
-                depth: Some(d),
-                ..LevelUpdate::default()
-            },
-            TimeControl::Nodes(n) => LevelUpdate {
-                nodes: Some(n),
-                ..LevelUpdate::default()
-            },
-        }
+        LevelUpdate(match self.tc {
+            TimeControl::Clock { inc, .. } => {
+                let mut l = vec![Level::Time(secs(self.remaining)), Level::Inc(secs(inc))];
+                l.extend(self.moves_left.map(Level::Moves));
+                l
+            }
+            TimeControl::MoveTime(s) => vec![Level::MoveTime(secs(s))],
+            TimeControl::Depth(d) => vec![Level::Depth(d)],
+            TimeControl::Nodes(n) => vec![Level::Nodes(n)],
+        })
     }
 
     /// How long to wait for the next move before giving up: the time available plus the
