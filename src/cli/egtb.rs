@@ -195,13 +195,15 @@ fn clock(secs: f64) -> String {
     format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
 
+/// What build and verify both start from: a checked piece count, the folder and the threads.
+fn prepare(a: &BuildArgs) -> Result<(std::path::PathBuf, rayon::ThreadPool), String> {
+    check_pieces(a.pieces)?;
+    Ok((a.dir.clone().unwrap_or_else(default_dir), pool(a.threads)?))
+}
+
 fn run_build<P: Position>(a: BuildArgs) -> i32 {
-    if let Err(e) = check_pieces(a.pieces) {
-        return usage(&e);
-    }
-    let dir = a.dir.clone().unwrap_or_else(default_dir);
-    let pool = match pool(a.threads) {
-        Ok(p) => p,
+    let (dir, pool) = match prepare(&a) {
+        Ok(x) => x,
         Err(e) => return usage(&e),
     };
     println!(
@@ -306,12 +308,8 @@ fn run_probe<P: Position + Notation>(a: ProbeArgs) -> i32 {
 }
 
 fn run_verify<P: Position>(a: BuildArgs) -> i32 {
-    if let Err(e) = check_pieces(a.pieces) {
-        return usage(&e);
-    }
-    let dir = a.dir.clone().unwrap_or_else(default_dir);
-    let pool = match pool(a.threads) {
-        Ok(p) => p,
+    let (dir, pool) = match prepare(&a) {
+        Ok(x) => x,
         Err(e) => return usage(&e),
     };
     let g = Geometry::of::<P>();
