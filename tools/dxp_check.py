@@ -8,7 +8,10 @@ damka plays White in Russian and Black in Turkish. In the Russian game pydraught
 takes moves back once (BACKREQ, `DXPEngine.takeback`) and the game goes on from there.
 
 The game ends when pydraughts' board says it is over, or when damka ends it itself by the
-rules with a GAMEEND (pydraughts then stops waiting for a move: see `dxp_move`). It fails
+rules with a GAMEEND (pydraughts then stops waiting for a move: see `dxp_move`). After a
+win on pydraughts' board damka must answer the last move with a GAMEEND; after a draw by
+pydraughts' approximate Russian counters it may play on by its own rules (one more move,
+checked like the others). It fails
 on a move pydraughts cannot follow (pydraughts logs it as illegal and would wait for ever),
 on no move within the time limit, on a takeback damka does not accept, on a game damka does
 not accept as legal when replayed in one Hub `pos ... moves=` line (Turkish legality is
@@ -227,15 +230,28 @@ def play_game(engine, variant, dxp_color, port, clock, movetime, catcher, takeba
                 best, _ = hub.go(board._game.initial_hub_fen, moves=moves, movetime=movetime)
                 board.push(draughts.Move(board, hub_move=best))
         if board.move_stack and board.turn == dxp_color and ended_by_damka is None:
-            # The opponent's last move: damka must hear it and, the game being over by its
-            # rules, say so with a GAMEEND on its turn.
-            e.sender.send_move(board.move_stack[-1])
-            deadline = time.monotonic() + 10
-            while e.sender.current.result is None and time.monotonic() < deadline:
-                time.sleep(0.01)
-            ended_by_damka = e.sender.current.result
-            if board.is_over() and ended_by_damka is None:
-                fail(f"{variant}: no GAMEEND from damka after the last move")
+            # The opponent's last move: damka must hear it and answer on its turn. A win
+            # (no piece or no move left) is the same in both rule books, and damka must say
+            # so with a GAMEEND. pydraughts' Russian draw rules are approximations (its
+            # counters run from the last capture, not from when the balance arose, and a
+            # promotion does not reset them), so after a draw by pydraughts' book damka may
+            # rightly play on: its move is then checked like any other (pydraughts can
+            # follow it, and the replay in damka accepts it).
+            drawn_here = board.is_over() and board.winner() == 0
+            move, why = dxp_move(e, board, catcher, timeout=clock + 30)
+            if move is not None:
+                if board.is_over() and not drawn_here:
+                    fail(f"{variant}: damka played {move.hub_move} after the game was won")
+                else:
+                    board.push(draughts.Move(board, hub_move=move.hub_move))
+                    dxp_moves += 1
+                    if drawn_here:
+                        print(f"{variant}: pydraughts scores a draw by its own counters, "
+                              f"damka plays on by the rules: {move.hub_move}", flush=True)
+            elif why == "gameend":
+                ended_by_damka = e.sender.current.result
+            elif board.is_over():
+                fail(f"{variant}: no GAMEEND from damka after the last move ({why})")
     finally:
         e.quit()  # GAMEEND E01, then pydraughts closes the socket (after 7 s)
         e.kill_process()
