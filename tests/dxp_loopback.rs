@@ -125,6 +125,17 @@ impl Client {
         self.stream.write_all(&[0]).unwrap();
     }
 
+    fn expect_gameend(&mut self, reason: EndReason, stop: bool) {
+        assert_eq!(self.expect(), Message::GameEnd { reason, stop });
+    }
+
+    fn expect_acc(&mut self, code: AccCode) {
+        match self.expect() {
+            Message::GameAcc { code: c, .. } if c == code => {}
+            other => panic!("expected a GAMEACC {code:?}, got {other:?}"),
+        }
+    }
+
     fn expect(&mut self) -> Message {
         let deadline = Instant::now() + Duration::from_secs(20);
         while self.pending.is_empty() {
@@ -157,34 +168,16 @@ fn the_server_keeps_serving_after_bad_connections() {
     // Gone in mid-game, while damka thinks.
     let mut c = Client::connect(port);
     c.text(GAMEREQ_RUSSIAN_WHITE);
-    assert!(matches!(
-        c.expect(),
-        Message::GameAcc {
-            code: AccCode::Accept,
-            ..
-        }
-    ));
+    c.expect_acc(AccCode::Accept);
     drop(c);
     // A good connection is still served.
     let mut c = Client::connect(port);
     c.text(GAMEREQ_RUSSIAN_WHITE);
-    assert!(matches!(
-        c.expect(),
-        Message::GameAcc {
-            code: AccCode::Accept,
-            ..
-        }
-    ));
+    c.expect_acc(AccCode::Accept);
     let mut game = Game::<RussianPosition>::from_start();
     dxp_support::take_move(&mut game, &c.expect());
     c.text("E01");
-    assert_eq!(
-        c.expect(),
-        Message::GameEnd {
-            reason: EndReason::Unknown,
-            stop: false
-        }
-    );
+    c.expect_gameend(EndReason::Unknown, false);
     drop(c);
     let records = server.join().unwrap();
     assert_eq!(records.len(), 2);
@@ -202,13 +195,15 @@ fn damka(args: &[&str]) -> std::process::Child {
         .unwrap()
 }
 
+/// A loopback port nobody listens on now.
+fn free_port() -> u16 {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    l.local_addr().unwrap().port()
+}
+
 #[test]
 fn the_program_serves_on_its_port_and_writes_nothing_to_stdout() {
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let p = port.to_string();
     let child = damka(&[
         "dxp",
@@ -238,26 +233,14 @@ fn the_program_serves_on_its_port_and_writes_nothing_to_stdout() {
     let mut c = c.expect("damka dxp listens");
     // A Russian position to the Turkish server: refused, with the reason in a CHAT.
     c.text(GAMEREQ_RUSSIAN_WHITE);
-    assert!(matches!(
-        c.expect(),
-        Message::GameAcc {
-            code: AccCode::RefuseGame,
-            ..
-        }
-    ));
+    c.expect_acc(AccCode::RefuseGame);
     assert!(matches!(c.expect(), Message::Chat(t) if t.contains("layout")));
     let start = damka::protocol::dxp::board::setup_of(&TurkishPosition::start());
     c.text(&format!(
         "R01DXP Client                      Z000000BW{}",
         start.squares
     ));
-    assert!(matches!(
-        c.expect(),
-        Message::GameAcc {
-            code: AccCode::Accept,
-            ..
-        }
-    ));
+    c.expect_acc(AccCode::Accept);
     c.text("M0000172500");
     assert!(matches!(c.expect(), Message::Move { .. }));
     drop(c);
@@ -271,11 +254,7 @@ fn the_program_serves_on_its_port_and_writes_nothing_to_stdout() {
 
 #[test]
 fn a_closed_log_does_not_end_the_server() {
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let p = port.to_string();
     let mut child = damka(&["dxp", "--port", &p, "--connections", "2"]);
     drop(child.stderr.take()); // every log line now fails to be written
@@ -290,13 +269,7 @@ fn a_closed_log_does_not_end_the_server() {
                 pending: Vec::new(),
             };
             c.text(GAMEREQ_RUSSIAN_WHITE);
-            assert!(matches!(
-                c.expect(),
-                Message::GameAcc {
-                    code: AccCode::Accept,
-                    ..
-                }
-            ));
+            c.expect_acc(AccCode::Accept);
             served += 1;
             if served == 2 {
                 break;

@@ -68,13 +68,7 @@ fn whole_game<P: Evaluate>(peer: &mut Peer, color: Color, seed: u64) -> usize {
                 reason: EndReason::Unknown,
                 stop: false,
             });
-            assert_eq!(
-                peer.expect(),
-                Message::GameEnd {
-                    reason: EndReason::Unknown,
-                    stop: false
-                }
-            );
+            peer.expect_gameend(EndReason::Unknown, false);
             return game.ply();
         } else {
             first = false;
@@ -117,13 +111,7 @@ fn start_position_indicator_a_and_given_positions() {
     let (mut peer, handle) = spawn_follower::<RussianPosition>(cfg);
     // `A`: the game's initial position; damka is Black, so it waits for White's move.
     peer.text("R01scripted peer                   Z001000A");
-    assert!(matches!(
-        peer.expect(),
-        Message::GameAcc {
-            code: AccCode::Accept,
-            ..
-        }
-    ));
+    peer.expect_acc(AccCode::Accept);
     peer.text("M0000101400"); // c3-d4, the example of dxp.md
     let mut game = Game::<RussianPosition>::from_start();
     game.play_text("c3-d4").unwrap();
@@ -138,57 +126,27 @@ fn refusals_name_their_reason_and_the_follower_goes_on() {
     let (mut peer, handle) = spawn_follower::<RussianPosition>(cfg);
     // Wrong version.
     peer.text("R02scripted peer                   W001000A");
-    assert!(matches!(
-        peer.expect(),
-        Message::GameAcc {
-            code: AccCode::WrongVersion,
-            ..
-        }
-    ));
+    peer.expect_acc(AccCode::WrongVersion);
     peer.expect_chat("version");
     // A Turkish (64-square) position to a Russian follower.
     peer.send(&gamereq(&TurkishPosition::start(), Color::White, 1));
-    assert!(matches!(
-        peer.expect(),
-        Message::GameAcc {
-            code: AccCode::RefuseGame,
-            ..
-        }
-    ));
+    peer.expect_acc(AccCode::RefuseGame);
     peer.expect_chat("wrong variant layout");
     // A position that is not one: a white man on its crowning row.
     let mut bad = "w".to_string() + &"e".repeat(31);
     peer.text(&format!(
         "R01scripted peer                   W001000BW{bad}"
     ));
-    assert!(matches!(
-        peer.expect(),
-        Message::GameAcc {
-            code: AccCode::RefuseGame,
-            ..
-        }
-    ));
+    peer.expect_acc(AccCode::RefuseGame);
     peer.expect_chat("refused");
     // A malformed GAMEREQ (letters where the minutes go) is refused too.
     bad = "R01scripted peer                   W0x1000A".into();
     peer.text(&bad);
-    assert!(matches!(
-        peer.expect(),
-        Message::GameAcc {
-            code: AccCode::RefuseGame,
-            ..
-        }
-    ));
+    peer.expect_acc(AccCode::RefuseGame);
     peer.expect_chat("minutes");
     // And then a good one is accepted.
     peer.send(&gamereq(&RussianPosition::start(), Color::Black, 1));
-    assert!(matches!(
-        peer.expect(),
-        Message::GameAcc {
-            code: AccCode::Accept,
-            ..
-        }
-    ));
+    peer.expect_acc(AccCode::Accept);
     peer.close();
     handle.join().unwrap();
     assert!(logged(&lines, "game refused: wrong variant layout"));
@@ -217,13 +175,7 @@ fn malformed_messages_get_a_chat_and_a_log_line() {
     peer.expect_chat("without a terminator");
     peer.raw(b"more garbage\0");
     peer.send(&gamereq(&TurkishPosition::start(), Color::White, 1));
-    assert!(matches!(
-        peer.expect(),
-        Message::GameAcc {
-            code: AccCode::Accept,
-            ..
-        }
-    ));
+    peer.expect_acc(AccCode::Accept);
     assert!(matches!(peer.expect(), Message::Move { .. }));
     // A bad message during the game, then the game goes on.
     peer.text("Mxyz");
@@ -261,13 +213,7 @@ fn illegal_move_and_move_out_of_turn() {
     // An illegal move: a CHAT naming it, then damka ends the game.
     peer.text("M0000090100");
     peer.expect_chat("illegal move 9-1");
-    assert_eq!(
-        peer.expect(),
-        Message::GameEnd {
-            reason: EndReason::Unknown,
-            stop: false
-        }
-    );
+    peer.expect_gameend(EndReason::Unknown, false);
     peer.text("E01");
     // A square that does not exist.
     peer.send(&gamereq(&RussianPosition::start(), Color::Black, 1));
@@ -291,13 +237,7 @@ fn gameend_while_thinking_is_acknowledged_and_no_move_follows() {
     std::thread::sleep(Duration::from_millis(300));
     let t0 = Instant::now();
     peer.text("E01"); // what pydraughts' quit() sends
-    assert_eq!(
-        peer.expect(),
-        Message::GameEnd {
-            reason: EndReason::Unknown,
-            stop: false
-        }
-    );
+    peer.expect_gameend(EndReason::Unknown, false);
     assert!(t0.elapsed() < Duration::from_secs(2), "{:?}", t0.elapsed());
     peer.expect_silence(Duration::from_millis(500));
     // A late GAMEEND between games is not answered.
@@ -371,13 +311,7 @@ fn a_move_after_damka_won_is_answered_by_gameend() {
     take_move(&mut game, &peer.expect());
     assert!(game.is_over());
     peer.text("M0000282400");
-    assert_eq!(
-        peer.expect(),
-        Message::GameEnd {
-            reason: EndReason::IWin,
-            stop: false
-        }
-    );
+    peer.expect_gameend(EndReason::IWin, false);
     peer.text("E31");
     peer.close();
     let records = handle.join().unwrap();
@@ -501,13 +435,7 @@ fn messages_out_of_place_are_answered_and_a_new_gamereq_starts_a_new_game() {
     take_move(&mut game, &peer.expect());
     // A new GAMEREQ in the middle of the game: that game is abandoned, the new one starts.
     peer.send(&gamereq(&RussianPosition::start(), Color::White, 1));
-    assert!(matches!(
-        peer.expect(),
-        Message::GameAcc {
-            code: AccCode::Accept,
-            ..
-        }
-    ));
+    peer.expect_acc(AccCode::Accept);
     let mut fresh = Game::<RussianPosition>::from_start();
     take_move(&mut fresh, &peer.expect());
     peer.close();

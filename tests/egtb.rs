@@ -200,6 +200,11 @@ fn a_damaged_block_is_detected_and_never_used() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Runs `damka` with the words of `line` as its arguments (no quoting: paths without spaces).
+fn damka_line(line: &str) -> (i32, String) {
+    damka(&line.split_whitespace().collect::<Vec<_>>())
+}
+
 fn damka(args: &[&str]) -> (i32, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_damka"))
         .args(args)
@@ -215,72 +220,37 @@ fn damka(args: &[&str]) -> (i32, String) {
 fn command_line_build_probe_and_verify() {
     let dir = temp_dir("cli");
     let d = dir.to_str().unwrap();
-    let (code, out) = damka(&[
-        "egtb",
-        "build",
-        "--variant",
-        "russian",
-        "--pieces",
-        "3",
-        "--dir",
-        d,
-    ]);
+    let (code, out) = damka_line(&format!(
+        "egtb build --variant russian --pieces 3 --dir {d}"
+    ));
     assert_eq!(code, 0);
     assert!(out.contains("16 tables, 199520 positions"), "{out}");
     // Again: every table is kept, nothing rebuilt.
-    let (code, out) = damka(&[
-        "egtb",
-        "build",
-        "--variant",
-        "russian",
-        "--pieces",
-        "3",
-        "--dir",
-        d,
-    ]);
+    let (code, out) = damka_line(&format!(
+        "egtb build --variant russian --pieces 3 --dir {d}"
+    ));
     assert_eq!(code, 0);
     assert!(out.contains("16 tables, 199520 positions"), "{out}");
-    let (code, out) = damka(&[
-        "egtb",
-        "verify",
-        "--variant",
-        "russian",
-        "--pieces",
-        "3",
-        "--dir",
-        d,
-    ]);
+    let (code, out) = damka_line(&format!(
+        "egtb verify --variant russian --pieces 3 --dir {d}"
+    ));
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("verify: all 16 tables ok"));
-    let (code, out) = damka(&[
-        "egtb",
-        "probe",
-        "--variant",
-        "russian",
-        "--dir",
-        d,
-        "--fen",
-        "W:WKc3:BKd4",
-    ]);
+    let (code, out) = damka_line(&format!(
+        "egtb probe --variant russian --dir {d} --fen W:WKc3:BKd4"
+    ));
     assert_eq!(code, 0);
     assert!(out.starts_with("value win, conversion in 1 plies"), "{out}");
     assert!(out.contains("c3:e5"));
     assert_eq!(
-        damka(&[
-            "egtb",
-            "probe",
-            "--variant",
-            "russian",
-            "--dir",
-            d,
-            "--fen",
-            "W:Wz9"
-        ])
+        damka_line(&format!(
+            "egtb probe --variant russian --dir {d} --fen W:Wz9"
+        ))
         .0,
         2
     );
     assert_eq!(
-        damka(&["egtb", "build", "--variant", "chess", "--dir", d]).0,
+        damka_line(&format!("egtb build --variant chess --dir {d}")).0,
         2
     );
     // A damaged file fails verify.
@@ -288,16 +258,9 @@ fn command_line_build_probe_and_verify() {
         &file_of(&dir, Variant::Russian, Signature::new(1, 0, 1, 0)),
         -6,
     );
-    let (code, out) = damka(&[
-        "egtb",
-        "verify",
-        "--variant",
-        "russian",
-        "--pieces",
-        "3",
-        "--dir",
-        d,
-    ]);
+    let (code, out) = damka_line(&format!(
+        "egtb verify --variant russian --pieces 3 --dir {d}"
+    ));
     assert_eq!(code, 1);
     assert!(out.contains("1010 M-M"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -305,20 +268,8 @@ fn command_line_build_probe_and_verify() {
 
 #[test]
 fn endgame_positions_for_matches() {
-    let (code, out) = damka(&[
-        "egtb",
-        "positions",
-        "--variant",
-        "turkish",
-        "--count",
-        "3",
-        "--min",
-        "6",
-        "--max",
-        "7",
-        "--depth",
-        "3",
-    ]);
+    let (code, out) =
+        damka_line("egtb positions --variant turkish --count 3 --min 6 --max 7 --depth 3");
     assert_eq!(code, 0);
     let fens: Vec<&str> = out.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(fens.len(), 3);
@@ -327,19 +278,7 @@ fn endgame_positions_for_matches() {
         assert!((6..=7).contains(&damka::egtb::pieces_on_board(&p)), "{f}");
         assert!(!p.has_capture());
     }
-    let (code, again) = damka(&[
-        "egtb",
-        "positions",
-        "--variant",
-        "turkish",
-        "--count",
-        "3",
-        "--min",
-        "6",
-        "--max",
-        "7",
-        "--depth",
-        "3",
-    ]);
+    let (code, again) =
+        damka_line("egtb positions --variant turkish --count 3 --min 6 --max 7 --depth 3");
     assert_eq!((code, again), (0, out));
 }

@@ -12,7 +12,7 @@ use damka::eval::Evaluate;
 use damka::game::Game;
 use damka::protocol::dxp::board::{find_move, move_message, setup_of};
 use damka::protocol::dxp::memory::{duplex, End, PipeWriter};
-use damka::protocol::dxp::message::{GameReq, Message, VERSION};
+use damka::protocol::dxp::message::{AccCode, EndReason, GameReq, Message, VERSION};
 use damka::protocol::dxp::wire::{spawn_reader, Event, Incoming};
 use damka::protocol::dxp::{play_games, serve_connection, Config, GameRecord, Log, Match};
 use damka::variant::Notation;
@@ -106,6 +106,19 @@ impl Peer {
     }
 
     /// The next message, which must be a CHAT containing `text`.
+    /// The next message must be a GAMEACC with `code`.
+    pub fn expect_acc(&mut self, code: AccCode) {
+        match self.expect() {
+            Message::GameAcc { code: c, .. } if c == code => {}
+            other => panic!("expected a GAMEACC {code:?}, got {other:?}"),
+        }
+    }
+
+    /// The next message must be this GAMEEND.
+    pub fn expect_gameend(&mut self, reason: EndReason, stop: bool) {
+        assert_eq!(self.expect(), Message::GameEnd { reason, stop });
+    }
+
     pub fn expect_chat(&mut self, text: &str) -> String {
         match self.expect() {
             Message::Chat(t) if t.contains(text) => t,
