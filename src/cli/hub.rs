@@ -19,6 +19,9 @@ pub struct HubArgs {
     /// Transposition table size at start, MiB.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=crate::engine::MAX_HASH_MB as i64))]
     pub hash: Option<u32>,
+    /// Strength level at start, 1 (beginner) to 10 (full strength).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
+    pub skill: Option<u8>,
     /// The evaluation.
     #[command(flatten)]
     pub eval: super::eval_opts::EvalArgs,
@@ -39,6 +42,9 @@ pub fn run(args: HubArgs) -> i32 {
     }
     if let Some(h) = args.hash {
         config.options.push(("hash".into(), h.to_string()));
+    }
+    if let Some(s) = args.skill {
+        config.options.push(("skill".into(), s.to_string()));
     }
     let engine = Engine::new(args.variant.unwrap_or(Variant::Russian));
     let input = BufReader::with_capacity(1 << 16, io::stdin());

@@ -45,6 +45,12 @@ pub struct PlayArgs {
     /// Start from this position (FEN) instead of the initial one.
     #[arg(long)]
     pub fen: Option<String>,
+    /// The engine's strength, 1 (beginner) to 10 (full strength).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=10))]
+    pub skill: u8,
+    /// Seed of the strength level's choices (0: from the clock).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
     /// Draw the board in plain ASCII instead of Unicode pieces.
     #[arg(long)]
     pub ascii: bool,
@@ -68,6 +74,8 @@ impl Default for PlayArgs {
             time: 1.0,
             depth: None,
             fen: None,
+            skill: 10,
+            seed: 0,
             ascii: false,
             flip: false,
             egtb: Default::default(),
@@ -362,8 +370,11 @@ impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
 
     fn engine(&mut self) -> &mut GameSession<P> {
         let egtb = self.args.egtb.tables();
+        let (skill, seed) = (self.args.skill, self.args.seed);
         self.engine.get_or_insert_with(|| {
             let mut s = GameSession::new(1, DEFAULT_HASH_MB);
+            s.set_skill(skill);
+            s.set_seed(seed);
             if let Some((dir, cache)) = egtb {
                 match crate::egtb::endgames::open_for::<P>(&dir, cache) {
                     Ok((_, eg)) => s.searcher_mut().set_endgames(Some(eg)),

@@ -264,9 +264,14 @@ impl<P: Evaluate> Worker<P> {
         let mut best_move: Option<P::Move> = None;
         let mut quiets_tried: [Option<P::Move>; 64] = [None; 64];
         let mut nq = 0;
+        // Moves searched so far (root moves left out of a restricted root do not count).
+        let mut searched = 0;
         for i in 0..count {
             pick(&mut list, &mut keys, i);
             let m = list[i];
+            if ply == 0 && self.skips_root_move(&m) {
+                continue;
+            }
             let quiet = !m.is_capture() && !m.promotes();
             let child = pos.play(&m);
             sh.tt.prefetch(child.key());
@@ -284,7 +289,8 @@ impl<P: Evaluate> Worker<P> {
             } else {
                 0
             };
-            let s = self.search_child(sh, full, i == 0, r);
+            let s = self.search_child(sh, full, searched == 0, r);
+            searched += 1;
             self.pop();
             if self.aborted {
                 return 0;
@@ -315,7 +321,10 @@ impl<P: Evaluate> Worker<P> {
         } else {
             best_move.map_or(0, |m| m.hint())
         };
-        sh.tt.store(key, h, best, depth, bound, ply);
+        // A root searched without some of its moves has no value of its own to keep.
+        if !(ply == 0 && self.root_filter) {
+            sh.tt.store(key, h, best, depth, bound, ply);
+        }
         best
     }
 
