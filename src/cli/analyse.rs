@@ -58,18 +58,9 @@ pub struct AnalyseArgs {
     /// With `--pdn`: a move losing more than this many centi-men is marked `??`.
     #[arg(long, default_value_t = 150, requires = "pdn")]
     pub blunder: i32,
-    /// Search threads [default: 1].
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Transposition table, MiB [default: 64].
-    #[arg(long)]
-    pub hash: Option<usize>,
-    /// The endgame databases.
+    /// Threads, table, endgame databases, evaluation.
     #[command(flatten)]
-    pub egtb: super::egtb_opts::EgtbArgs,
-    /// The evaluation.
-    #[command(flatten)]
-    pub eval: super::eval_opts::EvalArgs,
+    pub search: super::search_opts::SearchArgs,
 }
 
 /// One iteration line (`multipv=K` first for a line of a multi-PV search).
@@ -92,15 +83,15 @@ pub fn info_line(i: &Info) -> String {
 
 /// The engine `args` ask for (threads, table, databases, multi-PV, strength), or the error.
 pub fn engine_for(args: &AnalyseArgs) -> Result<Engine, String> {
-    args.eval.apply()?;
+    args.search.eval.apply()?;
     let mut engine = Engine::new(args.variant.unwrap_or(Variant::Russian));
-    if let Some(n) = args.threads {
-        engine.set_threads(n);
+    if let Some(n) = args.search.threads {
+        engine.set_threads(n as usize);
     }
-    if let Some(h) = args.hash {
-        engine.set_hash_mb(h);
+    if let Some(h) = args.search.hash {
+        engine.set_hash_mb(h as usize);
     }
-    if let Some((path, cache)) = args.egtb.tables() {
+    if let Some((path, cache)) = args.search.egtb.tables() {
         engine.set_endgames(&path.to_string_lossy(), cache);
     }
     for (name, value) in [

@@ -35,7 +35,7 @@ struct Verdict<M> {
 
 /// Runs the annotation; returns the exit status.
 pub fn run(args: &AnalyseArgs, path: &Path) -> i32 {
-    if let Err(e) = args.eval.apply() {
+    if let Err(e) = args.search.eval.apply() {
         eprintln!("damka analyse: {e}");
         return 2;
     }
@@ -70,8 +70,8 @@ impl GameTask for Task<'_> {
             }
         };
         let mut session = GameSession::<P>::new(
-            args.threads.unwrap_or(1),
-            args.hash.unwrap_or(DEFAULT_HASH_MB),
+            args.search.threads_or(1),
+            args.search.hash_or(DEFAULT_HASH_MB),
         );
         let mut limits = limits_of(args);
         if args.depth.is_none() && args.nodes.is_none() && args.movetime.is_none() {

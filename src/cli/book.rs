@@ -63,7 +63,7 @@ pub struct BuildArgs {
     pub threads: usize,
     /// The evaluation.
     #[command(flatten)]
-    pub eval: super::eval_opts::EvalArgs,
+    pub eval: super::search_opts::EvalArgs,
 }
 
 /// Arguments of `damka book probe`.

@@ -48,21 +48,24 @@ pub struct PlayArgs {
     /// The engine's strength, 1 (beginner) to 10 (full strength).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=10))]
     pub skill: u8,
-    /// Seed of the strength level's choices (0: from the clock).
+    /// Seed of the strength level's and the book's choices (0: from the clock).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Do not play from the opening book.
+    #[arg(long)]
+    pub no_book: bool,
+    /// Book moves up to this many centi-men below the best are played too.
+    #[arg(long, default_value_t = 0)]
+    pub book_variety: i32,
     /// Draw the board in plain ASCII instead of Unicode pieces.
     #[arg(long)]
     pub ascii: bool,
     /// Draw the board from Black's side.
     #[arg(long)]
     pub flip: bool,
-    /// The endgame databases.
+    /// Threads, table, endgame databases, evaluation.
     #[command(flatten)]
-    pub egtb: super::egtb_opts::EgtbArgs,
-    /// The evaluation.
-    #[command(flatten)]
-    pub eval: super::eval_opts::EvalArgs,
+    pub search: super::search_opts::SearchArgs,
 }
 
 impl Default for PlayArgs {
@@ -76,19 +79,19 @@ impl Default for PlayArgs {
             fen: None,
             skill: 10,
             seed: 0,
+            no_book: false,
+            book_variety: 0,
             ascii: false,
             flip: false,
-            egtb: Default::default(),
-            eval: Default::default(),
+            search: Default::default(),
         }
     }
 }
 
 /// Runs `damka play` on the terminal; returns the exit status.
 pub fn run(args: PlayArgs) -> i32 {
-    if let Err(e) = args.eval.apply() {
-        eprintln!("damka play: {e}");
-        return 2;
+    if let Err(status) = args.search.install_eval("play") {
+        return status;
     }
     let stdin = io::stdin();
     let stdout = io::stdout();
@@ -369,12 +372,22 @@ impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
     }
 
     fn engine(&mut self) -> &mut GameSession<P> {
-        let egtb = self.args.egtb.tables();
+        let egtb = self.args.search.egtb.tables();
         let (skill, seed) = (self.args.skill, self.args.seed);
+        let book = (!self.args.no_book)
+            .then(|| crate::book::compiled_in(P::VARIANT))
+            .flatten();
+        let variety = self.args.book_variety;
+        let (threads, hash) = (
+            self.args.search.threads_or(1),
+            self.args.search.hash_or(DEFAULT_HASH_MB),
+        );
         self.engine.get_or_insert_with(|| {
-            let mut s = GameSession::new(1, DEFAULT_HASH_MB);
+            let mut s = GameSession::new(threads, hash);
             s.set_skill(skill);
             s.set_seed(seed);
+            s.set_book(book);
+            s.set_book_variety(variety);
             if let Some((dir, cache)) = egtb {
                 match crate::egtb::endgames::open_for::<P>(&dir, cache) {
                     Ok((_, eg)) => s.searcher_mut().set_endgames(Some(eg)),

@@ -188,9 +188,11 @@ impl Engine {
             }
             _ => match value.trim().parse::<i64>() {
                 Ok(v) if (0..=MAX_BOOK_VARIETY).contains(&v) => self.book_variety = v as i32,
-                _ => return Err(EngineError::BadOption(format!(
+                _ => {
+                    return Err(EngineError::BadOption(format!(
                     "book-variety must be an integer from 0 to {MAX_BOOK_VARIETY}, not {value:?}"
-                ))),
+                )))
+                }
             },
         }
         self.attach_book();
