@@ -73,6 +73,22 @@ impl Engine {
                 with_session!(&self.game, s => s.skill()).to_string(),
             ),
             int_option("seed", 0, MAX_SEED as i64, self.seed.to_string()),
+            EngineOption {
+                name: "book",
+                kind: OptionKind::Bool,
+                value: self.book_on.to_string(),
+            },
+            EngineOption {
+                name: "book-file",
+                kind: OptionKind::Text,
+                value: self.book_file.clone(),
+            },
+            int_option(
+                "book-variety",
+                0,
+                MAX_BOOK_VARIETY,
+                self.book_variety.to_string(),
+            ),
         ]
     }
 
