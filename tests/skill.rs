@@ -36,8 +36,10 @@ fn openings(variant: Variant, seed: u64, count: usize) -> Vec<Vec<String>> {
     out
 }
 
-/// The engine's move (Hub numbers), its score and nodes after `moves` from the start.
+/// The engine's move (Hub numbers), its score and nodes after `moves` from the start, by a
+/// search (the opening book, which would answer in the first positions, is turned off).
 fn think(e: &mut Engine, moves: &[String], limits: Limits) -> (String, i32, u64) {
+    e.set_option("book", "false").unwrap();
     let start = start_position(e.variant());
     let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
     e.set_position(&start, &refs).unwrap();

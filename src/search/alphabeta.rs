@@ -315,15 +315,10 @@ impl<P: Evaluate> Worker<P> {
             }
         }
 
-        let bound = bound_of(best, alpha0, beta);
-        let h = if bound == Bound::Upper {
-            0
-        } else {
-            best_move.map_or(0, |m| m.hint())
-        };
         // A root searched without some of its moves has no value of its own to keep.
         if !(ply == 0 && self.root_filter) {
-            sh.tt.store(key, h, best, depth, bound, ply);
+            let bound = bound_of(best, alpha0, beta);
+            sh.tt.store(key, hint_of(bound, best_move), best, depth, bound, ply);
         }
         best
     }
@@ -355,6 +350,17 @@ fn settles(e: &TtEntry, alpha: Score, beta: Score) -> bool {
         Bound::Exact => true,
         Bound::Lower => e.score >= beta,
         Bound::Upper => e.score <= alpha,
+    }
+}
+
+/// The move kept in the table for a node: its best move, unless it failed low (then no
+/// move is better than another).
+#[inline]
+fn hint_of<M: GameMove>(bound: Bound, best_move: Option<M>) -> u32 {
+    if bound == Bound::Upper {
+        0
+    } else {
+        best_move.map_or(0, |m| m.hint())
     }
 }
 

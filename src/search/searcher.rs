@@ -166,17 +166,7 @@ impl<P: Evaluate> Searcher<P> {
         self.control.begin(signals.clone());
         self.tt.new_search();
         let root_moves = allowed_root_moves(&job).len();
-        // A root the databases decide as a win or a loss is played from them at once (the
-        // fastest safe conversion), unless the caller asked to analyse or ponder, or for
-        // several lines or some root moves only.
-        let lim = job.limits;
-        let free = lim.lines() == 1 && job.root_moves.is_empty();
-        let by_tables = match &self.endgames {
-            Some(eg) if free && !(lim.analyze || lim.infinite || lim.ponder) => {
-                endgames::root_move(eg.as_ref(), &job.root, &job.root_state)
-            }
-            _ => None,
-        };
+        let by_tables = self.table_move(&job);
         let root_moves = if by_tables.is_some() { 0 } else { root_moves };
         let (published_tx, published) = crossbeam_channel::unbounded();
         let sh = Arc::new(Shared {
@@ -281,6 +271,20 @@ impl<P: Evaluate> Searcher<P> {
             on_done(finished);
         });
         Ok(())
+    }
+
+    /// A root the databases decide as a win or a loss is played from them at once (the
+    /// fastest safe conversion), unless the caller asked to analyse or ponder, or for several
+    /// lines or some root moves only: the move and its database value.
+    fn table_move(&self, job: &Job<P>) -> Option<(P::Move, crate::egtb::Value)> {
+        let lim = job.limits;
+        let free = lim.lines() == 1 && job.root_moves.is_empty();
+        match &self.endgames {
+            Some(eg) if free && !(lim.analyze || lim.infinite || lim.ponder) => {
+                endgames::root_move(eg.as_ref(), &job.root, &job.root_state)
+            }
+            _ => None,
+        }
     }
 
     /// Runs a search to the end on the pool and returns its result.
