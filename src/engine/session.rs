@@ -185,6 +185,9 @@ impl<P: Evaluate> GameSession<P> {
         on_done: impl FnOnce(Finished<P>) + Send + 'static,
     ) -> Result<(), EngineError> {
         let job = self.job(limits, mode)?;
+        if self.searcher.is_searching() {
+            return Err(EngineError::Busy);
+        }
         let mut on_report = on_report;
         if let Some(line) = self.book_move(&job, mode) {
             // No search: the book move is the answer, at once.

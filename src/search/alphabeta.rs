@@ -318,7 +318,8 @@ impl<P: Evaluate> Worker<P> {
         // A root searched without some of its moves has no value of its own to keep.
         if !(ply == 0 && self.root_filter) {
             let bound = bound_of(best, alpha0, beta);
-            sh.tt.store(key, hint_of(bound, best_move), best, depth, bound, ply);
+            sh.tt
+                .store(key, hint_of(bound, best_move), best, depth, bound, ply);
         }
         best
     }
