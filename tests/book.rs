@@ -147,6 +147,12 @@ fn the_engine_plays_book_moves_and_says_so() {
     let moves = book.probe(&start);
 
     let mut e = Engine::new(Variant::Russian);
+    assert_eq!(
+        play_start(&mut e, GoMode::Think).1[0].book,
+        false,
+        "off by default"
+    );
+    e.set_option("book", "true").unwrap();
     e.set_option("book-file", path.to_str().unwrap()).unwrap();
     let (m, infos) = play_start(&mut e, GoMode::Think);
     assert_eq!(infos.len(), 1);
@@ -180,7 +186,10 @@ fn the_engine_plays_book_moves_and_says_so() {
     let c = Client::start_backend(
         Engine::new(Variant::Russian),
         HubConfig {
-            options: vec![("book-file".into(), path.to_str().unwrap().into())],
+            options: vec![
+                ("book".into(), "true".into()),
+                ("book-file".into(), path.to_str().unwrap().into()),
+            ],
         },
         Arc::new(Mutex::new(Vec::new())),
     );
@@ -188,6 +197,7 @@ fn the_engine_plays_book_moves_and_says_so() {
     assert!(decl
         .iter()
         .any(|l| l == "param name=book value=true type=bool"));
+    // (true here: the value set before init is the one the client sees.)
     c.send_all(&["init", "pos start", "level depth=6", "go think"]);
     let mut lines = c.until("done");
     lines.retain(|l| l != "ready");

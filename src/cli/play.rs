@@ -51,9 +51,9 @@ pub struct PlayArgs {
     /// Seed of the strength level's and the book's choices (0: from the clock).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Do not play from the opening book.
+    /// Play the first moves from the opening book.
     #[arg(long)]
-    pub no_book: bool,
+    pub book: bool,
     /// Book moves up to this many centi-men below the best are played too.
     #[arg(long, default_value_t = 0)]
     pub book_variety: i32,
@@ -79,7 +79,7 @@ impl Default for PlayArgs {
             fen: None,
             skill: 10,
             seed: 0,
-            no_book: false,
+            book: false,
             book_variety: 0,
             ascii: false,
             flip: false,
@@ -374,7 +374,9 @@ impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
     fn engine(&mut self) -> &mut GameSession<P> {
         let egtb = self.args.search.egtb.tables();
         let (skill, seed) = (self.args.skill, self.args.seed);
-        let book = (!self.args.no_book)
+        let book = self
+            .args
+            .book
             .then(|| crate::book::compiled_in(P::VARIANT))
             .flatten();
         let variety = self.args.book_variety;

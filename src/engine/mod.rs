@@ -151,6 +151,10 @@ pub type InfoCallback = Box<dyn FnMut(&Info) + Send>;
 /// Callback receiving the final result (called once, from a search thread).
 pub type DoneCallback = Box<dyn FnOnce(SearchOutcome) + Send>;
 
+/// Whether the engine plays from its opening book unless told otherwise: no, because the
+/// first matches did not show a gain (README "Performance", "Opening book").
+pub const DEFAULT_BOOK: bool = false;
+
 /// Default transposition table size, MiB.
 pub const DEFAULT_HASH_MB: usize = 64;
 /// Largest accepted transposition table, MiB.
@@ -334,7 +338,8 @@ impl Engine {
             endgames: EndgameConfig::new(),
             eval_file: String::new(),
             seed: 0,
-            book_on: true,
+            // Off until a match shows that the book gains (README "Opening book").
+            book_on: DEFAULT_BOOK,
             book_file: String::new(),
             custom_book: None,
             book_variety: 0,
