@@ -147,9 +147,8 @@ fn the_engine_plays_book_moves_and_says_so() {
     let moves = book.probe(&start);
 
     let mut e = Engine::new(Variant::Russian);
-    assert_eq!(
-        play_start(&mut e, GoMode::Think).1[0].book,
-        false,
+    assert!(
+        !play_start(&mut e, GoMode::Think).1[0].book,
         "off by default"
     );
     e.set_option("book", "true").unwrap();
