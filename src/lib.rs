@@ -5,9 +5,10 @@
 //! board and move type shared by the games, the `Position` trait, one module per game with its
 //! tables, move generation, rules and square numbering), [`perft`], [`eval`], [`dispatch`]
 //! (the one place a run-time game choice becomes a type), [`game`] (whole games, records),
-//! [`search`], [`engine`] (the facade between text and search, built on [`game::Game`]),
+//! [`search`], [`book`] (the opening book, grown by searches), [`engine`] (the facade between text and search, built on [`game::Game`]),
 //! [`protocol`] (Hub, DXP) and [`cli`]. The tools under `tools/` sit on top of the library.
 
+pub mod book;
 pub mod cli;
 pub mod core;
 pub mod dispatch;

@@ -163,6 +163,12 @@ fn level_lines_accumulate_and_pos_resets_them() {
     c.until("done");
     c.send_all(&[&start, "level depth=2 nodes=5000", "go analyze"]);
     c.until("done");
+    // damka's extension: root moves to search or to leave out, forgotten at the next pos.
+    let only = "level moves-only=\"10-14 11-15\" exclude=9-13";
+    c.send_all(&[&start, only, "level depth=3", "go think"]);
+    c.until("done");
+    c.send_all(&[&start, "level depth=3", "go think"]);
+    c.until("done");
     let gos: Vec<String> = c
         .calls()
         .into_iter()
@@ -172,11 +178,16 @@ fn level_lines_accumulate_and_pos_resets_them() {
         gos,
         vec![
             "go Think Limits { depth: None, nodes: None, movetime: None, time: Some(-0.5), \
-             inc: 1e-5, moves_to_go: Some(40), infinite: false }",
+             inc: 1e-5, moves_to_go: Some(40), infinite: false, moves_only: [], exclude: [] }",
             "go Think Limits { depth: None, nodes: None, movetime: Some(0.01), time: None, \
-             inc: 0.0, moves_to_go: None, infinite: false }",
+             inc: 0.0, moves_to_go: None, infinite: false, moves_only: [], exclude: [] }",
             "go Analyze Limits { depth: Some(2), nodes: Some(5000), movetime: None, time: None, \
-             inc: 0.0, moves_to_go: None, infinite: false }",
+             inc: 0.0, moves_to_go: None, infinite: false, moves_only: [], exclude: [] }",
+            "go Think Limits { depth: Some(3), nodes: None, movetime: None, time: None, \
+             inc: 0.0, moves_to_go: None, infinite: false, moves_only: [\"10-14\", \"11-15\"], \
+             exclude: [\"9-13\"] }",
+            "go Think Limits { depth: Some(3), nodes: None, movetime: None, time: None, \
+             inc: 0.0, moves_to_go: None, infinite: false, moves_only: [], exclude: [] }",
         ]
     );
 }

@@ -41,7 +41,7 @@ ARG = r'[a-z][a-z-]*=(?:"[^"=]*"|[^\s"=]+)'
 LINE = re.compile(r"^(id|param|wait|ready|info|done|pong)( " + ARG + r")*$")
 INFO = re.compile(
     r"^info depth=\d+ mean-depth=\d+\.\d score=-?\d+\.\d\d nodes=\d+ time=\d+\.\d+"
-    r' nps=\d+\.\d+( pv="[0-9x\- ]+"| pv=[0-9x\-]+)?$'
+    r' nps=\d+\.\d+( pv="[0-9x\- ]+"| pv=[0-9x\-]+)?( book=yes)?$'
 )
 DONE = re.compile(r"^done move=\d+[-x][0-9x]+( ponder=\d+[-x][0-9x]+)?$")
 

@@ -29,15 +29,45 @@ pub struct AnalyseArgs {
     /// Node limit.
     #[arg(long)]
     pub nodes: Option<u64>,
+    /// Root lines per iteration, best first, each with a different first move (multi-PV).
+    #[arg(long, default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=crate::engine::MAX_MULTIPV as i64))]
+    pub multipv: u32,
+    /// Search only these root moves (space separated, Hub numbers or algebraic).
+    #[arg(long = "moves-only")]
+    pub moves_only: Option<String>,
+    /// Leave these root moves out of the search (space separated).
+    #[arg(long)]
+    pub exclude: Option<String>,
+    /// Strength level, 1 (beginner) to 10 (full strength).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=10))]
+    pub skill: u8,
+    /// Seed of the strength level's choices (0: from the clock).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u32,
+    /// Annotate the game in this PDN file instead of analysing one position.
+    #[arg(long, conflicts_with_all = ["fen", "moves", "moves_only", "exclude"])]
+    pub pdn: Option<std::path::PathBuf>,
+    /// With `--pdn`: the file to write (standard output when omitted).
+    #[arg(long, requires = "pdn")]
+    pub out: Option<std::path::PathBuf>,
+    /// With `--pdn`: a move losing more than this many centi-men against the best is
+    /// marked `?`.
+    #[arg(long, default_value_t = 50, requires = "pdn")]
+    pub mistake: i32,
+    /// With `--pdn`: a move losing more than this many centi-men is marked `??`.
+    #[arg(long, default_value_t = 150, requires = "pdn")]
+    pub blunder: i32,
     /// Threads, table, endgame databases, evaluation.
     #[command(flatten)]
     pub search: super::search_opts::SearchArgs,
 }
 
-/// One iteration line.
+/// One iteration line (`multipv=K` first for a line of a multi-PV search).
 pub fn info_line(i: &Info) -> String {
     let pv: Vec<&str> = i.pv.iter().map(|m| m.algebraic.as_str()).collect();
-    format!(
+    let rank = i.multipv.map_or(String::new(), |k| format!("multipv={k} "));
+    rank + &format!(
         "depth={} mean-depth={:.1} score={} nodes={} time={:.3} nps={:.0} pv=\"{}\"",
         i.depth,
         i.mean_depth,
@@ -51,13 +81,10 @@ pub fn info_line(i: &Info) -> String {
         .map_or(String::new(), |h| format!(" egtb-hits={h}"))
 }
 
-/// Runs `damka analyse`; returns the exit status.
-pub fn run(args: AnalyseArgs) -> i32 {
-    if let Err(status) = args.search.install_eval("analyse") {
-        return status;
-    }
-    let variant = args.variant.unwrap_or(Variant::Russian);
-    let mut engine = Engine::new(variant);
+/// The engine `args` ask for (threads, table, databases, multi-PV, strength), or the error.
+pub fn engine_for(args: &AnalyseArgs) -> Result<Engine, String> {
+    args.search.eval.apply()?;
+    let mut engine = Engine::new(args.variant.unwrap_or(Variant::Russian));
     if let Some(n) = args.search.threads {
         engine.set_threads(n as usize);
     }
@@ -67,9 +94,52 @@ pub fn run(args: AnalyseArgs) -> i32 {
     if let Some((path, cache)) = args.search.egtb.tables() {
         engine.set_endgames(&path.to_string_lossy(), cache);
     }
+    for (name, value) in [
+        ("multipv", args.multipv.to_string()),
+        ("skill", args.skill.to_string()),
+        ("seed", args.seed.to_string()),
+    ] {
+        engine.set_option(name, &value).map_err(|e| e.to_string())?;
+    }
     for notice in engine.take_notices() {
         eprintln!("damka analyse: {notice}");
     }
+    Ok(engine)
+}
+
+/// The search limits of `args` (5 s when none is given).
+pub fn limits_of(args: &AnalyseArgs) -> Limits {
+    let words = |s: &Option<String>| -> Vec<String> {
+        s.as_deref()
+            .map(|m| m.split_whitespace().map(str::to_string).collect())
+            .unwrap_or_default()
+    };
+    let mut limits = Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        movetime: args.movetime,
+        moves_only: words(&args.moves_only),
+        exclude: words(&args.exclude),
+        ..Limits::default()
+    };
+    if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
+        limits.movetime = Some(DEFAULT_MOVETIME);
+    }
+    limits
+}
+
+/// Runs `damka analyse`; returns the exit status.
+pub fn run(args: AnalyseArgs) -> i32 {
+    if let Some(path) = &args.pdn {
+        return super::annotate::run(&args, path);
+    }
+    let mut engine = match engine_for(&args) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("damka analyse: {e}");
+            return 2;
+        }
+    };
     let moves: Vec<&str> = args
         .moves
         .as_deref()
@@ -83,15 +153,7 @@ pub fn run(args: AnalyseArgs) -> i32 {
         eprintln!("damka analyse: {e}");
         return 2;
     }
-    let mut limits = Limits {
-        depth: args.depth,
-        nodes: args.nodes,
-        movetime: args.movetime,
-        ..Limits::default()
-    };
-    if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
-        limits.movetime = Some(DEFAULT_MOVETIME);
-    }
+    let limits = limits_of(&args);
     let res = engine.search_blocking(
         limits,
         GoMode::Analyze,

@@ -127,6 +127,7 @@ pub fn play_game<P: Evaluate + RecordRules>(
             root: pos,
             root_state: *game.rule_state(),
             history: game.history_keys(),
+            root_moves: Vec::new(),
             limits: SearchLimits {
                 nodes: Some(nodes),
                 ..SearchLimits::default()

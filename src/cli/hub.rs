@@ -13,6 +13,9 @@ pub struct HubArgs {
     /// The game at start (russian or turkish).
     #[arg(long)]
     pub variant: Option<Variant>,
+    /// Strength level at start, 1 (beginner) to 10 (full strength).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
+    pub skill: Option<u8>,
     /// Threads, table, endgame databases, evaluation at start.
     #[command(flatten)]
     pub search: super::search_opts::SearchArgs,
@@ -32,6 +35,9 @@ pub fn run(args: HubArgs) -> i32 {
     }
     if let Some(h) = args.search.hash {
         config.options.push(("hash".into(), h.to_string()));
+    }
+    if let Some(s) = args.skill {
+        config.options.push(("skill".into(), s.to_string()));
     }
     if let Some((path, cache)) = args.search.egtb.tables() {
         config

@@ -2,7 +2,9 @@
 //! stdin/stdout. Each subcommand has its own file with its arguments and its `run`.
 
 pub mod analyse;
+pub mod annotate;
 pub mod bench;
+pub mod book;
 pub mod datagen;
 pub mod dxp;
 pub mod egtb;
@@ -10,6 +12,7 @@ pub mod egtb_positions;
 pub mod hub;
 pub mod perft;
 pub mod play;
+pub mod progress;
 pub mod search_opts;
 
 use clap::{Parser, Subcommand};
@@ -54,6 +57,8 @@ pub enum Command {
     Dxp(dxp::DxpArgs),
     /// Play self-play games and write training records for the learned evaluation.
     Datagen(datagen::DatagenArgs),
+    /// Build an opening book, or list the book moves of a position.
+    Book(book::BookArgs),
 }
 
 /// Parses the command line, runs it, and returns the process exit status (0 ok, 1 a check
@@ -77,5 +82,6 @@ pub fn main() -> i32 {
         Some(Command::Egtb(a)) => egtb::run(a),
         Some(Command::Dxp(a)) => dxp::run(a),
         Some(Command::Datagen(a)) => datagen::run(a),
+        Some(Command::Book(a)) => book::run(a),
     }
 }

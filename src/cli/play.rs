@@ -45,6 +45,18 @@ pub struct PlayArgs {
     /// Start from this position (FEN) instead of the initial one.
     #[arg(long)]
     pub fen: Option<String>,
+    /// The engine's strength, 1 (beginner) to 10 (full strength).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=10))]
+    pub skill: u8,
+    /// Seed of the strength level's and the book's choices (0: from the clock).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Play the first moves from the opening book.
+    #[arg(long)]
+    pub book: bool,
+    /// Book moves up to this many centi-men below the best are played too.
+    #[arg(long, default_value_t = 0)]
+    pub book_variety: i32,
     /// Draw the board in plain ASCII instead of Unicode pieces.
     #[arg(long)]
     pub ascii: bool,
@@ -65,6 +77,10 @@ impl Default for PlayArgs {
             time: 1.0,
             depth: None,
             fen: None,
+            skill: 10,
+            seed: 0,
+            book: false,
+            book_variety: 0,
             ascii: false,
             flip: false,
             search: Default::default(),
@@ -357,12 +373,23 @@ impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
 
     fn engine(&mut self) -> &mut GameSession<P> {
         let egtb = self.args.search.egtb.tables();
+        let (skill, seed) = (self.args.skill, self.args.seed);
+        let book = self
+            .args
+            .book
+            .then(|| crate::book::compiled_in(P::VARIANT))
+            .flatten();
+        let variety = self.args.book_variety;
         let (threads, hash) = (
             self.args.search.threads_or(1),
             self.args.search.hash_or(DEFAULT_HASH_MB),
         );
         self.engine.get_or_insert_with(|| {
             let mut s = GameSession::new(threads, hash);
+            s.set_skill(skill);
+            s.set_seed(seed);
+            s.set_book(book);
+            s.set_book_variety(variety);
             if let Some((dir, cache)) = egtb {
                 match crate::egtb::endgames::open_for::<P>(&dir, cache) {
                     Ok((_, eg)) => s.searcher_mut().set_endgames(Some(eg)),

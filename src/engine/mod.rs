@@ -8,9 +8,11 @@
 
 mod endgames;
 mod session;
+pub mod skill;
 
 pub use endgames::{DEFAULT_EGTB_CACHE_MB, MAX_EGTB_CACHE_MB};
-pub use session::GameSession;
+pub use options::{MAX_MULTIPV, MAX_SEED};
+pub use session::{clock_seed, GameSession};
 
 use crate::core::{Score, Variant};
 use crate::egtb::Endgames;
@@ -42,6 +44,10 @@ pub struct Limits {
     pub moves_to_go: Option<u32>,
     /// Search until `stop`, whatever the other limits say.
     pub infinite: bool,
+    /// Search only these root moves (Hub numbers or algebraic; empty: all).
+    pub moves_only: Vec<String>,
+    /// Never play these root moves.
+    pub exclude: Vec<String>,
 }
 
 /// What kind of search `go` starts.
@@ -68,6 +74,9 @@ pub struct MoveText {
 /// Progress of a search, reported once per completed iteration (and at the end).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Info {
+    /// Rank of this line, 1 for the best, when several root lines were asked for
+    /// (multi-PV); `None` otherwise.
+    pub multipv: Option<u32>,
     /// Completed depth.
     pub depth: u32,
     /// Mean depth of the leaves reached (Scan's `mean-depth`).
@@ -84,6 +93,8 @@ pub struct Info {
     pub pv: Vec<MoveText>,
     /// Successful endgame database probes so far (`None` without databases).
     pub egtb_hits: Option<u64>,
+    /// The move comes from the opening book, not from a search.
+    pub book: bool,
 }
 
 /// The result of a search.
@@ -140,6 +151,10 @@ pub type InfoCallback = Box<dyn FnMut(&Info) + Send>;
 /// Callback receiving the final result (called once, from a search thread).
 pub type DoneCallback = Box<dyn FnOnce(SearchOutcome) + Send>;
 
+/// Whether the engine plays from its opening book unless told otherwise: no, because the
+/// first matches did not show a gain (README "Performance", "Opening book").
+pub const DEFAULT_BOOK: bool = false;
+
 /// Default transposition table size, MiB.
 pub const DEFAULT_HASH_MB: usize = 64;
 /// Largest accepted transposition table, MiB.
@@ -161,6 +176,17 @@ pub enum OptionKind {
     },
     /// Any text (a file name).
     Text,
+    /// `true` or `false` (Hub `type=bool`; `on`/`off`, `yes`/`no`, `1`/`0` are read too).
+    Bool,
+}
+
+/// Reads a boolean option value: `true`/`false`, `on`/`off`, `yes`/`no`, `1`/`0`.
+pub fn parse_bool(value: &str) -> Option<bool> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" | "on" | "yes" | "1" => Some(true),
+        "false" | "off" | "no" | "0" => Some(false),
+        _ => None,
+    }
 }
 
 /// An option the engine declares, with its current value.
@@ -199,6 +225,7 @@ fn pv_text<P: Position>(root: &P, pv: &[P::Move]) -> Vec<MoveText> {
 
 fn info<P: Evaluate>(root: &P, r: &Report<P>) -> Info {
     Info {
+        multipv: r.rank,
         depth: r.depth,
         mean_depth: r.mean_depth,
         score: r.score,
@@ -211,6 +238,7 @@ fn info<P: Evaluate>(root: &P, r: &Report<P>) -> Info {
         },
         pv: pv_text(root, &r.pv),
         egtb_hits: None,
+        book: r.book,
     }
 }
 
@@ -249,6 +277,7 @@ pub fn search_limits(limits: &Limits, mode: GoMode) -> SearchLimits {
         infinite: limits.infinite || !has_limit,
         analyze: mode == GoMode::Analyze,
         ponder: mode == GoMode::Ponder,
+        multipv: 1,
     }
 }
 
@@ -269,6 +298,9 @@ macro_rules! with_session {
     };
 }
 
+// After the macro, which it uses.
+mod options;
+
 /// The engine: current game, options and search threads. The thread count and table size
 /// live in the session's searcher, nowhere else.
 pub struct Engine {
@@ -276,6 +308,16 @@ pub struct Engine {
     endgames: EndgameConfig,
     /// The last weights file loaded with the `eval-file` option (empty: none).
     eval_file: String,
+    /// The `seed` option (0: from the clock).
+    seed: u64,
+    /// The `book` option: play from the opening book.
+    book_on: bool,
+    /// The `book-file` option (empty: the compiled-in books).
+    book_file: String,
+    /// The book read from `book_file`, for its game.
+    custom_book: Option<Arc<crate::book::Book>>,
+    /// The `book-variety` option, centi-men.
+    book_variety: Score,
 }
 
 /// The evaluation in use for each game, for the Hub `id` line and `--version`:
@@ -295,7 +337,19 @@ impl Engine {
             game: Self::make(variant, 1, DEFAULT_HASH_MB),
             endgames: EndgameConfig::new(),
             eval_file: String::new(),
+            seed: 0,
+            // Off until a match shows that the book gains (README "Opening book").
+            book_on: DEFAULT_BOOK,
+            book_file: String::new(),
+            custom_book: None,
+            book_variety: 0,
         }
+        .with_book()
+    }
+
+    fn with_book(mut self) -> Engine {
+        self.attach_book();
+        self
     }
 
     fn make(variant: Variant, threads: usize, hash_mb: usize) -> AnyGame {
@@ -320,11 +374,37 @@ impl Engine {
             with_session!(&mut self.game, s => s.set_game(Game::from_start()));
         } else {
             let (threads, hash_mb) = (self.threads(), self.hash_mb());
+            let (multipv, skill) = with_session!(&self.game, s => (s.multipv(), s.skill()));
             // Free the old table before allocating the new one.
             self.game = Self::make(variant, 1, 1);
             self.game = Self::make(variant, threads, hash_mb);
+            with_session!(&mut self.game, s => {
+                s.set_multipv(multipv);
+                s.set_skill(skill);
+                s.set_seed(self.seed);
+            });
+            self.attach_book();
             self.attach_endgames();
         }
+    }
+
+    /// Gives the current game's session its book: none with `book` off, the `book-file`
+    /// book when it is of this game, else the compiled-in one.
+    fn attach_book(&mut self) {
+        let variant = self.variant();
+        let book = if !self.book_on {
+            None
+        } else {
+            match &self.custom_book {
+                Some(b) if b.variant() == variant => Some(b.clone()),
+                _ => crate::book::compiled_in(variant),
+            }
+        };
+        let variety = self.book_variety;
+        with_session!(&mut self.game, s => {
+            s.set_book(book);
+            s.set_book_variety(variety);
+        });
     }
 
     /// Opens the endgame databases for the current game and gives them to its searcher.
@@ -391,128 +471,6 @@ impl Engine {
     pub fn hash_mb(&self) -> usize {
         with_session!(&self.game, s => s.searcher().hash_mb())
     }
-    /// The options the engine declares (`variant`, `threads`, `hash`) with their values.
-    pub fn options(&self) -> Vec<EngineOption> {
-        vec![
-            EngineOption {
-                name: "variant",
-                kind: OptionKind::Enum(Variant::ALL.iter().map(|v| v.name()).collect()),
-                value: self.variant().name().to_string(),
-            },
-            EngineOption {
-                name: "threads",
-                kind: OptionKind::Int {
-                    min: 1,
-                    max: MAX_THREADS as i64,
-                },
-                value: self.threads().to_string(),
-            },
-            EngineOption {
-                name: "hash",
-                kind: OptionKind::Int {
-                    min: 1,
-                    max: MAX_HASH_MB as i64,
-                },
-                value: self.hash_mb().to_string(),
-            },
-            EngineOption {
-                name: "egtb-path",
-                kind: OptionKind::Text,
-                value: self.endgames.path.clone(),
-            },
-            EngineOption {
-                name: "egtb-cache",
-                kind: OptionKind::Int {
-                    min: 1,
-                    max: MAX_EGTB_CACHE_MB as i64,
-                },
-                value: self.endgames.cache_mb.to_string(),
-            },
-            EngineOption {
-                name: "eval",
-                kind: OptionKind::Enum(vec!["learned", "classic"]),
-                value: match crate::eval::select::active(self.variant()) {
-                    Some(_) => "learned",
-                    None => "classic",
-                }
-                .to_string(),
-            },
-            EngineOption {
-                name: "eval-file",
-                kind: OptionKind::Text,
-                value: self.eval_file.clone(),
-            },
-        ]
-    }
-
-    /// Sets an option by name (case-insensitive) from its text value, as declared by
-    /// [`Engine::options`].
-    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
-        let int = |lo: usize, hi: usize| -> Result<usize, EngineError> {
-            match value.trim().parse::<usize>() {
-                Ok(v) if (lo..=hi).contains(&v) => Ok(v),
-                _ => Err(EngineError::BadOption(format!(
-                    "{name} must be an integer from {lo} to {hi}, not {value:?}"
-                ))),
-            }
-        };
-        match name.trim().to_ascii_lowercase().as_str() {
-            "variant" => {
-                let v: Variant = value.parse().map_err(|e: crate::core::UnknownVariant| {
-                    EngineError::BadOption(e.to_string())
-                })?;
-                if v != self.variant() {
-                    self.set_variant(v);
-                }
-                Ok(())
-            }
-            "threads" => {
-                let n = int(1, MAX_THREADS)?;
-                self.set_threads(n);
-                Ok(())
-            }
-            "hash" => {
-                let n = int(1, MAX_HASH_MB)?;
-                self.set_hash_mb(n);
-                Ok(())
-            }
-            "egtb-path" => {
-                let cache = self.endgames.cache_mb;
-                self.set_endgames(value.trim(), cache);
-                Ok(())
-            }
-            "egtb-cache" => {
-                let n = int(1, MAX_EGTB_CACHE_MB)?;
-                let path = self.endgames.path.clone();
-                self.set_endgames(&path, n);
-                Ok(())
-            }
-            "eval" => {
-                let kind = value
-                    .parse::<crate::eval::select::EvalKind>()
-                    .map_err(EngineError::BadOption)?;
-                self.stop_and_wait();
-                for v in Variant::ALL {
-                    // Learned where a game has no compiled-in net: that game keeps what it has.
-                    let _ = crate::eval::select::set(v, kind);
-                }
-                Ok(())
-            }
-            "eval-file" => {
-                let path = value.trim();
-                if path.is_empty() {
-                    return Ok(());
-                }
-                self.stop_and_wait();
-                crate::eval::select::load_file(std::path::Path::new(path))
-                    .map_err(|e| EngineError::BadOption(format!("eval-file: {e}")))?;
-                self.eval_file = path.to_string();
-                Ok(())
-            }
-            _ => Err(EngineError::BadOption(format!("unknown option {name:?}"))),
-        }
-    }
-
     /// Forgets the previous game: clears the transposition table and history tables.
     pub fn new_game(&mut self) {
         with_session!(&mut self.game, s => s.searcher_mut().clear());

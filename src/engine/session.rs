@@ -3,16 +3,36 @@
 //! game at compile time (terminal play, tools) use it directly, with moves as values instead of
 //! text.
 
+use super::skill::{self, skill_level, MAX_SKILL};
 use super::{search_limits, EngineError, GoMode, Limits};
+use crate::book::Book;
+use crate::core::{Rng, Score};
 use crate::eval::Evaluate;
 use crate::game::Game;
+use crate::search::RootLine;
 use crate::search::{Finished, Job, Report, Searcher};
 use crate::variant::Notation;
+use std::sync::Arc;
 
-/// A game of `P` and its searcher (threads and transposition table).
+/// A game of `P` and its searcher (threads and transposition table), with the settings that
+/// shape a search beyond its limits: root lines (multi-PV), strength level and the seed of
+/// the level's random choices.
 pub struct GameSession<P: Evaluate> {
     searcher: Searcher<P>,
     game: Game<P>,
+    multipv: u32,
+    skill: u8,
+    rng: Rng,
+    book: Option<Arc<Book>>,
+    book_variety: Score,
+}
+
+/// A seed from the clock and the process, for a generator nobody seeded.
+pub fn clock_seed() -> u64 {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    crate::core::Rng::new(t ^ (u64::from(std::process::id()) << 32)).next_u64()
 }
 
 impl<P: Evaluate> GameSession<P> {
@@ -21,7 +41,71 @@ impl<P: Evaluate> GameSession<P> {
         GameSession {
             searcher: Searcher::new(threads, hash_mb),
             game: Game::from_start(),
+            multipv: 1,
+            skill: MAX_SKILL,
+            rng: Rng::new(clock_seed()),
+            book: None,
+            book_variety: 0,
         }
+    }
+
+    /// The opening book to play from (`None`, the default: none). A search to play a move
+    /// (not analysis or pondering) in a book position answers at once with a book move.
+    pub fn set_book(&mut self, book: Option<Arc<Book>>) {
+        self.book = book;
+    }
+
+    /// The opening book in use.
+    pub fn book(&self) -> Option<&Arc<Book>> {
+        self.book.as_ref()
+    }
+
+    /// Book moves up to `margin` centi-men below the best are played too, the nearer the
+    /// more often (0: always the best).
+    pub fn set_book_variety(&mut self, margin: Score) {
+        self.book_variety = margin.max(0);
+    }
+
+    /// The book move to play now, if the book has one for `job`'s root: `None` when not
+    /// playing a move, without a book, or out of it.
+    fn book_move(&mut self, job: &Job<P>, mode: GoMode) -> Option<RootLine<P::Move>> {
+        let book = self.book.as_ref().filter(|_| mode == GoMode::Think)?;
+        let lines: Vec<RootLine<P::Move>> = book
+            .probe(&job.root)
+            .into_iter()
+            .filter(|m| job.root_moves.is_empty() || job.root_moves.contains(&m.mv))
+            .map(|m| RootLine {
+                score: m.score,
+                pv: vec![m.mv],
+            })
+            .collect();
+        skill::choose(&lines, self.book_variety, &mut self.rng).cloned()
+    }
+
+    /// Root lines each iteration searches and reports, best first (at least 1).
+    pub fn set_multipv(&mut self, lines: u32) {
+        self.multipv = lines.max(1);
+    }
+
+    /// Root lines each iteration searches and reports.
+    pub fn multipv(&self) -> u32 {
+        self.multipv
+    }
+
+    /// The strength level, 1 (beginner) to 10 (full strength, the default), see
+    /// [`skill`](super::skill).
+    pub fn set_skill(&mut self, level: u8) {
+        self.skill = level.clamp(skill::MIN_SKILL, MAX_SKILL);
+    }
+
+    /// The strength level.
+    pub fn skill(&self) -> u8 {
+        self.skill
+    }
+
+    /// Seeds the random choices of the strength levels (0: from the clock).
+    pub fn set_seed(&mut self, seed: u64) {
+        self.rng = Rng::new(if seed == 0 { clock_seed() } else { seed });
     }
 
     /// The game so far.
@@ -77,11 +161,22 @@ impl<P: Evaluate> GameSession<P> {
         let mut job = Job::new(root, search_limits(limits, mode));
         job.root_state = *self.game.rule_state();
         job.history = self.game.history_keys();
+        job.root_moves = root_moves(&root, limits)?;
+        job.limits.multipv = self.multipv;
+        if let Some(level) = skill_level(self.skill) {
+            let l = &mut job.limits;
+            l.depth = Some(l.depth.map_or(level.depth, |d| d.min(level.depth)));
+            l.nodes = Some(l.nodes.map_or(level.nodes, |n| n.min(level.nodes)));
+            l.multipv = l.multipv.max(level.lines);
+            // A capped search ends by itself, even in analysis.
+            l.infinite = false;
+        }
         Ok(job)
     }
 
     /// Starts a search of the current position on the search threads and returns at once:
-    /// `on_report` gets each completed iteration, `on_done` the result, exactly once.
+    /// `on_report` gets each completed iteration, `on_done` the result, exactly once. Below
+    /// full strength the result is the level's choice among the root lines.
     pub fn go(
         &mut self,
         limits: &Limits,
@@ -90,8 +185,64 @@ impl<P: Evaluate> GameSession<P> {
         on_done: impl FnOnce(Finished<P>) + Send + 'static,
     ) -> Result<(), EngineError> {
         let job = self.job(limits, mode)?;
+        if self.searcher.is_searching() {
+            return Err(EngineError::Busy);
+        }
+        let mut on_report = on_report;
+        if let Some(line) = self.book_move(&job, mode) {
+            // No search: the book move is the answer, at once.
+            on_report(&Report {
+                rank: None,
+                depth: 0,
+                seldepth: 0,
+                mean_depth: 0.0,
+                score: line.score,
+                nodes: 0,
+                time: 0.0,
+                pv: line.pv.clone(),
+                book: true,
+            });
+            on_done(Finished {
+                best: line.pv.first().copied(),
+                ponder: None,
+                score: line.score,
+                depth: 0,
+                nodes: 0,
+                time: 0.0,
+                pv: line.pv.clone(),
+                lines: vec![line],
+            });
+            return Ok(());
+        }
+        let level = skill_level(self.skill);
+        // The extra lines a strength level searches are its own business: a caller that
+        // asked for one line sees the best one, unranked.
+        let single = self.multipv == 1;
+        let on_report = move |r: &Report<P>| {
+            if !single {
+                on_report(r);
+            } else if r.rank.is_none_or(|k| k == 1) {
+                on_report(&Report {
+                    rank: None,
+                    ..r.clone()
+                });
+            }
+        };
+        let mut rng = Rng::new(self.rng.next_u64());
+        let done = move |mut f: Finished<P>| {
+            if let Some(level) = level {
+                let root = &f.lines;
+                if let Some(line) = skill::choose(root, level.margin, &mut rng).cloned() {
+                    f.best = line.pv.first().copied();
+                    f.ponder = line.pv.get(1).copied();
+                    f.score = line.score;
+                    f.pv = line.pv;
+                }
+            }
+            on_done(f)
+        };
         self.searcher
-            .go(job, on_report, on_done)
+            .go(job, on_report, done)
             .map_err(|_| EngineError::Busy)
     }
 
@@ -110,4 +261,39 @@ impl<P: Evaluate> GameSession<P> {
         self.searcher.wait();
         Ok(out)
     }
+}
+
+/// The root moves `limits` allow (`moves_only`, less `exclude`), as moves of `root`; empty
+/// when neither is given. A move that is not legal, or a restriction that leaves no move, is
+/// an error.
+fn root_moves<P: Evaluate>(root: &P, limits: &Limits) -> Result<Vec<P::Move>, EngineError> {
+    if limits.moves_only.is_empty() && limits.exclude.is_empty() {
+        return Ok(Vec::new());
+    }
+    let parse = |texts: &[String]| -> Result<Vec<P::Move>, EngineError> {
+        texts
+            .iter()
+            .enumerate()
+            .map(|(index, t)| {
+                root.parse_move(t).map_err(|e| EngineError::BadMove {
+                    index,
+                    message: format!("root move {t}: {e}"),
+                })
+            })
+            .collect()
+    };
+    let mut allowed = if limits.moves_only.is_empty() {
+        root.legal_moves().to_vec()
+    } else {
+        parse(&limits.moves_only)?
+    };
+    let excluded = parse(&limits.exclude)?;
+    allowed.retain(|m| !excluded.contains(m));
+    if allowed.is_empty() {
+        return Err(EngineError::BadMove {
+            index: 0,
+            message: "no root move left to search".into(),
+        });
+    }
+    Ok(allowed)
 }

@@ -10,8 +10,10 @@
 //!
 //! [`pdn`] writes and reads game records.
 
+pub mod annotated;
 pub mod pdn;
 
+pub use annotated::MoveNote;
 pub use pdn::{PdnError, Record};
 
 use crate::variant::{EndRule, GameMove, Notation};

@@ -15,8 +15,9 @@ pub enum PosSource {
     Text(String),
 }
 
-/// Every key a `level` line knows, in the protocol's order (other keys are ignored).
-pub const LEVEL_KEYS: [&str; 7] = [
+/// Every key a `level` line knows, in the protocol's order (other keys are ignored); the
+/// last two are damka's extensions (root move restriction).
+pub const LEVEL_KEYS: [&str; 9] = [
     "depth",
     "nodes",
     "move-time",
@@ -24,10 +25,12 @@ pub const LEVEL_KEYS: [&str; 7] = [
     "inc",
     "moves",
     "infinite",
+    "moves-only",
+    "exclude",
 ];
 
 /// One limit a `level` line sets.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Level {
     /// `depth=N` (at least 1: the engine always completes depth 1).
     Depth(u32),
@@ -43,6 +46,10 @@ pub enum Level {
     Moves(u32),
     /// `infinite` (also `infinite=true|false`).
     Infinite(bool),
+    /// `moves-only="m1 m2"` (damka extension): search only these root moves.
+    MovesOnly(Vec<String>),
+    /// `exclude="m1 m2"` (damka extension): never play these root moves.
+    Exclude(Vec<String>),
 }
 
 impl Level {
@@ -57,6 +64,8 @@ impl Level {
             // Never hand a zero divisor down.
             Level::Moves(m) => limits.moves_to_go = (m > 0).then_some(m),
             Level::Infinite(i) => limits.infinite = i,
+            Level::MovesOnly(m) => limits.moves_only = m,
+            Level::Exclude(m) => limits.exclude = m,
         }
     }
 }
@@ -70,7 +79,7 @@ impl LevelUpdate {
     /// Merges this line into `limits`.
     pub fn apply(&self, limits: &mut Limits) {
         for l in &self.0 {
-            l.apply(limits);
+            l.clone().apply(limits);
         }
     }
 }
@@ -305,6 +314,12 @@ fn parse_level(line: &Line<'_>) -> Result<LevelUpdate, CommandError> {
     let time = seconds(line, "time")?.map(Level::Time);
     let inc = seconds(line, "inc")?.map(|t| Level::Inc(t.max(0.0)));
     let moves = int::<u32>(line, "moves")?.map(Level::Moves);
+    let words = |key: &str| {
+        line.value(key)
+            .map(|v| v.split_ascii_whitespace().map(str::to_string).collect())
+    };
+    let only = words("moves-only").map(Level::MovesOnly);
+    let exclude = words("exclude").map(Level::Exclude);
     let all = [
         depth,
         nodes,
@@ -313,6 +328,8 @@ fn parse_level(line: &Line<'_>) -> Result<LevelUpdate, CommandError> {
         inc,
         moves,
         infinite.map(Level::Infinite),
+        only,
+        exclude,
     ];
     Ok(LevelUpdate(all.into_iter().flatten().collect()))
 }

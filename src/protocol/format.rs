@@ -141,6 +141,8 @@ pub fn info_line(i: &Info) -> InfoLine {
         pv: i.pv.iter().map(|m| m.hub.clone()).collect(),
         string: None,
         egtb_hits: i.egtb_hits,
+        multipv: i.multipv,
+        book: i.book,
     }
 }
 
@@ -202,6 +204,8 @@ mod tests {
                 nps: 0.0,
                 pv: vec![],
                 egtb_hits: None,
+                multipv: None,
+                book: false,
             };
             let line = info(&i).into_string();
             let l = parse_line(&line).unwrap().unwrap();
@@ -233,6 +237,8 @@ mod tests {
             nps: 246912.0,
             pv: vec![mv("10-14"), mv("23x5x10x14")],
             egtb_hits: None,
+            multipv: None,
+            book: false,
         };
         let s = info(&i).into_string();
         assert_eq!(
@@ -259,9 +265,18 @@ mod tests {
         assert!(!info(&no_pv).as_str().contains("pv"));
         let hits = Info {
             egtb_hits: Some(42),
-            ..i
+            ..i.clone()
         };
         assert!(info(&hits).as_str().ends_with(" egtb-hits=42"));
+        // The extensions come last, and only when asked for.
+        let ranked = Info {
+            multipv: Some(2),
+            book: true,
+            ..i
+        };
+        assert!(info(&ranked)
+            .as_str()
+            .ends_with(" pv=\"10-14 23x5x10x14\" multipv=2 book=yes"));
     }
 
     #[test]

@@ -73,6 +73,11 @@ pub struct InfoLine {
     pub string: Option<String>,
     /// `egtb-hits=`: endgame database probes that answered (only with databases in use).
     pub egtb_hits: Option<u64>,
+    /// `multipv=`: the rank of this line, 1 for the best (damka extension, only when the
+    /// client asked for several lines with the `multipv` parameter).
+    pub multipv: Option<u32>,
+    /// `book=`: the move comes from the opening book (damka extension, `book=yes`).
+    pub book: bool,
 }
 
 /// A line the engine writes.
@@ -206,6 +211,12 @@ fn info_reply(i: &InfoLine) -> Reply {
         // Only with endgame databases in use, after Scan's fields.
         r = r.arg("egtb-hits", h);
     }
+    if let Some(k) = i.multipv {
+        r = r.arg("multipv", k);
+    }
+    if i.book {
+        r = r.arg("book", "yes");
+    }
     r
 }
 
@@ -315,6 +326,10 @@ fn parse_info(line: &Line<'_>) -> InfoLine {
             .collect(),
         string: line.value("string").map(str::to_string),
         egtb_hits: num(line, "egtb-hits"),
+        multipv: num(line, "multipv"),
+        book: line
+            .value("book")
+            .is_some_and(|v| v.eq_ignore_ascii_case("yes")),
     }
 }
 
@@ -370,11 +385,20 @@ mod tests {
             pv: vec!["10-14".into(), "23x5x10x14".into()],
             string: None,
             egtb_hits: None,
+            multipv: None,
+            book: false,
         }));
         round_trip(EngineReply::Info(InfoLine {
             depth: Some(9),
             pv: vec!["1-5".into()],
             egtb_hits: Some(42),
+            ..Default::default()
+        }));
+        round_trip(EngineReply::Info(InfoLine {
+            depth: Some(3),
+            pv: vec!["9-13".into()],
+            multipv: Some(3),
+            book: true,
             ..Default::default()
         }));
         round_trip(EngineReply::Info(InfoLine {

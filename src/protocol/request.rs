@@ -51,15 +51,17 @@ fn seconds(x: f64) -> String {
 
 /// A `level` line with its limits in their order.
 fn level(u: &LevelUpdate) -> Request {
-    u.0.iter().fold(Request::new("level"), |r, l| match *l {
+    u.0.iter().fold(Request::new("level"), |r, l| match l {
         Level::Depth(d) => r.arg("depth", d),
         Level::Nodes(n) => r.arg("nodes", n),
-        Level::MoveTime(t) => r.arg("move-time", seconds(t)),
-        Level::Time(t) => r.arg("time", seconds(t)),
-        Level::Inc(i) => r.arg("inc", seconds(i)),
+        Level::MoveTime(t) => r.arg("move-time", seconds(*t)),
+        Level::Time(t) => r.arg("time", seconds(*t)),
+        Level::Inc(i) => r.arg("inc", seconds(*i)),
         Level::Moves(m) => r.arg("moves", m),
         Level::Infinite(true) => r.flag("infinite"),
         Level::Infinite(false) => r.arg("infinite", "false"),
+        Level::MovesOnly(m) => r.arg("moves-only", m.join(" ")),
+        Level::Exclude(m) => r.arg("exclude", m.join(" ")),
     })
 }
 

@@ -321,6 +321,7 @@ impl<B: Backend, W: Write> Session<B, W> {
                     max: Some(*max),
                 },
                 OptionKind::Text => ParamKind::Other("string".into()),
+                OptionKind::Bool => ParamKind::Other("bool".into()),
             };
             let decl = ParamDecl {
                 name: opt.name.to_string(),
@@ -414,6 +415,14 @@ fn check_option_value(opt: &EngineOption, value: &str) -> Result<(), String> {
             )),
         },
         OptionKind::Text => Ok(()),
+        OptionKind::Bool => match crate::engine::parse_bool(v) {
+            Some(_) => Ok(()),
+            None => Err(format!(
+                "bad value {} for {} (expected true or false)",
+                shorten(value),
+                opt.name
+            )),
+        },
     }
 }
 

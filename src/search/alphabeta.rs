@@ -264,9 +264,14 @@ impl<P: Evaluate> Worker<P> {
         let mut best_move: Option<P::Move> = None;
         let mut quiets_tried: [Option<P::Move>; 64] = [None; 64];
         let mut nq = 0;
+        // Moves searched so far (root moves left out of a restricted root do not count).
+        let mut searched = 0;
         for i in 0..count {
             pick(&mut list, &mut keys, i);
             let m = list[i];
+            if ply == 0 && self.skips_root_move(&m) {
+                continue;
+            }
             let quiet = !m.is_capture() && !m.promotes();
             let child = pos.play(&m);
             sh.tt.prefetch(child.key());
@@ -284,7 +289,8 @@ impl<P: Evaluate> Worker<P> {
             } else {
                 0
             };
-            let s = self.search_child(sh, full, i == 0, r);
+            let s = self.search_child(sh, full, searched == 0, r);
+            searched += 1;
             self.pop();
             if self.aborted {
                 return 0;
@@ -309,13 +315,12 @@ impl<P: Evaluate> Worker<P> {
             }
         }
 
-        let bound = bound_of(best, alpha0, beta);
-        let h = if bound == Bound::Upper {
-            0
-        } else {
-            best_move.map_or(0, |m| m.hint())
-        };
-        sh.tt.store(key, h, best, depth, bound, ply);
+        // A root searched without some of its moves has no value of its own to keep.
+        if !(ply == 0 && self.root_filter) {
+            let bound = bound_of(best, alpha0, beta);
+            sh.tt
+                .store(key, hint_of(bound, best_move), best, depth, bound, ply);
+        }
         best
     }
 
@@ -346,6 +351,17 @@ fn settles(e: &TtEntry, alpha: Score, beta: Score) -> bool {
         Bound::Exact => true,
         Bound::Lower => e.score >= beta,
         Bound::Upper => e.score <= alpha,
+    }
+}
+
+/// The move kept in the table for a node: its best move, unless it failed low (then no
+/// move is better than another).
+#[inline]
+fn hint_of<M: GameMove>(bound: Bound, best_move: Option<M>) -> u32 {
+    if bound == Bound::Upper {
+        0
+    } else {
+        best_move.map_or(0, |m| m.hint())
     }
 }
 

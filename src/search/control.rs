@@ -3,7 +3,7 @@
 //! keep a panicking thread from hanging the others.
 
 use super::tt::TransTable;
-use super::types::Job;
+use super::types::{Job, RootLine};
 use crate::core::Score;
 use crate::egtb::Endgames;
 use crate::variant::Position;
@@ -179,6 +179,8 @@ pub(super) struct ThreadResult<P: Position> {
     pub(super) depth: u32,
     pub(super) score: Score,
     pub(super) pv: Vec<P::Move>,
+    /// Every root line of the iteration, best first (`pv` is the first one's).
+    pub(super) lines: Vec<RootLine<P::Move>>,
 }
 
 /// Locks a mutex, taking it over from a thread that panicked while holding it.

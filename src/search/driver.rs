@@ -6,7 +6,7 @@ use super::alphabeta::Node;
 use super::control::{Shared, ThreadResult};
 use super::params::*;
 use super::time::Stability;
-use super::types::Report;
+use super::types::{Report, RootLine};
 use super::worker::Worker;
 use crate::core::{is_decisive, Score, INFINITE, WIN};
 use crate::eval::Evaluate;
@@ -40,6 +40,8 @@ impl<P: Evaluate> Worker<P> {
         let max_depth = job.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut result: Option<ThreadResult<P>> = None;
         let mut progress = Progress::default();
+        // The lines of the running iteration completed so far.
+        let mut partial = Vec::new();
         let main = self.id == 0;
         for depth in 1..=max_depth {
             // Helpers skip some depths, but never the last one: a helper that finishes the
@@ -47,16 +49,21 @@ impl<P: Evaluate> Worker<P> {
             if !main && depth > 1 && depth < max_depth && skip_depth(self.id, depth) {
                 continue;
             }
-            let prev = result.as_ref().map(|r| r.score);
-            let Some(score) = self.aspiration(sh, depth, prev) else {
+            let prev = result.as_ref().map_or(&[][..], |r| &r.lines[..]);
+            let Some(lines) = self.lines(sh, depth, prev, &mut partial) else {
                 break;
             };
-            let pv = self.root_pv();
+            let (score, pv) = (lines[0].score, lines[0].pv.clone());
             let changed = match (&result, pv.first()) {
                 (Some(r), Some(m)) => r.pv.first() != Some(m),
                 _ => false,
             };
-            result = Some(ThreadResult { depth, score, pv });
+            result = Some(ThreadResult {
+                depth,
+                score,
+                pv,
+                lines,
+            });
             self.completed = depth;
             sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
             if !main {
@@ -73,9 +80,12 @@ impl<P: Evaluate> Worker<P> {
                 }
                 continue;
             }
-            if let Some(cb) = report.as_deref_mut() {
-                let pv = result.as_ref().map_or_else(Vec::new, |r| r.pv.clone());
-                cb(&self.report(sh, depth, score, pv));
+            if let (Some(cb), Some(r)) = (report.as_deref_mut(), &result) {
+                let ranked = job.limits.lines() > 1;
+                for (k, line) in r.lines.iter().enumerate() {
+                    let rank = ranked.then_some(k as u32 + 1);
+                    cb(&self.report(sh, depth, rank, line));
+                }
             }
             progress.stability.update(changed, score);
             progress.decisive_streak = if is_decisive(score) && !changed {
@@ -90,16 +100,53 @@ impl<P: Evaluate> Worker<P> {
         sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
         if main {
             hold_until_released(sh);
-            if result.is_none() && self.pv_len[0] > 0 {
-                // The first iteration was cut short: the best root move searched so far.
-                result = Some(ThreadResult {
+            if result.is_none() {
+                // The first iteration was cut short: its best line if one was completed, else
+                // the best root move searched so far.
+                let line = partial.into_iter().next().or_else(|| {
+                    (self.pv_len[0] > 0).then(|| RootLine {
+                        score: self.root_score,
+                        pv: self.root_pv(),
+                    })
+                });
+                result = line.map(|l| ThreadResult {
                     depth: 0,
-                    score: self.root_score,
-                    pv: self.root_pv(),
+                    score: l.score,
+                    pv: l.pv.clone(),
+                    lines: vec![l],
                 });
             }
         }
         result
+    }
+
+    /// One iteration to `depth`: the best line, then (multi-PV) the best line among the
+    /// root moves the earlier lines did not start with, and so on; sorted best first (stable,
+    /// so equal scores keep the order they were found in). `prev` are the previous
+    /// iteration's lines, whose scores centre the aspiration windows; `partial` collects
+    /// the lines as they complete. `None` if the search was stopped.
+    fn lines(
+        &mut self,
+        sh: &Shared<P>,
+        depth: u32,
+        prev: &[RootLine<P::Move>],
+        partial: &mut Vec<RootLine<P::Move>>,
+    ) -> Option<Vec<RootLine<P::Move>>> {
+        let wanted = sh.job.limits.lines().min(sh.root_moves.max(1));
+        partial.clear();
+        for k in 0..wanted {
+            self.set_root_lines_done(partial);
+            let score = self.aspiration(sh, depth, prev.get(k).map(|l| l.score))?;
+            let pv = self.root_pv();
+            if pv.is_empty() && k > 0 {
+                break;
+            }
+            partial.push(RootLine { score, pv });
+        }
+        self.set_root_lines_done(&[]);
+        let mut lines = std::mem::take(partial);
+        lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+        (!lines.is_empty()).then_some(lines)
     }
 
     /// One iteration to `depth` from the root, with an aspiration window around the previous
@@ -137,8 +184,15 @@ impl<P: Evaluate> Worker<P> {
     }
 
     /// The main thread's report of a completed iteration.
-    fn report(&self, sh: &Shared<P>, depth: u32, score: Score, pv: Vec<P::Move>) -> Report<P> {
+    fn report(
+        &self,
+        sh: &Shared<P>,
+        depth: u32,
+        rank: Option<u32>,
+        line: &RootLine<P::Move>,
+    ) -> Report<P> {
         Report {
+            rank,
             depth,
             seldepth: self.seldepth as u32,
             mean_depth: if self.leaves > 0 {
@@ -146,10 +200,11 @@ impl<P: Evaluate> Worker<P> {
             } else {
                 depth as f64
             },
-            score,
+            score: line.score,
             nodes: sh.total_nodes(),
             time: sh.elapsed(),
-            pv,
+            pv: line.pv.clone(),
+            book: false,
         }
     }
 

@@ -6,11 +6,11 @@ use super::control::{lock, Control, OnDrop, Shared, Signals, ThreadResult, Threa
 use super::params::HELPER_MIN_TIME;
 use super::pool::ThreadPool;
 use super::tt::TransTable;
-use super::types::{Finished, Job, Report};
+use super::types::{Finished, Job, Report, RootLine};
 use super::worker::Worker;
 use crate::egtb::endgames::{self, Endgames};
 use crate::eval::Evaluate;
-use crate::variant::GameMove;
+use crate::variant::{GameMove, Position};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -165,16 +165,8 @@ impl<P: Evaluate> Searcher<P> {
         let signals = Arc::new(Signals::new(job.limits.ponder));
         self.control.begin(signals.clone());
         self.tt.new_search();
-        let root_moves = job.root.count_moves();
-        // A root the databases decide as a win or a loss is played from them at once (the
-        // fastest safe conversion), unless the caller asked to analyse or ponder.
-        let lim = job.limits;
-        let by_tables = match &self.endgames {
-            Some(eg) if !(lim.analyze || lim.infinite || lim.ponder) => {
-                endgames::root_move(eg.as_ref(), &job.root, &job.root_state)
-            }
-            _ => None,
-        };
+        let root_moves = allowed_root_moves(&job).len();
+        let by_tables = self.table_move(&job);
         let root_moves = if by_tables.is_some() { 0 } else { root_moves };
         let (published_tx, published) = crossbeam_channel::unbounded();
         let sh = Arc::new(Shared {
@@ -244,6 +236,7 @@ impl<P: Evaluate> Searcher<P> {
             }
             if let Some((m, v)) = by_tables {
                 on_report(&Report {
+                    rank: None,
                     depth: 1,
                     seldepth: 1,
                     mean_depth: 1.0,
@@ -251,6 +244,7 @@ impl<P: Evaluate> Searcher<P> {
                     nodes: 0,
                     time: sh.elapsed(),
                     pv: vec![m],
+                    book: false,
                 });
             }
             let finished = match by_tables {
@@ -262,6 +256,10 @@ impl<P: Evaluate> Searcher<P> {
                     nodes: 0,
                     time: sh.elapsed(),
                     pv: vec![m],
+                    lines: vec![RootLine {
+                        score: endgames::score(v, 0),
+                        pv: vec![m],
+                    }],
                 },
                 None => finish(&sh, best),
             };
@@ -273,6 +271,20 @@ impl<P: Evaluate> Searcher<P> {
             on_done(finished);
         });
         Ok(())
+    }
+
+    /// A root the databases decide as a win or a loss is played from them at once (the
+    /// fastest safe conversion), unless the caller asked to analyse or ponder, or for several
+    /// lines or some root moves only: the move and its database value.
+    fn table_move(&self, job: &Job<P>) -> Option<(P::Move, crate::egtb::Value)> {
+        let lim = job.limits;
+        let free = lim.lines() == 1 && job.root_moves.is_empty();
+        match &self.endgames {
+            Some(eg) if free && !(lim.analyze || lim.infinite || lim.ponder) => {
+                endgames::root_move(eg.as_ref(), &job.root, &job.root_state)
+            }
+            _ => None,
+        }
     }
 
     /// Runs a search to the end on the pool and returns its result.
@@ -298,6 +310,7 @@ impl<P: Evaluate> Searcher<P> {
             nodes: 0,
             time: 0.0,
             pv: Vec::new(),
+            lines: Vec::new(),
         })
     }
 }
@@ -312,12 +325,12 @@ impl<P: Evaluate> Drop for Searcher<P> {
 /// if no iteration completed.
 fn finish<P: Evaluate>(sh: &Shared<P>, best: Option<ThreadResult<P>>) -> Finished<P> {
     let root = &sh.job.root;
-    let legal = root.legal_moves();
+    let legal = allowed_root_moves(&sh.job);
     let nodes = sh.total_nodes();
     let time = sh.elapsed();
-    let (best_move, score, depth, pv) = match best {
+    let (best_move, score, depth, pv, lines) = match best {
         Some(r) if !r.pv.is_empty() && legal.contains(&r.pv[0]) => {
-            (Some(r.pv[0]), r.score, r.depth, r.pv)
+            (Some(r.pv[0]), r.score, r.depth, r.pv, r.lines)
         }
         _ => {
             let hinted = sh
@@ -331,7 +344,7 @@ fn finish<P: Evaluate>(sh: &Shared<P>, best: Option<ThreadResult<P>>) -> Finishe
                 .rev()
                 .max_by_key(|m| (m.capture_count(), m.promotes()));
             let m = hinted.or(first);
-            (m, 0, 0, m.into_iter().collect())
+            (m, 0, 0, m.into_iter().collect(), Vec::new())
         }
     };
     let ponder = best_move.and_then(|m| {
@@ -353,5 +366,20 @@ fn finish<P: Evaluate>(sh: &Shared<P>, best: Option<ThreadResult<P>>) -> Finishe
         nodes,
         time,
         pv,
+        lines,
     }
+}
+
+/// The root moves a job may choose from: its [`Job::root_moves`] that are legal, or every
+/// legal move when it names none (or none of them is legal).
+pub(super) fn allowed_root_moves<P: Position>(job: &Job<P>) -> Vec<P::Move> {
+    let legal = job.root.legal_moves();
+    let mut allowed: Vec<P::Move> = legal.to_vec();
+    if !job.root_moves.is_empty() {
+        allowed.retain(|m| job.root_moves.contains(m));
+        if allowed.is_empty() {
+            return legal.to_vec();
+        }
+    }
+    allowed
 }

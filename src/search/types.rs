@@ -22,6 +22,16 @@ pub struct SearchLimits {
     /// Pondering: no clock until [`Searcher::ponder_hit`](super::Searcher::ponder_hit), never
     /// finish before it or `stop`.
     pub ponder: bool,
+    /// Lines to search at the root, each with a different first move, best first (multi-PV);
+    /// 0 and 1 both mean the single best line.
+    pub multipv: u32,
+}
+
+impl SearchLimits {
+    /// The number of root lines asked for (at least 1).
+    pub fn lines(&self) -> usize {
+        self.multipv.max(1) as usize
+    }
 }
 
 /// One search to run: the root, its history and the limits.
@@ -34,6 +44,9 @@ pub struct Job<P: Position> {
     /// Keys of the positions before the root, oldest first, back to (and including) the
     /// position after the last irreversible move: the positions the root may repeat.
     pub history: Vec<u64>,
+    /// The root moves the search may choose from (empty: every legal move). Moves that are
+    /// not legal at the root are ignored.
+    pub root_moves: Vec<P::Move>,
     /// Limits.
     pub limits: SearchLimits,
 }
@@ -45,14 +58,28 @@ impl<P: Position> Job<P> {
             root,
             root_state: root.rule_state_new(),
             history: Vec::new(),
+            root_moves: Vec::new(),
             limits,
         }
     }
 }
 
-/// Progress after a completed iteration.
+/// One root line of a multi-PV search: its score and its principal variation (never empty
+/// in a result).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RootLine<M> {
+    /// Score for the side to move.
+    pub score: Score,
+    /// The line, its first move a root move.
+    pub pv: Vec<M>,
+}
+
+/// Progress after a completed iteration (one report per root line in a multi-PV search).
 #[derive(Clone, Debug)]
 pub struct Report<P: Position> {
+    /// Rank of the line, 1 for the best, when several lines were asked for
+    /// ([`SearchLimits::multipv`] above 1); `None` in a single-line search.
+    pub rank: Option<u32>,
     /// Completed depth.
     pub depth: u32,
     /// Deepest ply reached.
@@ -67,6 +94,9 @@ pub struct Report<P: Position> {
     pub time: f64,
     /// Principal variation.
     pub pv: Vec<P::Move>,
+    /// The move comes from an opening book, not from a search (set by the engine facade;
+    /// never by the search).
+    pub book: bool,
 }
 
 /// The result of a search.
@@ -86,4 +116,8 @@ pub struct Finished<P: Position> {
     pub time: f64,
     /// Principal variation of the chosen thread.
     pub pv: Vec<P::Move>,
+    /// The root lines of the last completed iteration, best first, with distinct first
+    /// moves (as many as asked for and as there are root moves; empty when no iteration
+    /// completed).
+    pub lines: Vec<RootLine<P::Move>>,
 }

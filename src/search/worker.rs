@@ -48,6 +48,13 @@ pub struct Worker<P: Position> {
     pub(super) qs_budget: u32,
     /// Whether the running search was told to stop (the scores it returns are void).
     pub(super) aborted: bool,
+    /// Whether some root moves are left out of the running iteration (`root_skip`): a
+    /// restricted root, or the second and later lines of a multi-PV search.
+    pub(super) root_filter: bool,
+    /// The root moves left out: those outside the job's [`Job::root_moves`] ...
+    pub(super) root_outside: Vec<P::Move>,
+    /// ... and those plus the first moves of the lines already searched in this iteration.
+    pub(super) root_skip: Vec<P::Move>,
 }
 
 impl<P: Evaluate> Worker<P> {
@@ -70,6 +77,9 @@ impl<P: Evaluate> Worker<P> {
             root_score: 0,
             qs_budget: QS_NODE_BUDGET,
             aborted: false,
+            root_filter: false,
+            root_outside: Vec::new(),
+            root_skip: Vec::new(),
         }
     }
 
@@ -100,6 +110,30 @@ impl<P: Evaluate> Worker<P> {
         self.root_score = 0;
         self.pv_len[0] = 0;
         self.aborted = false;
+        self.root_outside.clear();
+        if !job.root_moves.is_empty() {
+            let allowed = super::searcher::allowed_root_moves(job);
+            let legal = job.root.legal_moves();
+            let outside = legal.iter().filter(|m| !allowed.contains(m));
+            self.root_outside.extend(outside.copied());
+        }
+        self.set_root_lines_done(&[]);
+    }
+
+    /// The root moves of the running iteration are those of the job less the first moves of
+    /// `done`, the lines already searched in it.
+    pub(super) fn set_root_lines_done(&mut self, done: &[super::RootLine<P::Move>]) {
+        self.root_skip.clear();
+        self.root_skip.extend_from_slice(&self.root_outside);
+        self.root_skip
+            .extend(done.iter().filter_map(|l| l.pv.first().copied()));
+        self.root_filter = !self.root_skip.is_empty();
+    }
+
+    /// Whether the root move `m` is left out of the running iteration.
+    #[inline]
+    pub(super) fn skips_root_move(&self, m: &P::Move) -> bool {
+        self.root_filter && self.root_skip.contains(m)
     }
 
     /// Whether the search must stop now: told to, or (main thread, checked every

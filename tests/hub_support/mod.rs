@@ -181,6 +181,8 @@ impl Backend for Fake {
                         nps: 1.5e6,
                         pv: vec![mv(best), mv(reply)],
                         egtb_hits: None,
+                        multipv: None,
+                        book: false,
                     });
                 }
                 thread::sleep(Duration::from_millis(1));

@@ -179,6 +179,8 @@ pub fn run(a: FakeArgs) -> i32 {
                             pv: vec![m.clone()],
                             string: None,
                             egtb_hits: None,
+                            multipv: None,
+                            book: false,
                         })
                         .to_line());
                         if hits(&a, Failing::Garbage, ply) {
