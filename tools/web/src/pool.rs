@@ -229,7 +229,7 @@ mod tests {
     async fn a_full_queue_is_refused() {
         let pool = Pool::new(1, 1, 1);
         let mut long = request(&[]);
-        long.start = "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12".into();
+        long.start = "W:W1,2,3,4,5,6,7,8,9,10,11,12:B21,22,23,24,25,26,27,28,29,30,31,32".into();
         long.movetime = 0.5;
         let mut busy = false;
         let mut waiting = Vec::new();
@@ -244,7 +244,8 @@ mod tests {
         }
         assert!(busy, "one thread and a queue of one cannot take four searches");
         for rx in waiting {
-            assert!(rx.await.unwrap().is_ok());
+            let r = rx.await.unwrap();
+            assert!(r.is_ok(), "{r:?}");
         }
     }
 }
