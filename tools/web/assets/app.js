@@ -49,8 +49,6 @@
 
   function startGame(extra) {
     const values = Object.assign(formValues(), extra || {});
-    flipped = values.opponent === "engine" && values.color === "black";
-    viewing = null;
     send(Object.assign({ type: "new" }, values));
   }
 
@@ -84,7 +82,11 @@
     if (msg.type === "state") {
       const fresh = !game || game.id !== msg.game.id;
       if (!game || fresh || msg.game.version >= game.version) {
-        if (fresh) viewing = null;
+        if (fresh) {
+          viewing = null;
+          // Against the engine the person's colour is at the bottom.
+          flipped = msg.game.opponent === "engine" && msg.game.color === "black";
+        }
         if (game && game.id === msg.game.id && msg.game.moves.length !== game.moves.length) {
           viewing = null;
         }
@@ -198,6 +200,8 @@
     if (h) parts.push("Hint: " + h.move.text);
     if (on && ev) {
       const share = 1 / (1 + Math.exp(-ev.white_score / 150));
+      // White's share of the bar is on White's side of the board.
+      $("#evalbar").classList.toggle("flipped", flipped);
       $("#evalfill").style.height = (share * 100).toFixed(1) + "%";
       const forWhite = ev.white_score >= 0 ? "+" : "";
       parts.push("White " + forWhite + (ev.white_score / 100).toFixed(2) + " (" + ev.score_text + " for " + game.side + ", depth " + ev.depth + "): " + ev.pv.join(" "));

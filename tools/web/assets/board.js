@@ -42,6 +42,7 @@
         flipped: false,
       };
       this.selection = null; // {from, steps: [landing squares entered so far]}
+      this.legalKey = "[]";
       this.drag = null;
       this.suppressClick = false;
       this.el.classList.add("draughts-board");
@@ -62,11 +63,14 @@
 
     /** Changes any of board, playable, legal, lastMove, hint, flipped; redraws. */
     set(changes) {
+      // A half-entered move survives a redraw unless the position or its moves changed.
       const newPosition = "board" in changes && changes.board !== this.state.board;
+      const legalKey = "legal" in changes ? JSON.stringify(changes.legal) : this.legalKey;
       Object.assign(this.state, changes);
-      if (newPosition || "legal" in changes) {
+      if (newPosition || legalKey !== this.legalKey) {
         this.selection = null;
       }
+      this.legalKey = legalKey;
       this.render();
     }
 
