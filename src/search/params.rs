@@ -65,6 +65,17 @@ pub const MOVE_OVERHEAD: f64 = 0.03;
 pub const DEFAULT_MOVES_TO_GO: f64 = 30.0;
 /// Fraction of the increment counted as usable this move.
 pub const INC_USE: f64 = 0.8;
+/// With an increment, this many increments of the clock are kept in reserve (at most
+/// [`RESERVE_MAX`] seconds): the moves share only the clock above the reserve, and below it
+/// a move takes less than the increment, so the clock climbs back. Without it the clock
+/// settled a few milliseconds above zero at fast increments (the process and pipe latency
+/// ate the fifth of the increment the plan left), and one stall of the machine lost the game.
+pub const RESERVE_INCREMENTS: f64 = 20.0;
+/// The largest reserve, seconds.
+pub const RESERVE_MAX: f64 = 1.0;
+/// Below the reserve a move still takes at least this fraction of its usual share of the
+/// increment (the clock then gains the rest back every move).
+pub const LOW_CLOCK_MIN_SHARE: f64 = 0.25;
 /// The hard limit is this many times the planned time ...
 pub const HARD_FACTOR: f64 = 4.0;
 /// ... but never more than this fraction of the remaining clock.

@@ -45,7 +45,14 @@ impl TimePlan {
             .map(|m| (m.max(1) as f64).min(DEFAULT_MOVES_TO_GO * 2.0))
             .unwrap_or(DEFAULT_MOVES_TO_GO);
         let usable = time - MOVE_OVERHEAD;
-        let optimum = (time - inc) / mtg + inc * INC_USE;
+        let reserve = (inc * RESERVE_INCREMENTS).min(RESERVE_MAX);
+        let spare = time - inc - reserve;
+        let optimum = if spare >= 0.0 {
+            spare / mtg + inc * INC_USE
+        } else {
+            let share = ((time - inc).max(0.0) / reserve).max(LOW_CLOCK_MIN_SHARE);
+            inc * INC_USE * share
+        };
         let clock_share = if mtg <= 1.0 { 0.9 } else { HARD_CLOCK_FRACTION };
         let maximum = (optimum * HARD_FACTOR).min(usable * clock_share).max(0.001);
         TimePlan {
@@ -119,6 +126,39 @@ mod tests {
         }
         let p = TimePlan::clock(-3.0, 0.0, None);
         assert_eq!(p.optimum, Some(0.0));
+    }
+
+    /// Plays a game's worth of moves against a clock: each move takes its planned time plus
+    /// `latency` (process, pipe, scheduling), and every `stall_every` moves the machine
+    /// stalls the engine for `stall` seconds more. Returns the lowest clock seen before a
+    /// move (the `time=` the engine is given).
+    fn lowest_clock(base: f64, inc: f64, latency: f64, stall: f64, stall_every: usize) -> f64 {
+        let mut clock = base;
+        let mut lowest = f64::MAX;
+        for ply in 0..400 {
+            lowest = lowest.min(clock);
+            let plan = TimePlan::clock(clock, inc, None);
+            let mut used = plan.optimum.unwrap() + latency;
+            if ply % stall_every == stall_every - 1 {
+                used += stall;
+            }
+            clock = clock + inc - used;
+        }
+        lowest
+    }
+
+    #[test]
+    fn a_fast_increment_keeps_a_reserve_through_stalls() {
+        // 0.5 s + 0.01 s, 2 ms latency a move, a 60 ms stall every 25 moves: the clock must
+        // never come near zero (it settled near zero before the reserve).
+        let low = lowest_clock(0.5, 0.01, 0.002, 0.06, 25);
+        assert!(low > 0.1, "lowest clock {low}");
+        // 5 s + 0.05 s: the reserve is capped, and still kept.
+        let low = lowest_clock(5.0, 0.05, 0.002, 0.2, 25);
+        assert!(low > 0.5, "lowest clock {low}");
+        // Below the reserve a move takes less than the increment.
+        let p = TimePlan::clock(0.05, 0.01, None);
+        assert!(p.optimum.unwrap() < 0.01, "{p:?}");
     }
 
     #[test]
