@@ -168,16 +168,12 @@ impl AnyGame {
     pub fn from_pdn(text: &str, variant: Variant) -> Result<AnyGame, String> {
         let variant = detect_variant(text).unwrap_or(variant);
         Ok(match variant {
-            Variant::Russian => AnyGame::Russian(
-                Record::from_pdn(text)
-                    .map_err(|e| e.to_string())?
-                    .game,
-            ),
-            Variant::Turkish => AnyGame::Turkish(
-                Record::from_pdn(text)
-                    .map_err(|e| e.to_string())?
-                    .game,
-            ),
+            Variant::Russian => {
+                AnyGame::Russian(Record::from_pdn(text).map_err(|e| e.to_string())?.game)
+            }
+            Variant::Turkish => {
+                AnyGame::Turkish(Record::from_pdn(text).map_err(|e| e.to_string())?.game)
+            }
         })
     }
 
@@ -337,7 +333,8 @@ mod tests {
         assert_eq!(legal[0].captured, vec!["d4", "f6"]);
         let mut h = g.clone();
         assert!(g.play_path(&["c3".into(), "g7".into()]).is_err());
-        g.play_path(&["c3".into(), "e5".into(), "g7".into()]).unwrap();
+        g.play_path(&["c3".into(), "e5".into(), "g7".into()])
+            .unwrap();
         h.play_text("c3:g7").unwrap();
         assert_eq!(g.fen(), h.fen());
         let s = g.status();

@@ -135,7 +135,10 @@ async fn pdn(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Resp
     let file = format!("attachment; filename=\"damka-{id}.pdn\"");
     Ok((
         [
-            (header::CONTENT_TYPE, "application/x-pdn; charset=utf-8".to_string()),
+            (
+                header::CONTENT_TYPE,
+                "application/x-pdn; charset=utf-8".to_string(),
+            ),
             (header::CONTENT_DISPOSITION, file),
         ],
         text,

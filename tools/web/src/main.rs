@@ -51,7 +51,10 @@ fn main() -> ExitCode {
         let stop = async {
             let _ = tokio::signal::ctrl_c().await;
         };
-        match axum::serve(listener, router).with_graceful_shutdown(stop).await {
+        match axum::serve(listener, router)
+            .with_graceful_shutdown(stop)
+            .await
+        {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("damka-web: {e}");

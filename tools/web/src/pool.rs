@@ -118,9 +118,7 @@ impl Pool {
         let (tx, rx) = oneshot::channel();
         match self.queue.try_send(Job { request, reply: tx }) {
             Ok(()) => Ok(rx),
-            Err(TrySendError::Full(_)) | Err(TrySendError::Disconnected(_)) => {
-                Err(PoolError::Busy)
-            }
+            Err(TrySendError::Full(_)) | Err(TrySendError::Disconnected(_)) => Err(PoolError::Busy),
         }
     }
 
@@ -226,6 +224,19 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn the_strength_level_reaches_the_engine() {
+        let pool = Pool::new(1, 1, 4);
+        for level in [3, 10] {
+            let mut r = request(&[]);
+            r.skill = level;
+            let reply = pool.search(r).await.unwrap();
+            // The engine reports the level it searched with, once it has the option.
+            let expected = pool.has_skill().then(|| level.to_string());
+            assert_eq!(reply.skill, expected);
+        }
+    }
+
+    #[tokio::test]
     async fn a_full_queue_is_refused() {
         let pool = Pool::new(1, 1, 1);
         let mut long = request(&[]);
@@ -242,7 +253,10 @@ mod tests {
                 }
             }
         }
-        assert!(busy, "one thread and a queue of one cannot take four searches");
+        assert!(
+            busy,
+            "one thread and a queue of one cannot take four searches"
+        );
         for rx in waiting {
             let r = rx.await.unwrap();
             assert!(r.is_ok(), "{r:?}");

@@ -119,12 +119,20 @@ fn parse_setup(req: &NewGame) -> Result<Setup, ApiError> {
     let opponent = match req.opponent.as_deref().unwrap_or("engine") {
         "engine" => Opponent::Engine,
         "human" => Opponent::Human,
-        o => return Err(ApiError::Bad(format!("opponent must be engine or human, not {o:?}"))),
+        o => {
+            return Err(ApiError::Bad(format!(
+                "opponent must be engine or human, not {o:?}"
+            )))
+        }
     };
     let human = match req.color.as_deref().unwrap_or("white") {
         "white" => Color::White,
         "black" => Color::Black,
-        c => return Err(ApiError::Bad(format!("color must be white or black, not {c:?}"))),
+        c => {
+            return Err(ApiError::Bad(format!(
+                "color must be white or black, not {c:?}"
+            )))
+        }
     };
     let skill = req.skill.unwrap_or(FULL_SKILL);
     if !SKILL_LEVELS.contains(&skill) {
@@ -149,6 +157,17 @@ fn parse_setup(req: &NewGame) -> Result<Setup, ApiError> {
     })
 }
 
+/// The search for the engine's move in a game: its position, time and strength level.
+fn engine_request(e: &Entry) -> SearchRequest {
+    SearchRequest {
+        variant: e.game.variant(),
+        start: e.game.start_fen(),
+        moves: e.game.hub_moves(),
+        movetime: e.setup.movetime,
+        skill: e.setup.skill,
+    }
+}
+
 impl App {
     /// A server state with `pool` and room for `capacity` games.
     pub fn new(pool: Pool, capacity: usize) -> Arc<App> {
@@ -168,9 +187,9 @@ impl App {
     pub fn new_game(&self, req: &NewGame) -> Result<GameView, ApiError> {
         let setup = parse_setup(req)?;
         let variant: Variant = match &req.variant {
-            Some(v) => v.parse().map_err(|e: damka::core::UnknownVariant| {
-                ApiError::Bad(e.to_string())
-            })?,
+            Some(v) => v
+                .parse()
+                .map_err(|e: damka::core::UnknownVariant| ApiError::Bad(e.to_string()))?,
             None => Variant::Russian,
         };
         let game = match (&req.pdn, &req.fen) {
@@ -242,14 +261,7 @@ impl App {
             if !e.engine_to_move() || e.thinking {
                 return Ok(None);
             }
-            let request = SearchRequest {
-                variant: e.game.variant(),
-                start: e.game.start_fen(),
-                moves: e.game.hub_moves(),
-                movetime: e.setup.movetime,
-                skill: e.setup.skill,
-            };
-            let rx = self.pool.submit(request)?;
+            let rx = self.pool.submit(engine_request(e))?;
             e.thinking = true;
             e.changed(id);
             Ok::<_, ApiError>(Some((rx, e.version)))
@@ -277,7 +289,10 @@ impl App {
                 return;
             }
             e.thinking = false;
-            match reply.map_err(|e| e.to_string()).and_then(|r| e.game.play_text(&r.best)) {
+            match reply
+                .map_err(|e| e.to_string())
+                .and_then(|r| e.game.play_text(&r.best))
+            {
                 Ok(()) => e.notice = None,
                 Err(m) => e.notice = Some(m),
             }
@@ -336,5 +351,37 @@ impl App {
                 ("Black", black),
             ])
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_form_sets_the_engine_search() {
+        let form = NewGame {
+            variant: Some("turkish".into()),
+            color: Some("black".into()),
+            skill: Some(4),
+            movetime: Some(0.5),
+            ..NewGame::default()
+        };
+        let setup = parse_setup(&form).unwrap();
+        let mut e = Entry::new(AnyGame::new(Variant::Turkish, None).unwrap(), setup);
+        assert!(e.engine_to_move());
+        e.game.play_text("d3-d4").unwrap();
+        let r = engine_request(&e);
+        assert_eq!((r.skill, r.movetime), (4, 0.5));
+        assert_eq!(r.variant, Variant::Turkish);
+        assert_eq!(r.moves, e.game.hub_moves());
+        assert_eq!(parse_setup(&NewGame::default()).unwrap().skill, FULL_SKILL);
+        for bad in [0, 11] {
+            let form = NewGame {
+                skill: Some(bad),
+                ..NewGame::default()
+            };
+            assert!(parse_setup(&form).is_err());
+        }
     }
 }

@@ -35,7 +35,9 @@ async fn call_json(app: &axum::Router, method: &str, uri: &str, body: &str) -> (
 }
 
 fn error_of(v: &Value) -> &str {
-    v["error"].as_str().unwrap_or_else(|| panic!("no error in {v}"))
+    v["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error in {v}"))
 }
 
 #[tokio::test]
@@ -99,7 +101,10 @@ async fn hot_seat_game_over_http() {
     assert_eq!(g["moves"].as_array().unwrap().len(), 2);
     let (s, pdn) = call(&app, "GET", &format!("/api/games/{id}/pdn"), "").await;
     assert_eq!(s, StatusCode::OK);
-    assert!(pdn.contains("[GameType \"25\"]") && pdn.contains("1. c3-d4 f6-e5"), "{pdn}");
+    assert!(
+        pdn.contains("[GameType \"25\"]") && pdn.contains("1. c3-d4 f6-e5"),
+        "{pdn}"
+    );
 }
 
 #[tokio::test]
@@ -210,7 +215,13 @@ async fn imported_games_and_game_end() {
     let body = json!({ "fen": "W:Wc3:Bd4", "opponent": "human" }).to_string();
     let (_, g) = call_json(&app, "POST", "/api/games", &body).await;
     let id = g["id"].as_str().unwrap();
-    let (_, g) = call_json(&app, "POST", &format!("/api/games/{id}/move"), r#"{"move":"c3:e5"}"#).await;
+    let (_, g) = call_json(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/move"),
+        r#"{"move":"c3:e5"}"#,
+    )
+    .await;
     assert_eq!(g["status"]["over"], true);
     assert_eq!(g["status"]["result"], "2-0");
     assert_eq!(g["status"]["text"], "White wins (no legal move)");
@@ -220,9 +231,8 @@ async fn imported_games_and_game_end() {
     assert!(error_of(&v).contains("over"));
 }
 
-type Ws = tokio_tungstenite::WebSocketStream<
-    tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
->;
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 async fn serve() -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -313,7 +323,10 @@ async fn bad_websocket_messages_get_errors_and_the_connection_goes_on() {
         ws.send(Message::Text(msg.clone().into())).await.unwrap();
         let v = next(&mut ws).await;
         assert_eq!(v["type"], "error", "{msg:.40}: {v}");
-        assert!(v["message"].as_str().unwrap().contains(word), "{msg:.40}: {v}");
+        assert!(
+            v["message"].as_str().unwrap().contains(word),
+            "{msg:.40}: {v}"
+        );
     }
     send(&mut ws, json!({"type":"new","opponent":"human"})).await;
     let s = wait_for(&mut ws, "state", |_| true).await;
