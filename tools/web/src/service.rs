@@ -14,6 +14,8 @@ use tokio::sync::{broadcast, oneshot};
 pub const MOVETIME_RANGE: (f64, f64) = (0.05, 30.0);
 /// Engine time per move when a new game does not say.
 pub const DEFAULT_MOVETIME: f64 = 1.0;
+/// How long the engine's move waits before it asks the busy search threads again.
+const BUSY_RETRY: std::time::Duration = std::time::Duration::from_millis(500);
 /// Longest hint or evaluation search, seconds.
 pub const HINT_MAX_TIME: f64 = 2.0;
 
@@ -257,29 +259,52 @@ impl App {
 
     /// Starts the engine's search if it is its turn; the move is played when found.
     pub fn kick(self: &Arc<Self>, id: &str) -> Result<Option<EngineDone>, ApiError> {
-        let started = self.with(id, |e| {
+        enum Start {
+            Nothing,
+            Busy,
+            Searching(oneshot::Receiver<Result<SearchReply, PoolError>>, u64),
+        }
+        let start = self.with(id, |e| {
             if !e.engine_to_move() || e.thinking {
-                return Ok(None);
+                return Start::Nothing;
             }
-            let rx = self.pool.submit(engine_request(e))?;
-            e.thinking = true;
-            e.changed(id);
-            Ok::<_, ApiError>(Some((rx, e.version)))
-        })??;
-        let Some((rx, version)) = started else {
-            return Ok(None);
-        };
-        let (done_tx, done_rx) = oneshot::channel();
+            match self.pool.submit(engine_request(e)) {
+                Ok(rx) => {
+                    e.thinking = true;
+                    e.changed(id);
+                    Start::Searching(rx, e.version)
+                }
+                Err(err) => {
+                    e.notice = Some(format!("{err}; its move will follow"));
+                    e.changed(id);
+                    Start::Busy
+                }
+            }
+        })?;
         let app = self.clone();
         let id = id.to_string();
-        tokio::spawn(async move {
-            let reply = rx
-                .await
-                .unwrap_or_else(|_| Err(PoolError::Engine("the search thread stopped".into())));
-            app.engine_reply(&id, version, reply);
-            let _ = done_tx.send(());
-        });
-        Ok(Some(done_rx))
+        match start {
+            Start::Nothing => Ok(None),
+            Start::Busy => {
+                // The person's move is played; the engine's follows when a thread is free.
+                tokio::spawn(async move {
+                    tokio::time::sleep(BUSY_RETRY).await;
+                    let _ = app.kick(&id);
+                });
+                Ok(None)
+            }
+            Start::Searching(rx, version) => {
+                let (done_tx, done_rx) = oneshot::channel();
+                tokio::spawn(async move {
+                    let reply = rx.await.unwrap_or_else(|_| {
+                        Err(PoolError::Engine("the search thread stopped".into()))
+                    });
+                    app.engine_reply(&id, version, reply);
+                    let _ = done_tx.send(());
+                });
+                Ok(Some(done_rx))
+            }
+        }
     }
 
     fn engine_reply(&self, id: &str, version: u64, reply: Result<SearchReply, PoolError>) {
