@@ -20,6 +20,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -254,6 +255,40 @@ def test_hint_eval_and_pdn_download(p, download_dir, shots):
     assert "1. " + p.moves()[0] in text, text
 
 
+def test_drag_and_pdn_import(p):
+    # A PDN record of a Turkish game goes on where it stopped; a piece is moved by dragging.
+    pdn = '[GameType "30"]\n1. d3-d4 e6-e5 2. d4-d5 *'
+    p.d.find_element(By.CSS_SELECTOR, "details.import summary").click()
+    box = p.d.find_element(By.ID, "import-text")
+    box.clear()
+    box.send_keys(pdn)
+    Select(p.d.find_element(By.NAME, "opponent")).select_by_value("human")
+    before = p.d.execute_script("return location.hash")
+    p.action("import")
+    p.wait(lambda: p.moves() == ["d3-d4", "e6-e5", "d4-d5"], "the imported game")
+    assert p.d.execute_script("return location.hash") != before
+    p.my_turn(against_engine=False)
+    # By viewport coordinates: the board redraws when the drag starts, so elements found
+    # before it would be stale.
+    (sx, sy), (tx, ty) = p.d.execute_script(
+        "return ['e5', 'c5'].map((n) => {"
+        "  const r = document.querySelector(`#board [data-square=${n}]`)"
+        "    .getBoundingClientRect();"
+        "  return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)]; })")
+    chain = ActionChains(p.d)
+    pointer = chain.w3c_actions.pointer_action
+    pointer.move_to_location(sx, sy)
+    pointer.pointer_down()
+    pointer.move_to_location(sx - 15, sy)
+    pointer.move_to_location((sx + tx) // 2, sy)
+    pointer.move_to_location(tx, ty)
+    pointer.pointer_up()
+    chain.perform()
+    p.wait(lambda: len(p.moves()) == 4, "the dragged capture")
+    assert p.moves()[3] == "e5xc5", p.moves()
+    assert p.pieces().get("c5") == "b" and "d5" not in p.pieces()
+
+
 def test_ambiguous_capture_is_asked(p):
     # The board component alone, given two captures with the same start and end: clicking
     # the end square asks which one.
@@ -299,6 +334,7 @@ def main():
             ("engine game with a multi-capture", lambda: test_engine_game_with_multi_capture(p, args.screenshots)),
             ("hot seat, undo, flip, history", lambda: test_hot_seat_undo_flip_history(p, args.screenshots)),
             ("hint, evaluation, PDN download", lambda: test_hint_eval_and_pdn_download(p, download_dir, args.screenshots)),
+            ("drag and PDN import", lambda: test_drag_and_pdn_import(p)),
             ("ambiguous capture asked", lambda: test_ambiguous_capture_is_asked(p)),
         ]
         for name, test in tests:
