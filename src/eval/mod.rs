@@ -6,6 +6,7 @@
 //! setting, read with one relaxed atomic load per evaluation, so the search needs no
 //! evaluation state of its own.
 
+pub mod classic;
 pub mod data;
 pub mod netfile;
 pub mod pattern;

@@ -22,7 +22,7 @@
 
 use super::rotate;
 use crate::core::{Color, Score, Variant};
-use crate::variant::Pieces;
+use crate::variant::{Pieces, Russian, Turkish};
 use once_cell::sync::Lazy;
 
 /// Number of contents of one window: 3^8.
@@ -324,8 +324,8 @@ impl Net {
 #[inline]
 pub fn classic(variant: Variant, own: Pieces, opp: Pieces) -> i32 {
     match variant {
-        Variant::Russian => super::russian::evaluate(own, opp, Color::White),
-        Variant::Turkish => super::turkish::evaluate(own, opp, Color::White),
+        Variant::Russian => super::classic::evaluate::<Russian>(own, opp, Color::White),
+        Variant::Turkish => super::classic::evaluate::<Turkish>(own, opp, Color::White),
     }
 }
 

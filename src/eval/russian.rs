@@ -23,9 +23,9 @@
 //! - **Hanging pieces**: [`HANGING`] if the side to move has a piece an enemy man could take
 //!   (it must spend its move on it).
 
-use super::{rotate, Evaluate};
-use crate::core::{Bits, Color, Score};
-use crate::variant::{Pieces, Position, RussianPosition};
+use super::classic::{blend, ray_count, ClassicTerms};
+use crate::core::{Bits, Score};
+use crate::variant::{Pieces, Russian};
 
 /// A man.
 pub const MAN: i32 = 100;
@@ -107,169 +107,76 @@ const CONE: [u64; 64] = {
     t
 };
 
-#[inline]
-fn blend(open: i32, end: i32, phase: i32) -> i32 {
-    (open * phase + end * (FULL - phase)) / FULL
-}
-
 /// Squares a man on `sq` (moving up) may step to, on the board.
 #[inline]
 fn forward(sq: u64) -> u64 {
     ((sq & !FILE_A) << 7) | ((sq & !FILE_H) << 9)
 }
 
-/// Empty squares a king on `s` sees along its diagonals.
-fn king_mobility(s: usize, empty: u64) -> i32 {
-    let (f0, r0) = ((s & 7) as i32, (s >> 3) as i32);
-    let mut n = 0;
-    for (df, dr) in [(1, 1), (-1, 1), (1, -1), (-1, -1)] {
-        let (mut f, mut r) = (f0 + df, r0 + dr);
-        while (0..8).contains(&f) && (0..8).contains(&r) && empty & (1u64 << (r * 8 + f)) != 0 {
-            n += 1;
-            f += df;
-            r += dr;
-        }
+impl ClassicTerms for Russian {
+    const FULL: i32 = FULL;
+    const HANGING: Score = HANGING;
+
+    /// Whether an enemy man could capture a piece of `own` now (if it were the enemy's move).
+    fn hanging(own: u64, enemy_men: u64, empty: u64) -> bool {
+        // For each direction: enemy man on one side, own piece, empty square beyond.
+        let na = !FILE_A;
+        let nh = !FILE_H;
+        // enemy jumps up-right: enemy at s, own at s+9, empty at s+18
+        let ur = ((enemy_men & nh) << 9) & own & nh;
+        let ul = ((enemy_men & na) << 7) & own & na;
+        let dr = ((enemy_men & nh) >> 7) & own & nh;
+        let dl = ((enemy_men & na) >> 9) & own & na;
+        (ur << 9) & empty != 0
+            || (ul << 7) & empty != 0
+            || (dr >> 7) & empty != 0
+            || (dl >> 9) & empty != 0
     }
-    n
-}
 
-/// Whether an enemy man could capture a piece of `own` now (if it were the enemy's move).
-fn hanging(own: u64, enemy_men: u64, empty: u64) -> bool {
-    // For each direction: enemy man on one side, own piece, empty square beyond.
-    let na = !FILE_A;
-    let nh = !FILE_H;
-    // enemy jumps up-right: enemy at s, own at s+9, empty at s+18
-    let ur = ((enemy_men & nh) << 9) & own & nh;
-    let ul = ((enemy_men & na) << 7) & own & na;
-    let dr = ((enemy_men & nh) >> 7) & own & nh;
-    let dl = ((enemy_men & na) >> 9) & own & na;
-    (ur << 9) & empty != 0
-        || (ul << 7) & empty != 0
-        || (dr >> 7) & empty != 0
-        || (dl >> 9) & empty != 0
-}
+    /// The terms of one side seen moving up: `own` and `opp` already turned for Black.
+    fn side(own: Pieces, opp: Pieces, phase: i32) -> i32 {
+        let empty = DARK & !(own.all() | opp.all());
+        let mut s = 0;
+        let king = blend(KING_OPENING, KING_ENDING, phase, FULL);
+        s += MAN * own.men.count_ones() as i32 + king * own.kings.count_ones() as i32;
 
-/// The terms of one side seen moving up: `own` and `opp` already turned for Black.
-fn side(own: Pieces, opp: Pieces, phase: i32) -> i32 {
-    let empty = DARK & !(own.all() | opp.all());
-    let mut s = 0;
-    let king = blend(KING_OPENING, KING_ENDING, phase);
-    s += MAN * own.men.count_ones() as i32 + king * own.kings.count_ones() as i32;
-
-    for sq in Bits(own.men) {
-        let r = sq.rank() as usize;
-        s += blend(ADVANCE_OPENING[r], ADVANCE_ENDING[r], phase);
-        if forward(sq.bit()) & empty == 0 {
-            s += BLOCKED;
-        }
-    }
-    s += CENTRE * (own.men & CENTRE_SQ).count_ones() as i32;
-    s += EDGE * (own.men & (FILE_A | FILE_H)).count_ones() as i32;
-
-    if opp.kings == 0 {
-        let guard = GUARD_CENTRE * (own.men & ((1 << 2) | (1 << 4))).count_ones() as i32
-            + GUARD_SIDE * (own.men & ((1 << 0) | (1 << 6))).count_ones() as i32;
-        s += guard * phase / FULL;
-
-        // Runaway men: nothing of the enemy in the cone ahead.
         for sq in Bits(own.men) {
-            if CONE[sq.index()] & opp.all() == 0 {
-                s += RUNAWAY_BASE - RUNAWAY_PER_STEP * (6 - sq.rank() as i32);
+            let r = sq.rank() as usize;
+            s += blend(ADVANCE_OPENING[r], ADVANCE_ENDING[r], phase, FULL);
+            if forward(sq.bit()) & empty == 0 {
+                s += BLOCKED;
             }
         }
-    }
+        s += CENTRE * (own.men & CENTRE_SQ).count_ones() as i32;
+        s += EDGE * (own.men & (FILE_A | FILE_H)).count_ones() as i32;
 
-    for sq in Bits(own.kings) {
-        s += KING_MOBILITY * king_mobility(sq.index(), empty);
-    }
-    s += KING_LONG_DIAGONAL * (own.kings & LONG_DIAG).count_ones() as i32;
-    s += KING_DOUBLE_CORNER * (own.kings & DOUBLE_CORNER).count_ones() as i32;
-    s
-}
+        if opp.kings == 0 {
+            let guard = GUARD_CENTRE * (own.men & ((1 << 2) | (1 << 4))).count_ones() as i32
+                + GUARD_SIDE * (own.men & ((1 << 0) | (1 << 6))).count_ones() as i32;
+            s += guard * phase / FULL;
 
-fn turn(p: Pieces) -> Pieces {
-    Pieces {
-        men: rotate(p.men),
-        kings: rotate(p.kings),
-    }
-}
+            // Runaway men: nothing of the enemy in the cone ahead.
+            for sq in Bits(own.men) {
+                if CONE[sq.index()] & opp.all() == 0 {
+                    s += RUNAWAY_BASE - RUNAWAY_PER_STEP * (6 - sq.rank() as i32);
+                }
+            }
+        }
 
-/// The evaluation of `pos` for the side to move (generic helper, used by the trait impl and
-/// tests).
-pub fn evaluate(white: Pieces, black: Pieces, stm: Color) -> Score {
-    let phase = ((white.all() | black.all()).count_ones() as i32).min(FULL);
-    let w = side(white, black, phase);
-    let b = side(turn(black), turn(white), phase);
-    let (own, opp, sign) = match stm {
-        Color::White => (white, black, 1),
-        Color::Black => (black, white, -1),
-    };
-    let mut s = sign * (w - b);
-    let empty = DARK & !(white.all() | black.all());
-    if hanging(own.all(), opp.men, empty) {
-        s += HANGING;
-    }
-    s
-}
-
-impl Evaluate for RussianPosition {
-    /// The evaluation chosen for the game ([`super::select`]).
-    #[inline]
-    fn evaluate(&self) -> Score {
-        let (w, b, side) = (
-            self.pieces(Color::White),
-            self.pieces(Color::Black),
-            self.side_to_move(),
-        );
-        super::select::evaluate_with(crate::core::Variant::Russian, w, b, side, || {
-            evaluate(w, b, side)
-        })
+        for sq in Bits(own.kings) {
+            s += KING_MOBILITY * ray_count(sq.index(), empty, [(1, 1), (-1, 1), (1, -1), (-1, -1)]);
+        }
+        s += KING_LONG_DIAGONAL * (own.kings & LONG_DIAG).count_ones() as i32;
+        s += KING_DOUBLE_CORNER * (own.kings & DOUBLE_CORNER).count_ones() as i32;
+        s
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn flip(w: Pieces, b: Pieces) -> (Pieces, Pieces) {
-        (turn(b), turn(w))
-    }
-
-    #[test]
-    fn colour_symmetric_on_random_boards() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        for _ in 0..2000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let occ = x & DARK;
-            let y = x.rotate_left(17).wrapping_mul(0x2545_F491_4F6C_DD1D);
-            let white_sq = occ & y;
-            let black_sq = occ & !y;
-            let kings = x.rotate_left(31) & x.rotate_left(5);
-            let w = Pieces {
-                men: white_sq & !kings & !(0xFFu64 << 56),
-                kings: white_sq & kings,
-            };
-            let b = Pieces {
-                men: black_sq & !kings & !0xFF,
-                kings: black_sq & kings,
-            };
-            let (fw, fb) = flip(w, b);
-            for stm in [Color::White, Color::Black] {
-                assert_eq!(evaluate(w, b, stm), evaluate(fw, fb, !stm));
-            }
-            // From White's point of view the colour-swapped position scores the negation.
-            let white_pov = |w, b, stm: Color| match stm {
-                Color::White => evaluate(w, b, stm),
-                Color::Black => -evaluate(w, b, stm),
-            };
-            assert_eq!(
-                white_pov(w, b, Color::White),
-                -white_pov(fw, fb, Color::Black)
-            );
-        }
-    }
+    use crate::core::Color;
+    use crate::eval::classic;
 
     #[test]
     fn material_and_kings_count() {
@@ -281,13 +188,13 @@ mod tests {
             men: 1 << 45,
             kings: 0,
         };
-        let e = evaluate(w, b, Color::White);
+        let e = classic::evaluate::<Russian>(w, b, Color::White);
         assert!(e.abs() < 60, "{e}");
         let wk = Pieces {
             men: 1 << 18,
             kings: 1 << 0,
         };
-        assert!(evaluate(wk, b, Color::White) > 250);
-        assert!(evaluate(wk, b, Color::Black) < -250);
+        assert!(classic::evaluate::<Russian>(wk, b, Color::White) > 250);
+        assert!(classic::evaluate::<Russian>(wk, b, Color::Black) < -250);
     }
 }

@@ -18,9 +18,9 @@
 //! - **Blocked men**: [`BLOCKED`] for a man that cannot move forward or sideways.
 //! - **Hanging pieces**: [`HANGING`] if the side to move has a piece an enemy man could take.
 
-use super::{rotate, Evaluate};
-use crate::core::{Bits, Color, Score};
-use crate::variant::{Pieces, Position, TurkishPosition};
+use super::classic::{blend, ray_count, ClassicTerms};
+use crate::core::{Bits, Score};
+use crate::variant::{Pieces, Turkish};
 
 /// A man.
 pub const MAN: i32 = 100;
@@ -53,133 +53,57 @@ const FILE_H: u64 = FILE_A << 7;
 const CENTRE_FILES: u64 = 0x3C3C_3C3C_3C3C_3C3C;
 const RANK_2: u64 = 0xFF00;
 
-#[inline]
-fn blend(open: i32, end: i32, phase: i32) -> i32 {
-    (open * phase + end * (FULL - phase)) / FULL
-}
+impl ClassicTerms for Turkish {
+    const FULL: i32 = FULL;
+    const HANGING: Score = HANGING;
 
-fn king_mobility(s: usize, empty: u64) -> i32 {
-    let (f0, r0) = ((s & 7) as i32, (s >> 3) as i32);
-    let mut n = 0;
-    for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-        let (mut f, mut r) = (f0 + df, r0 + dr);
-        while (0..8).contains(&f) && (0..8).contains(&r) && empty & (1u64 << (r * 8 + f)) != 0 {
-            n += 1;
-            f += df;
-            r += dr;
-        }
+    /// Whether an enemy man (moving down) could take a piece of `own` now.
+    fn hanging(own: u64, enemy_men: u64, empty: u64) -> bool {
+        // Downwards: enemy at s, own at s-8, landing s-16.
+        let down = ((enemy_men >> 8) & own) >> 8 & empty;
+        // Sideways to the right: enemy at s, own s+1, landing s+2 (same rank).
+        let right = (((((enemy_men & !FILE_H) << 1) & own) & !FILE_H) << 1) & empty;
+        let left = (((((enemy_men & !FILE_A) >> 1) & own) & !FILE_A) >> 1) & empty;
+        down | right | left != 0
     }
-    n
-}
 
-/// Whether an enemy man (moving down) could take a piece of `own` now.
-fn hanging(own: u64, enemy_men: u64, empty: u64) -> bool {
-    // Downwards: enemy at s, own at s-8, landing s-16.
-    let down = ((enemy_men >> 8) & own) >> 8 & empty;
-    // Sideways to the right: enemy at s, own s+1, landing s+2 (same rank).
-    let right = (((((enemy_men & !FILE_H) << 1) & own) & !FILE_H) << 1) & empty;
-    let left = (((((enemy_men & !FILE_A) >> 1) & own) & !FILE_A) >> 1) & empty;
-    down | right | left != 0
-}
-
-fn side(own: Pieces, opp: Pieces, phase: i32) -> i32 {
-    let occ = own.all() | opp.all();
-    let empty = !occ;
-    let king = blend(KING_OPENING, KING_ENDING, phase);
-    let mut s = MAN * own.men.count_ones() as i32 + king * own.kings.count_ones() as i32;
-    for sq in Bits(own.men) {
-        let r = sq.rank() as usize;
-        s += blend(ADVANCE_OPENING[r], ADVANCE_ENDING[r], phase);
-        let b = sq.bit();
-        let moves = (b << 8) | ((b & !FILE_H) << 1) | ((b & !FILE_A) >> 1);
-        if moves & empty == 0 {
-            s += BLOCKED;
-        }
-    }
-    s += CENTRE * (own.men & CENTRE_FILES).count_ones() as i32;
-    if opp.kings == 0 {
-        s += GUARD * (own.men & RANK_2).count_ones() as i32 * phase / FULL;
+    fn side(own: Pieces, opp: Pieces, phase: i32) -> i32 {
+        let occ = own.all() | opp.all();
+        let empty = !occ;
+        let king = blend(KING_OPENING, KING_ENDING, phase, FULL);
+        let mut s = MAN * own.men.count_ones() as i32 + king * own.kings.count_ones() as i32;
         for sq in Bits(own.men) {
-            let r = sq.rank() as u32;
-            let ahead = if r >= 7 { 0 } else { !0u64 << (8 * (r + 1)) };
-            if ahead & opp.men == 0 {
-                s += RUNAWAY_BASE - RUNAWAY_PER_STEP * (6 - r as i32);
+            let r = sq.rank() as usize;
+            s += blend(ADVANCE_OPENING[r], ADVANCE_ENDING[r], phase, FULL);
+            let b = sq.bit();
+            let moves = (b << 8) | ((b & !FILE_H) << 1) | ((b & !FILE_A) >> 1);
+            if moves & empty == 0 {
+                s += BLOCKED;
             }
         }
-    }
-    for sq in Bits(own.kings) {
-        s += KING_MOBILITY * king_mobility(sq.index(), empty);
-    }
-    s
-}
-
-fn turn(p: Pieces) -> Pieces {
-    Pieces {
-        men: rotate(p.men),
-        kings: rotate(p.kings),
-    }
-}
-
-/// The evaluation for the side to move, from the two sides' pieces.
-pub fn evaluate(white: Pieces, black: Pieces, stm: Color) -> Score {
-    let phase = ((white.all() | black.all()).count_ones() as i32).min(FULL);
-    let w = side(white, black, phase);
-    let b = side(turn(black), turn(white), phase);
-    let (own, opp, sign) = match stm {
-        Color::White => (white, black, 1),
-        Color::Black => (turn(black), turn(white), -1),
-    };
-    let mut s = sign * (w - b);
-    let empty = !(own.all() | opp.all());
-    if hanging(own.all(), opp.men, empty) {
-        s += HANGING;
-    }
-    s
-}
-
-impl Evaluate for TurkishPosition {
-    /// The evaluation chosen for the game ([`super::select`]).
-    #[inline]
-    fn evaluate(&self) -> Score {
-        let (w, b, side) = (
-            self.pieces(Color::White),
-            self.pieces(Color::Black),
-            self.side_to_move(),
-        );
-        super::select::evaluate_with(crate::core::Variant::Turkish, w, b, side, || {
-            evaluate(w, b, side)
-        })
+        s += CENTRE * (own.men & CENTRE_FILES).count_ones() as i32;
+        if opp.kings == 0 {
+            s += GUARD * (own.men & RANK_2).count_ones() as i32 * phase / FULL;
+            for sq in Bits(own.men) {
+                let r = sq.rank() as u32;
+                let ahead = if r >= 7 { 0 } else { !0u64 << (8 * (r + 1)) };
+                if ahead & opp.men == 0 {
+                    s += RUNAWAY_BASE - RUNAWAY_PER_STEP * (6 - r as i32);
+                }
+            }
+        }
+        for sq in Bits(own.kings) {
+            s += KING_MOBILITY * ray_count(sq.index(), empty, [(1, 0), (-1, 0), (0, 1), (0, -1)]);
+        }
+        s
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn colour_symmetric_on_random_boards() {
-        let mut x = 0x1234_5678_9ABC_DEF1u64;
-        for _ in 0..2000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let occ = x & x.rotate_left(9);
-            let y = x.rotate_left(23).wrapping_mul(0x2545_F491_4F6C_DD1D);
-            let kings = x.rotate_left(31) & x.rotate_left(5);
-            let w = Pieces {
-                men: occ & y & !kings & !(0xFFu64 << 56),
-                kings: occ & y & kings,
-            };
-            let b = Pieces {
-                men: occ & !y & !kings & !0xFF,
-                kings: occ & !y & kings,
-            };
-            let (fw, fb) = (turn(b), turn(w));
-            for stm in [Color::White, Color::Black] {
-                assert_eq!(evaluate(w, b, stm), evaluate(fw, fb, !stm));
-            }
-        }
-    }
+    use crate::core::Color;
+    use crate::eval::classic;
 
     #[test]
     fn hanging_man_is_seen() {
@@ -196,6 +120,9 @@ mod tests {
             men: 1 << 37,
             kings: 0,
         };
-        assert!(evaluate(w, b, Color::White) < evaluate(w, safe_b, Color::White));
+        assert!(
+            classic::evaluate::<Turkish>(w, b, Color::White)
+                < classic::evaluate::<Turkish>(w, safe_b, Color::White)
+        );
     }
 }
