@@ -292,7 +292,9 @@ def test_drag_and_pdn_import(p):
 def test_ambiguous_capture_is_asked(p):
     # The board component alone, given two captures with the same start and end: clicking
     # the end square asks which one.
-    p.d.execute_script("""
+    p.d.execute_async_script("""
+      const done = arguments[arguments.length - 1];
+      import('/assets/board.js').then(({ DraughtsBoard }) => {
         const host = document.createElement('div');
         host.id = 'test-board';
         host.className = 'board';
@@ -309,6 +311,8 @@ def test_ambiguous_capture_is_asked(p):
           { text: 'e1:c3:e5', from: 'e1', path: ['c3', 'e5'], captured: ['d2', 'd4'] },
           { text: 'e1:g3:e5', from: 'e1', path: ['g3', 'e5'], captured: ['f2', 'f4'] },
         ] });
+        done();
+      });
     """)
     p.d.find_element(By.CSS_SELECTOR, '#test-board [data-square="e1"]').click()
     p.d.find_element(By.CSS_SELECTOR, '#test-board [data-square="e5"]').click()
