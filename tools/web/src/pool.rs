@@ -82,15 +82,15 @@ impl Pool {
     pub fn new(threads: usize, hash_mb: usize, queue: usize) -> Pool {
         let threads = threads.max(1);
         let (tx, rx) = bounded::<Job>(queue.max(1));
-        let skill_option = Engine::new(Variant::Russian)
-            .options()
-            .iter()
-            .any(|o| o.name == "skill");
+        let mut skill_option = false;
         for i in 0..threads {
+            let mut engine = Engine::new(Variant::Russian);
+            engine.set_hash_mb(hash_mb);
+            skill_option = engine.options().iter().any(|o| o.name == "skill");
             let rx = rx.clone();
             thread::Builder::new()
                 .name(format!("damka-web-search-{i}"))
-                .spawn(move || worker(rx, hash_mb))
+                .spawn(move || worker(rx, engine))
                 .expect("the search threads start with the server");
         }
         Pool {
@@ -130,9 +130,7 @@ impl Pool {
     }
 }
 
-fn worker(rx: Receiver<Job>, hash_mb: usize) {
-    let mut engine = Engine::new(Variant::Russian);
-    engine.set_hash_mb(hash_mb);
+fn worker(rx: Receiver<Job>, mut engine: Engine) {
     for job in rx {
         let out = run(&mut engine, &job.request);
         // The asker may have gone (a closed page): nothing to do then.
