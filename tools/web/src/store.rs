@@ -226,3 +226,50 @@ impl Store {
         self.len() == 0
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use damka::core::Variant;
+
+    fn entry() -> Entry {
+        let setup = Setup {
+            opponent: Opponent::Human,
+            human: Color::White,
+            skill: 10,
+            movetime: 1.0,
+        };
+        Entry::new(AnyGame::new(Variant::Russian, None).unwrap(), setup)
+    }
+
+    #[test]
+    fn the_least_recently_used_game_is_dropped_when_full() {
+        let store = Store::new(2);
+        let a = store.insert(entry());
+        let b = store.insert(entry());
+        assert_ne!(a, b);
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        assert!(store.with(&a, |_| ()).is_some()); // a is now used more recently than b
+        let c = store.insert(entry());
+        assert_eq!(store.len(), 2);
+        assert!(store.with(&b, |_| ()).is_none());
+        assert!(store.with(&a, |_| ()).is_some() && store.with(&c, |_| ()).is_some());
+    }
+
+    #[test]
+    fn every_change_reaches_the_watchers() {
+        let store = Store::new(4);
+        let id = store.insert(entry());
+        let mut rx = store.with(&id, |e| e.events.subscribe()).unwrap();
+        store
+            .with(&id, |e| {
+                e.game.play_text("c3-d4").unwrap();
+                e.changed(&id);
+            })
+            .unwrap();
+        let msg: serde_json::Value = serde_json::from_str(&rx.try_recv().unwrap()).unwrap();
+        assert_eq!(msg["type"], "state");
+        assert_eq!(msg["game"]["version"], 1);
+        assert_eq!(msg["game"]["moves"][0]["text"], "c3-d4");
+    }
+}

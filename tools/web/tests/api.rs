@@ -143,6 +143,23 @@ async fn against_the_engine_the_reply_comes_with_the_move() {
 }
 
 #[tokio::test]
+async fn engine_requests_wait_in_the_queue() {
+    // One search thread, three games where the engine plays White, asked for at once.
+    let app = router();
+    let body = r#"{"color":"black","movetime":0.05}"#;
+    let (a, b, c) = tokio::join!(
+        call_json(&app, "POST", "/api/games", body),
+        call_json(&app, "POST", "/api/games", body),
+        call_json(&app, "POST", "/api/games", body),
+    );
+    for (s, g) in [a, b, c] {
+        assert_eq!(s, StatusCode::CREATED, "{g}");
+        assert_eq!(g["moves"].as_array().unwrap().len(), 1, "{g}");
+        assert_eq!(g["thinking"], false);
+    }
+}
+
+#[tokio::test]
 async fn bad_http_requests_get_clear_errors() {
     let app = router();
     let (s, v) = call_json(&app, "POST", "/api/games", "{not json").await;
