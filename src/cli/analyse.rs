@@ -29,18 +29,9 @@ pub struct AnalyseArgs {
     /// Node limit.
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// Search threads [default: 1].
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Transposition table, MiB [default: 64].
-    #[arg(long)]
-    pub hash: Option<usize>,
-    /// The endgame databases.
+    /// Threads, table, endgame databases, evaluation.
     #[command(flatten)]
-    pub egtb: super::egtb_opts::EgtbArgs,
-    /// The evaluation.
-    #[command(flatten)]
-    pub eval: super::eval_opts::EvalArgs,
+    pub search: super::search_opts::SearchArgs,
 }
 
 /// One iteration line.
@@ -62,19 +53,18 @@ pub fn info_line(i: &Info) -> String {
 
 /// Runs `damka analyse`; returns the exit status.
 pub fn run(args: AnalyseArgs) -> i32 {
-    if let Err(e) = args.eval.apply() {
-        eprintln!("damka analyse: {e}");
-        return 2;
+    if let Err(status) = args.search.install_eval("analyse") {
+        return status;
     }
     let variant = args.variant.unwrap_or(Variant::Russian);
     let mut engine = Engine::new(variant);
-    if let Some(n) = args.threads {
-        engine.set_threads(n);
+    if let Some(n) = args.search.threads {
+        engine.set_threads(n as usize);
     }
-    if let Some(h) = args.hash {
-        engine.set_hash_mb(h);
+    if let Some(h) = args.search.hash {
+        engine.set_hash_mb(h as usize);
     }
-    if let Some((path, cache)) = args.egtb.tables() {
+    if let Some((path, cache)) = args.search.egtb.tables() {
         engine.set_endgames(&path.to_string_lossy(), cache);
     }
     for notice in engine.take_notices() {

@@ -23,22 +23,13 @@ pub struct BenchArgs {
     /// Depth of every search [default: 11 for Russian, 8 for Turkish].
     #[arg(long)]
     pub depth: Option<u32>,
-    /// Search threads [default: 1].
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Transposition table, MiB [default: 16].
-    #[arg(long)]
-    pub hash: Option<usize>,
     /// Instead of the node count, measure the time-to-depth speed-up of this many threads
     /// over one on every position (prints each ratio and the median).
     #[arg(long)]
     pub speedup: Option<usize>,
-    /// The endgame databases.
+    /// Threads, table, endgame databases, evaluation.
     #[command(flatten)]
-    pub egtb: super::egtb_opts::EgtbArgs,
-    /// The evaluation.
-    #[command(flatten)]
-    pub eval: super::eval_opts::EvalArgs,
+    pub search: super::search_opts::SearchArgs,
 }
 
 /// The result of one bench position.
@@ -252,16 +243,12 @@ fn median(v: &mut [f64]) -> f64 {
 
 /// Runs `damka bench`; returns the exit status.
 pub fn run(args: BenchArgs) -> i32 {
-    if let Err(e) = args.eval.apply() {
-        eprintln!("damka bench: {e}");
-        return 2;
+    if let Err(status) = args.search.install_eval("bench") {
+        return status;
     }
     if let Some(n) = args.speedup {
         let n = n.clamp(2, crate::engine::MAX_THREADS);
-        let hash = args
-            .hash
-            .unwrap_or(DEFAULT_HASH_MB)
-            .clamp(1, crate::engine::MAX_HASH_MB);
+        let hash = args.search.hash_or(DEFAULT_HASH_MB);
         let mut all = Vec::new();
         for v in Variant::ALL {
             if args.variant.is_some_and(|w| w != v) {
@@ -288,16 +275,10 @@ pub fn run(args: BenchArgs) -> i32 {
         return 0;
     }
     let depth = args.depth.map(|d| d.clamp(1, 100));
-    let threads = args
-        .threads
-        .unwrap_or(1)
-        .clamp(1, crate::engine::MAX_THREADS);
-    let hash = args
-        .hash
-        .unwrap_or(DEFAULT_HASH_MB)
-        .clamp(1, crate::engine::MAX_HASH_MB);
+    let threads = args.search.threads_or(1);
+    let hash = args.search.hash_or(DEFAULT_HASH_MB);
     let start = Instant::now();
-    let egtb = args.egtb.tables();
+    let egtb = args.search.egtb.tables();
     let result = bench_with_endgames(
         args.variant,
         depth,

@@ -9,7 +9,7 @@
 //! declared the winner and a game reaching [`MAX_PLIES`] is declared drawn (both marked
 //! adjudicated in the records).
 
-use super::eval_opts::EvalArgs;
+use super::search_opts::EvalArgs;
 use crate::core::{is_decisive, Color, Rng, Variant};
 use crate::eval::data::{Record, RecordRules};
 use crate::eval::Evaluate;

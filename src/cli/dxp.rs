@@ -37,14 +37,6 @@ pub struct DxpArgs {
     /// Address to listen on (server).
     #[arg(long, default_value = "127.0.0.1")]
     pub bind: String,
-    /// Search threads.
-    #[arg(long, default_value_t = 1,
-          value_parser = clap::value_parser!(u32).range(1..=crate::engine::MAX_THREADS as i64))]
-    pub threads: u32,
-    /// Transposition table size, MiB.
-    #[arg(long, default_value_t = crate::engine::DEFAULT_HASH_MB as u32,
-          value_parser = clap::value_parser!(u32).range(1..=crate::engine::MAX_HASH_MB as i64))]
-    pub hash: u32,
     /// Play as the initiator: connect to the follower at HOST:PORT.
     #[arg(long, value_name = "HOST:PORT")]
     pub connect: Option<String>,
@@ -78,12 +70,9 @@ pub struct DxpArgs {
     /// Server: stop after this many connections.
     #[arg(long)]
     pub connections: Option<usize>,
-    /// The endgame databases.
+    /// Threads, table, endgame databases, evaluation.
     #[command(flatten)]
-    pub egtb: super::egtb_opts::EgtbArgs,
-    /// The evaluation.
-    #[command(flatten)]
-    pub eval: super::eval_opts::EvalArgs,
+    pub search: super::search_opts::SearchArgs,
 }
 
 fn seconds(name: &str, s: f64) -> Result<Duration, String> {
@@ -131,7 +120,7 @@ pub fn summary(i: usize, r: &GameRecord) -> String {
 /// Runs `damka dxp`; returns the exit status (0 done, 1 a match could not be completed,
 /// 2 bad arguments or no connection).
 pub fn run(args: DxpArgs) -> i32 {
-    if let Err(e) = args.eval.apply() {
+    if let Err(e) = args.search.eval.apply() {
         return fail(&e);
     }
     let cfg = match config(&args) {
@@ -139,9 +128,9 @@ pub fn run(args: DxpArgs) -> i32 {
         Err(e) => return fail(&e),
     };
     let resources = Resources {
-        threads: args.threads as usize,
-        hash_mb: args.hash as usize,
-        egtb: args.egtb.tables(),
+        threads: args.search.threads_or(1),
+        hash_mb: args.search.hash_or(crate::engine::DEFAULT_HASH_MB),
+        egtb: args.search.egtb.tables(),
     };
     let log = cfg.log.clone();
     if let Some(address) = args.connect.clone() {

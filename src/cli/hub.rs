@@ -13,32 +13,33 @@ pub struct HubArgs {
     /// The game at start (russian or turkish).
     #[arg(long)]
     pub variant: Option<Variant>,
-    /// Search threads at start.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=crate::engine::MAX_THREADS as i64))]
-    pub threads: Option<u32>,
-    /// Transposition table size at start, MiB.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=crate::engine::MAX_HASH_MB as i64))]
-    pub hash: Option<u32>,
-    /// The evaluation.
+    /// Threads, table, endgame databases, evaluation at start.
     #[command(flatten)]
-    pub eval: super::eval_opts::EvalArgs,
+    pub search: super::search_opts::SearchArgs,
 }
 
 /// Runs `damka hub`; returns the exit status (0: the client quit or went away).
 pub fn run(args: HubArgs) -> i32 {
-    if let Err(e) = args.eval.apply() {
-        eprintln!("damka hub: {e}");
-        return 2;
+    if let Err(status) = args.search.install_eval("hub") {
+        return status;
     }
     // pydraughts merges stderr into stdout and fails on any line it cannot read, so nothing
     // may reach stderr during a session, not even a panic message.
     std::panic::set_hook(Box::new(|_| {}));
     let mut config = HubConfig::default();
-    if let Some(t) = args.threads {
+    if let Some(t) = args.search.threads {
         config.options.push(("threads".into(), t.to_string()));
     }
-    if let Some(h) = args.hash {
+    if let Some(h) = args.search.hash {
         config.options.push(("hash".into(), h.to_string()));
+    }
+    if let Some((path, cache)) = args.search.egtb.tables() {
+        config
+            .options
+            .push(("egtb-cache".into(), cache.to_string()));
+        config
+            .options
+            .push(("egtb-path".into(), path.to_string_lossy().into_owned()));
     }
     let engine = Engine::new(args.variant.unwrap_or(Variant::Russian));
     let input = BufReader::with_capacity(1 << 16, io::stdin());

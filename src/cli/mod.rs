@@ -6,12 +6,11 @@ pub mod bench;
 pub mod datagen;
 pub mod dxp;
 pub mod egtb;
-pub mod egtb_opts;
 pub mod egtb_positions;
-pub mod eval_opts;
 pub mod hub;
 pub mod perft;
 pub mod play;
+pub mod search_opts;
 
 use clap::{Parser, Subcommand};
 use once_cell::sync::Lazy;

@@ -51,12 +51,9 @@ pub struct PlayArgs {
     /// Draw the board from Black's side.
     #[arg(long)]
     pub flip: bool,
-    /// The endgame databases.
+    /// Threads, table, endgame databases, evaluation.
     #[command(flatten)]
-    pub egtb: super::egtb_opts::EgtbArgs,
-    /// The evaluation.
-    #[command(flatten)]
-    pub eval: super::eval_opts::EvalArgs,
+    pub search: super::search_opts::SearchArgs,
 }
 
 impl Default for PlayArgs {
@@ -70,17 +67,15 @@ impl Default for PlayArgs {
             fen: None,
             ascii: false,
             flip: false,
-            egtb: Default::default(),
-            eval: Default::default(),
+            search: Default::default(),
         }
     }
 }
 
 /// Runs `damka play` on the terminal; returns the exit status.
 pub fn run(args: PlayArgs) -> i32 {
-    if let Err(e) = args.eval.apply() {
-        eprintln!("damka play: {e}");
-        return 2;
+    if let Err(status) = args.search.install_eval("play") {
+        return status;
     }
     let stdin = io::stdin();
     let stdout = io::stdout();
@@ -361,9 +356,13 @@ impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
     }
 
     fn engine(&mut self) -> &mut GameSession<P> {
-        let egtb = self.args.egtb.tables();
+        let egtb = self.args.search.egtb.tables();
+        let (threads, hash) = (
+            self.args.search.threads_or(1),
+            self.args.search.hash_or(DEFAULT_HASH_MB),
+        );
         self.engine.get_or_insert_with(|| {
-            let mut s = GameSession::new(1, DEFAULT_HASH_MB);
+            let mut s = GameSession::new(threads, hash);
             if let Some((dir, cache)) = egtb {
                 match crate::egtb::endgames::open_for::<P>(&dir, cache) {
                     Ok((_, eg)) => s.searcher_mut().set_endgames(Some(eg)),

@@ -1,0 +1,105 @@
+//! The options shared by the commands that search, declared once: threads and table size
+//! (`--threads`, `--hash`), the endgame databases (`--egtb-path`, `--egtb-cache`) and the
+//! evaluation (`--eval`, `--eval-file`).
+
+use crate::core::Variant;
+use crate::engine::{DEFAULT_EGTB_CACHE_MB, MAX_HASH_MB, MAX_THREADS};
+use crate::eval::select::{self, EvalKind};
+use clap::Args;
+use std::path::PathBuf;
+
+/// `--egtb-path DIR` and `--egtb-cache MiB`.
+#[derive(Args, Debug, Clone)]
+pub struct EgtbArgs {
+    /// Endgame database folder (as given to `damka egtb build --dir`); none by default.
+    #[arg(long = "egtb-path")]
+    pub path: Option<PathBuf>,
+    /// Endgame database cache in MiB.
+    #[arg(long = "egtb-cache", default_value_t = DEFAULT_EGTB_CACHE_MB)]
+    pub cache: usize,
+}
+
+impl Default for EgtbArgs {
+    fn default() -> Self {
+        EgtbArgs {
+            path: None,
+            cache: DEFAULT_EGTB_CACHE_MB,
+        }
+    }
+}
+
+impl EgtbArgs {
+    /// The folder and cache size, when a folder is given.
+    pub fn tables(&self) -> Option<(PathBuf, usize)> {
+        self.path.clone().map(|p| (p, self.cache))
+    }
+}
+
+/// `--eval classic|learned` and `--eval-file FILE`.
+#[derive(Args, Debug, Default, Clone)]
+pub struct EvalArgs {
+    /// Evaluation: `learned` (the compiled-in net, the default where there is one) or
+    /// `classic` (hand-written), for both games.
+    #[arg(long, value_parser = |s: &str| s.parse::<EvalKind>())]
+    pub eval: Option<EvalKind>,
+    /// Load a learned net from this weights file (for the game it was trained for).
+    #[arg(long, conflicts_with = "eval")]
+    pub eval_file: Option<PathBuf>,
+}
+
+impl EvalArgs {
+    /// Installs the chosen evaluation; the error is a one-line message.
+    pub fn apply(&self) -> Result<(), String> {
+        if let Some(k) = self.eval {
+            for v in Variant::ALL {
+                // `learned` where a game has no compiled-in net is an error only when asked for
+                // explicitly for that game; for both games at once it keeps what there is.
+                if select::set(v, k).is_err() && k == EvalKind::Learned {
+                    continue;
+                }
+            }
+        }
+        if let Some(p) = &self.eval_file {
+            select::load_file(p)?;
+        }
+        Ok(())
+    }
+}
+
+/// The search's resources and knowledge: threads, table, endgame databases, evaluation.
+#[derive(Args, Debug, Default, Clone)]
+pub struct SearchArgs {
+    /// Search threads [default: 1].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS as i64))]
+    pub threads: Option<u32>,
+    /// Transposition table, MiB [default: 64; bench: 16].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_HASH_MB as i64))]
+    pub hash: Option<u32>,
+    /// The endgame databases.
+    #[command(flatten)]
+    pub egtb: EgtbArgs,
+    /// The evaluation.
+    #[command(flatten)]
+    pub eval: EvalArgs,
+}
+
+impl SearchArgs {
+    /// Search threads, `default` when not given.
+    pub fn threads_or(&self, default: usize) -> usize {
+        self.threads.map_or(default, |t| t as usize)
+    }
+
+    /// Table size in MiB, `default` when not given.
+    pub fn hash_or(&self, default: usize) -> usize {
+        self.hash.map_or(default, |h| h as usize)
+    }
+
+    /// Installs the evaluation for command `command`; on failure prints
+    /// `damka COMMAND: reason` on stderr and gives the exit status 2.
+    pub fn install_eval(&self, command: &str) -> Result<(), i32> {
+        self.eval.apply().map_err(|e| {
+            eprintln!("damka {command}: {e}");
+            2
+        })
+    }
+}
