@@ -1,0 +1,303 @@
+// damka board: a reusable draughts board component for 8x8 games (Russian, Turkish).
+//
+// It knows no rules: it draws a board given as 64 characters (index 8 * rank + file, a1 first;
+// "w" "W" "b" "B" men and kings, "." empty), the playable squares, and lets the user pick one
+// of the legal moves it is given (each {text, from, path: [landing squares], captured: [...]}),
+// by click-click, square by square through a capture, or by dragging. Every playable square
+// carries data-square="c3" (its name as seen from White, whatever the orientation) and a piece
+// is an element inside it with data-piece="w" | "W" | "b" | "B".
+//
+//   import { DraughtsBoard } from "/assets/board.js";
+//   const board = new DraughtsBoard(element, {
+//     onMove: (move) => ...,                 // a legal move was entered
+//     onChoose: (moves, pick) => ...,        // several moves fit: call pick(move) or pick(null)
+//   });
+//   board.set({ board, playable, legal, lastMove, hint, flipped });
+
+const FILES = "abcdefgh";
+const SVG = "http://www.w3.org/2000/svg";
+const DRAG_START_PX = 6;
+
+export function squareName(index) {
+  return FILES[index % 8] + (Math.floor(index / 8) + 1);
+}
+
+export function squareIndex(name) {
+  return (name.charCodeAt(1) - 49) * 8 + (name.charCodeAt(0) - 97);
+}
+
+export class DraughtsBoard {
+  constructor(element, options) {
+    this.el = element;
+    this.onMove = (options && options.onMove) || function () {};
+    this.onChoose = (options && options.onChoose) || function (moves, pick) { pick(moves[0]); };
+    this.state = {
+      board: ".".repeat(64),
+      playable: "1".repeat(64),
+      legal: [],
+      lastMove: null,
+      hint: null,
+      flipped: false,
+    };
+    this.selection = null; // {from, steps: [landing squares entered so far]}
+    this.legalKey = "[]";
+    this.drag = null;
+    this.suppressClick = false;
+    this.el.classList.add("draughts-board");
+    this.grid = document.createElement("div");
+    this.grid.className = "board-grid";
+    this.overlay = document.createElementNS(SVG, "svg");
+    this.overlay.setAttribute("class", "board-overlay");
+    this.overlay.setAttribute("viewBox", "0 0 8 8");
+    this.overlay.setAttribute("aria-hidden", "true");
+    this.el.replaceChildren(this.grid, this.overlay);
+    this.el.addEventListener("click", (e) => this.handleClick(e));
+    this.el.addEventListener("pointerdown", (e) => this.pointerDown(e));
+    window.addEventListener("pointermove", (e) => this.pointerMove(e));
+    window.addEventListener("pointerup", (e) => this.pointerUp(e));
+    window.addEventListener("pointercancel", () => this.endDrag());
+    this.render();
+  }
+
+  /** Changes any of board, playable, legal, lastMove, hint, flipped; redraws. */
+  set(changes) {
+    // A half-entered move survives a redraw unless the position or its moves changed.
+    const newPosition = "board" in changes && changes.board !== this.state.board;
+    const legalKey = "legal" in changes ? JSON.stringify(changes.legal) : this.legalKey;
+    Object.assign(this.state, changes);
+    if (newPosition || legalKey !== this.legalKey) {
+      this.selection = null;
+    }
+    this.legalKey = legalKey;
+    this.render();
+  }
+
+  get flipped() {
+    return this.state.flipped;
+  }
+
+  /** Forgets a half-entered move. */
+  clearSelection() {
+    this.selection = null;
+    this.render();
+  }
+
+  // The legal moves that fit the squares entered so far.
+  candidates() {
+    const sel = this.selection;
+    if (!sel) return [];
+    return this.state.legal.filter(
+      (m) => m.from === sel.from && sel.steps.every((s, i) => m.path[i] === s)
+    );
+  }
+
+  movesFrom(square) {
+    return this.state.legal.filter((m) => m.from === square);
+  }
+
+  // Where the next click may land: the next square of every fitting move.
+  targets() {
+    const n = this.selection ? this.selection.steps.length : 0;
+    return new Set(this.candidates().map((m) => m.path[n]).filter(Boolean));
+  }
+
+  /** A click (or a drop) on square `name`: the move entry's one step. */
+  pick(name) {
+    const sel = this.selection;
+    if (!sel) {
+      if (this.movesFrom(name).length > 0) {
+        this.selection = { from: name, steps: [] };
+      }
+      this.render();
+      return;
+    }
+    if (name === sel.from && sel.steps.length === 0) {
+      this.selection = null;
+      this.render();
+      return;
+    }
+    const cands = this.candidates();
+    const n = sel.steps.length;
+    const next = cands.filter((m) => m.path[n] === name);
+    if (next.length > 0) {
+      sel.steps.push(name);
+      const complete = next.filter((m) => m.path.length === n + 1);
+      if (complete.length === next.length) {
+        this.finish(complete);
+      } else {
+        this.render();
+      }
+      return;
+    }
+    // A capture may be given by its start and end alone.
+    const ends = cands.filter((m) => m.path[m.path.length - 1] === name);
+    if (ends.length > 0) {
+      this.finish(ends);
+      return;
+    }
+    if (this.movesFrom(name).length > 0 && sel.steps.length === 0) {
+      this.selection = { from: name, steps: [] };
+    } else {
+      this.selection = null;
+    }
+    this.render();
+  }
+
+  finish(moves) {
+    this.selection = null;
+    this.render();
+    if (moves.length === 1) {
+      this.onMove(moves[0]);
+    } else {
+      this.onChoose(moves, (m) => {
+        if (m) this.onMove(m);
+      });
+    }
+  }
+
+  squareAt(event) {
+    const el = event.target.closest && event.target.closest("[data-square]");
+    return el && this.el.contains(el) ? el.dataset.square : null;
+  }
+
+  handleClick(event) {
+    if (this.suppressClick) {
+      this.suppressClick = false;
+      return;
+    }
+    const name = this.squareAt(event);
+    if (name) this.pick(name);
+  }
+
+  pointerDown(event) {
+    if (event.button !== 0) return;
+    const name = this.squareAt(event);
+    if (!name || this.movesFrom(name).length === 0) return;
+    this.drag = { from: name, x: event.clientX, y: event.clientY, ghost: null };
+  }
+
+  pointerMove(event) {
+    const d = this.drag;
+    if (!d) return;
+    if (!d.ghost) {
+      if (Math.hypot(event.clientX - d.x, event.clientY - d.y) < DRAG_START_PX) return;
+      const piece = this.el.querySelector(`[data-square="${d.from}"] [data-piece]`);
+      if (!piece) return;
+      const rect = piece.getBoundingClientRect();
+      this.selection = { from: d.from, steps: [] };
+      this.render();
+      d.ghost = piece.cloneNode(true);
+      d.ghost.classList.add("ghost");
+      d.ghost.removeAttribute("data-piece");
+      d.ghost.style.width = rect.width + "px";
+      d.ghost.style.height = rect.height + "px";
+      document.body.appendChild(d.ghost);
+      const source = this.el.querySelector(`[data-square="${d.from}"] [data-piece]`);
+      if (source) source.classList.add("lifted");
+    }
+    d.ghost.style.left = event.clientX - d.ghost.offsetWidth / 2 + "px";
+    d.ghost.style.top = event.clientY - d.ghost.offsetHeight / 2 + "px";
+  }
+
+  pointerUp(event) {
+    const d = this.drag;
+    if (!d) return;
+    const dragged = Boolean(d.ghost);
+    this.endDrag();
+    if (!dragged) return;
+    this.suppressClick = true;
+    setTimeout(() => (this.suppressClick = false), 0);
+    const under = document.elementFromPoint(event.clientX, event.clientY);
+    const sq = under && under.closest("[data-square]");
+    if (sq && this.el.contains(sq) && sq.dataset.square !== d.from) {
+      this.pick(sq.dataset.square);
+    } else {
+      this.render();
+    }
+  }
+
+  endDrag() {
+    if (this.drag && this.drag.ghost) this.drag.ghost.remove();
+    this.drag = null;
+  }
+
+  // Column and row on screen (0..7, top-left first) of a square index.
+  screen(index) {
+    const file = index % 8;
+    const rank = Math.floor(index / 8);
+    return this.state.flipped ? [7 - file, rank] : [file, 7 - rank];
+  }
+
+  render() {
+    const st = this.state;
+    const targets = this.targets();
+    const sel = this.selection;
+    const entered = new Set(sel ? [sel.from, ...sel.steps] : []);
+    const last = st.lastMove;
+    const lastSquares = new Set(last ? [last.from, ...last.path] : []);
+    const lastCaptured = new Set(last ? last.captured : []);
+    const movable = new Set(sel ? [] : st.legal.map((m) => m.from));
+    const cells = [];
+    for (let row = 0; row < 8; row++) {
+      for (let col = 0; col < 8; col++) {
+        const file = st.flipped ? 7 - col : col;
+        const rank = st.flipped ? row : 7 - row;
+        const index = rank * 8 + file;
+        const name = squareName(index);
+        const cell = document.createElement("div");
+        const playable = st.playable[index] === "1";
+        cell.className = "sq " + ((file + rank) % 2 === 0 ? "dark" : "light");
+        if (playable) {
+          cell.dataset.square = name;
+          cell.classList.add("playable");
+          if (entered.has(name)) cell.classList.add("selected");
+          if (targets.has(name)) cell.classList.add("target");
+          if (lastSquares.has(name)) cell.classList.add("last");
+          if (lastCaptured.has(name)) cell.classList.add("captured");
+          if (movable.has(name)) cell.classList.add("movable");
+          const p = st.board[index];
+          if (p !== ".") {
+            const piece = document.createElement("div");
+            piece.className = "piece " + (p.toLowerCase() === "w" ? "white" : "black");
+            if (p === "W" || p === "B") piece.classList.add("king");
+            piece.dataset.piece = p;
+            cell.appendChild(piece);
+          }
+        }
+        if (col === 0) cell.dataset.rank = rank + 1;
+        if (row === 7) cell.dataset.file = FILES[file];
+        cells.push(cell);
+      }
+    }
+    this.grid.replaceChildren(...cells);
+    this.drawLines();
+  }
+
+  // The last move's path and the hint, as lines through the square centres.
+  drawLines() {
+    const st = this.state;
+    const lines = [];
+    if (st.lastMove) lines.push([st.lastMove, "last-line"]);
+    if (st.hint) lines.push([st.hint, "hint-line"]);
+    const shapes = [];
+    for (const [mv, cls] of lines) {
+      const points = [mv.from, ...mv.path].map((n) => {
+        const [c, r] = this.screen(squareIndex(n));
+        return `${c + 0.5},${r + 0.5}`;
+      });
+      const poly = document.createElementNS(SVG, "polyline");
+      poly.setAttribute("points", points.join(" "));
+      poly.setAttribute("class", cls);
+      shapes.push(poly);
+      const end = points[points.length - 1].split(",");
+      const dot = document.createElementNS(SVG, "circle");
+      dot.setAttribute("cx", end[0]);
+      dot.setAttribute("cy", end[1]);
+      dot.setAttribute("r", "0.12");
+      dot.setAttribute("class", cls + "-end");
+      shapes.push(dot);
+    }
+    this.overlay.replaceChildren(...shapes);
+  }
+}
+

@@ -1,0 +1,373 @@
+#!/usr/bin/env python3
+"""Browser tests of the damka-web page: a real headless Chromium driven through chromedriver
+(Selenium), by the page's testability contract (README, "Web page"): data-square, data-piece,
+#moves, #status, the #new-game form and the data-action buttons. Every wait is on a
+condition, never a fixed sleep.
+
+    python3 tools/web/browser_test.py --server target/ci/damka-web [--screenshots DIR]
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+WAIT = 30  # seconds: generous for a loaded 2-core machine; conditions end waits early
+
+
+def start_server(binary):
+    proc = subprocess.Popen(
+        [binary, "--port", "0", "--threads", "2", "--hash", "8"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    line = proc.stdout.readline()
+    m = re.search(r"(http://\S+)", line)
+    if not m:
+        proc.kill()
+        raise RuntimeError(f"damka-web did not start: {line!r}")
+    return proc, m.group(1)
+
+
+def start_browser(download_dir):
+    opts = webdriver.ChromeOptions()
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1000,820", "--disable-extensions"):
+        opts.add_argument(arg)
+    opts.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    opts.add_experimental_option("prefs", {
+        "download.default_directory": download_dir,
+        "download.prompt_for_download": False,
+    })
+    service = Service(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    driver = webdriver.Chrome(service=service, options=opts)
+    driver.execute_cdp_cmd("Page.setDownloadBehavior",
+                           {"behavior": "allow", "downloadPath": download_dir})
+    return driver
+
+
+class Page:
+    """The page, by its testability contract."""
+
+    def __init__(self, driver, url):
+        self.d = driver
+        self.url = url
+
+    def wait(self, test, what):
+        try:
+            return WebDriverWait(self.d, WAIT, poll_frequency=0.05,
+                                 ignored_exceptions=[StaleElementReferenceException]
+                                 ).until(lambda _: test())
+        except TimeoutException as e:
+            raise AssertionError(f"timed out waiting for {what}; status: {self.status()!r}") from e
+
+    def open(self):
+        self.d.get(self.url)
+        # The page starts a game of its own on load: wait for it, so it cannot arrive after
+        # the game a test starts.
+        self.wait(lambda: self.d.execute_script("return location.hash").startswith("#g")
+                  and self.moves() is not None and "Connecting" not in self.status(),
+                  "the page's first game")
+
+    def status(self):
+        try:
+            return self.d.find_element(By.ID, "status").text
+        except Exception:
+            return ""
+
+    # Reads are one script each, so a redraw cannot happen half way through.
+    def squares(self):
+        """The playable squares' names in the page's order (top left first)."""
+        return self.d.execute_script(
+            "return [...document.querySelectorAll('#board [data-square]')]"
+            ".map((e) => e.dataset.square)")
+
+    def pieces(self):
+        """{square: piece} as the page shows it."""
+        return self.d.execute_script(
+            "const out = {};"
+            "for (const e of document.querySelectorAll('#board [data-square] [data-piece]'))"
+            "  out[e.parentElement.dataset.square] = e.dataset.piece;"
+            "return out;")
+
+    def moves(self):
+        return self.d.execute_script(
+            "return [...document.querySelectorAll('#moves > *')].map((e) => e.textContent)")
+
+    def click_square(self, name):
+        def click():
+            try:
+                self.d.find_element(By.CSS_SELECTOR, f'#board [data-square="{name}"]').click()
+                return True
+            except StaleElementReferenceException:
+                return False  # redrawn between finding and clicking: find it again
+        self.wait(click, f"a click on {name}")
+
+    def play(self, squares):
+        """A move by clicks: its start square, then each landing square in turn."""
+        n = len(self.moves())
+        for sq in squares:
+            self.click_square(sq)
+        self.wait(lambda: len(self.moves()) > n, f"the move {squares} in the move list")
+
+    def action(self, name):
+        self.d.find_element(By.CSS_SELECTOR, f'[data-action="{name}"]').click()
+
+    def new_game(self, variant, opponent, color="white", skill="10", movetime="0.1", fen=None):
+        form = self.d.find_element(By.ID, "new-game")
+        Select(form.find_element(By.NAME, "variant")).select_by_value(variant)
+        Select(form.find_element(By.NAME, "opponent")).select_by_value(opponent)
+        Select(form.find_element(By.NAME, "color")).select_by_value(color)
+        Select(form.find_element(By.NAME, "skill")).select_by_value(skill)
+        Select(form.find_element(By.NAME, "movetime")).select_by_value(movetime)
+        before = self.d.execute_script("return location.hash")
+        if fen:
+            self.d.find_element(By.CSS_SELECTOR, "details.import summary").click()
+            box = self.d.find_element(By.ID, "import-text")
+            box.clear()
+            box.send_keys(fen)
+            self.action("import")
+        else:
+            self.action("start")
+        self.wait(lambda: self.d.execute_script("return location.hash") != before, "a new game")
+
+    def my_turn(self, against_engine=True):
+        expected = r"^Your move" if against_engine else r"^(White|Black) to move"
+        return self.wait(lambda: re.search(expected, self.status()), "the person's turn")
+
+    def hint(self):
+        text = self.d.find_element(By.ID, "analysis").text
+        m = re.search(r"Hint: (\S+)", text)
+        return m.group(1) if m else None
+
+
+def test_engine_game_with_multi_capture(p, shots):
+    # White c3 must take d4 and f6 (c3:e5:g7); then White finishes the game by following the
+    # engine's hints, clicked square by square, while the engine plays Black.
+    p.new_game("russian", "engine", "white", skill="10", movetime="0.1", fen="W:Wc3:Bd4,f6,a7")
+    p.my_turn()
+    assert p.pieces() == {"c3": "w", "d4": "b", "f6": "b", "a7": "b"}, p.pieces()
+    p.click_square("c3")
+    targets = p.d.execute_script(
+        "return [...document.querySelectorAll('#board .target')].map((e) => e.dataset.square)")
+    assert targets == ["e5"], targets
+    p.click_square("e5")
+    p.click_square("g7")
+    p.wait(lambda: len(p.moves()) >= 2, "the engine's reply")
+    moves = p.moves()
+    assert moves[0] == "c3:e5:g7", moves
+    assert moves[1] == "a7-b6", moves
+    assert "d4" not in p.pieces() and "f6" not in p.pieces()
+    # The last move's path is drawn.
+    assert p.d.find_elements(By.CSS_SELECTOR, "#board .last-line")
+    for _ in range(40):
+        if "Game over" in p.status():
+            break
+        p.my_turn()
+        p.action("hint")
+        p.wait(p.hint, "a hint")
+        squares = re.split(r"[-:x]", p.hint())
+        p.play(squares)
+    status = p.wait(lambda: "Game over" in p.status() and p.status(), "the end of the game")
+    assert "White wins" in status and "2-0" in status, status
+
+
+def test_hot_seat_undo_flip_history(p, shots):
+    p.new_game("turkish", "human")
+    p.my_turn(against_engine=False)
+    assert len(p.squares()) == 64
+    assert p.pieces()["d3"] == "w" and p.pieces()["e6"] == "b"
+    p.play(["d3", "d4"])
+    assert "Black to move" in p.status(), p.status()
+    p.play(["e6", "e5"])
+    p.play(["d4", "d5"])
+    # Keyboard entry too.
+    box = p.d.find_element(By.ID, "move-input")
+    box.send_keys("e5xc5", Keys.ENTER)
+    p.wait(lambda: len(p.moves()) == 4, "the typed capture")
+    assert p.moves() == ["d3-d4", "e6-e5", "d4-d5", "e5xc5"], p.moves()
+    assert p.pieces().get("c5") == "b" and "d5" not in p.pieces() and "e5" not in p.pieces()
+    p.action("undo")
+    p.wait(lambda: len(p.moves()) == 3, "undo")
+    assert p.pieces().get("d5") == "w" and p.pieces().get("e5") == "b"
+    # Look back at the first move, then return.
+    p.d.find_element(By.CSS_SELECTOR, "#moves > *:first-child").click()
+    p.wait(lambda: "Looking at move 1" in p.status(), "the earlier position")
+    assert p.pieces().get("d4") == "w" and p.pieces().get("e6") == "b"
+    p.d.find_element(By.CSS_SELECTOR, "#moves > *:last-child").click()
+    p.wait(lambda: "Looking" not in p.status(), "the current position")
+    first = p.squares()[0]
+    p.action("flip")
+    p.wait(lambda: p.squares()[0] != first, "the flipped board")
+    assert p.squares()[0] == "h1"
+    p.action("flip")
+    if shots:
+        p.d.save_screenshot(os.path.join(shots, "turkish.png"))
+
+
+def test_hint_eval_and_pdn_download(p, download_dir, shots):
+    p.new_game("russian", "engine", "black", movetime="0.1")
+    p.wait(lambda: len(p.moves()) == 1, "the engine's first move as White")
+    # Seen from Black: h1 (light, not playable) top left, so g1 is the first playable square.
+    assert p.squares()[0] == "g1", "Black's view"
+    p.my_turn()
+    p.action("hint")
+    p.wait(p.hint, "a hint")
+    assert p.d.find_elements(By.CSS_SELECTOR, "#board .hint-line")
+    p.d.find_element(By.ID, "eval-toggle").click()
+    p.wait(lambda: "depth" in p.d.find_element(By.ID, "analysis").text, "the evaluation")
+    assert p.d.find_element(By.ID, "evalbar").is_displayed()
+    if shots:
+        p.d.save_screenshot(os.path.join(shots, "russian.png"))
+    squares = re.split(r"[-:x]", p.hint())
+    p.play(squares)
+    p.wait(lambda: len(p.moves()) == 3, "the engine's reply")
+    p.my_turn()
+    p.action("undo")
+    p.wait(lambda: len(p.moves()) == 1, "undo back to the person's turn")
+    p.action("pdn")
+    found = {}
+
+    def downloaded():
+        for f in os.listdir(download_dir):
+            if f.endswith(".pdn"):
+                found["path"] = os.path.join(download_dir, f)
+                return True
+        return False
+
+    p.wait(downloaded, "the PDN download")
+    with open(found["path"], encoding="utf-8") as fh:
+        text = fh.read()
+    assert '[GameType "25"]' in text and '[White "damka"]' in text, text
+    assert "1. " + p.moves()[0] in text, text
+
+
+def test_drag_and_pdn_import(p):
+    # A PDN record of a Turkish game goes on where it stopped; a piece is moved by dragging.
+    pdn = '[GameType "30"]\n1. d3-d4 e6-e5 2. d4-d5 *'
+    p.d.find_element(By.CSS_SELECTOR, "details.import summary").click()
+    box = p.d.find_element(By.ID, "import-text")
+    box.clear()
+    box.send_keys(pdn)
+    Select(p.d.find_element(By.NAME, "opponent")).select_by_value("human")
+    before = p.d.execute_script("return location.hash")
+    p.action("import")
+    p.wait(lambda: p.moves() == ["d3-d4", "e6-e5", "d4-d5"], "the imported game")
+    assert p.d.execute_script("return location.hash") != before
+    p.my_turn(against_engine=False)
+    # By viewport coordinates: the board redraws when the drag starts, so elements found
+    # before it would be stale.
+    (sx, sy), (tx, ty) = p.d.execute_script(
+        "return ['e5', 'c5'].map((n) => {"
+        "  const r = document.querySelector(`#board [data-square=${n}]`)"
+        "    .getBoundingClientRect();"
+        "  return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)]; })")
+    chain = ActionChains(p.d)
+    pointer = chain.w3c_actions.pointer_action
+    pointer.move_to_location(sx, sy)
+    pointer.pointer_down()
+    pointer.move_to_location(sx - 15, sy)
+    pointer.move_to_location((sx + tx) // 2, sy)
+    pointer.move_to_location(tx, ty)
+    pointer.pointer_up()
+    chain.perform()
+    p.wait(lambda: len(p.moves()) == 4, "the dragged capture")
+    assert p.moves()[3] == "e5xc5", p.moves()
+    assert p.pieces().get("c5") == "b" and "d5" not in p.pieces()
+
+
+def test_ambiguous_capture_is_asked(p):
+    # The board component alone, given two captures with the same start and end: clicking
+    # the end square asks which one.
+    p.d.execute_async_script("""
+      const done = arguments[arguments.length - 1];
+      import('/assets/board.js').then(({ DraughtsBoard }) => {
+        const host = document.createElement('div');
+        host.id = 'test-board';
+        host.className = 'board';
+        document.body.appendChild(host);
+        window.testPicked = null;
+        const b = new DraughtsBoard(host, {
+          onMove: (m) => { window.testPicked = m.text; },
+          onChoose: (moves, pick) => { window.testChoices = moves.map((m) => m.text);
+                                        pick(moves[1]); },
+        });
+        const board = '.'.repeat(64).split('');
+        board[4] = 'W';
+        b.set({ board: board.join(''), legal: [
+          { text: 'e1:c3:e5', from: 'e1', path: ['c3', 'e5'], captured: ['d2', 'd4'] },
+          { text: 'e1:g3:e5', from: 'e1', path: ['g3', 'e5'], captured: ['f2', 'f4'] },
+        ] });
+        done();
+      });
+    """)
+    p.d.find_element(By.CSS_SELECTOR, '#test-board [data-square="e1"]').click()
+    p.d.find_element(By.CSS_SELECTOR, '#test-board [data-square="e5"]').click()
+    picked = p.wait(lambda: p.d.execute_script("return window.testPicked"), "the chosen move")
+    assert picked == "e1:g3:e5", picked
+    assert p.d.execute_script("return window.testChoices") == ["e1:c3:e5", "e1:g3:e5"]
+    p.d.execute_script("document.getElementById('test-board').remove()")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--server", default="target/ci/damka-web")
+    ap.add_argument("--screenshots", help="save the boards' screenshots in this folder")
+    args = ap.parse_args()
+    proc, url = start_server(args.server)
+    download_dir = tempfile.mkdtemp(prefix="damka-web-dl-")
+    driver = None
+    failed = 0
+    try:
+        driver = start_browser(download_dir)
+        p = Page(driver, url)
+        tests = [
+            ("engine game with a multi-capture", lambda: test_engine_game_with_multi_capture(p, args.screenshots)),
+            ("hot seat, undo, flip, history", lambda: test_hot_seat_undo_flip_history(p, args.screenshots)),
+            ("hint, evaluation, PDN download", lambda: test_hint_eval_and_pdn_download(p, download_dir, args.screenshots)),
+            ("drag and PDN import", lambda: test_drag_and_pdn_import(p)),
+            ("ambiguous capture asked", lambda: test_ambiguous_capture_is_asked(p)),
+        ]
+        for name, test in tests:
+            start = time.time()
+            try:
+                p.open()
+                test()
+                print(f"ok   {name} ({time.time() - start:.1f} s)")
+            except Exception:
+                failed += 1
+                print(f"FAIL {name}")
+                traceback.print_exc()
+                logs = driver.get_log("browser") if hasattr(driver, "get_log") else []
+                for entry in logs[-10:]:
+                    print("  browser:", entry.get("message"))
+    finally:
+        if driver is not None:
+            driver.quit()
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    if failed:
+        print(f"{failed} browser test(s) failed")
+        return 1
+    print("browser tests passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,360 @@
+//! One game on the page, as the library plays it: a [`damka::game::Game`] of either variant
+//! behind one erased type, and the views the page draws from (boards, legal moves with their
+//! paths, the move list, the result). Every rule (legality, notation, the end of the game,
+//! PDN) is the library's; this file only turns its answers into data for the page.
+
+use damka::core::{Bits, Color, Square, Variant};
+use damka::game::pdn::{detect_variant, result_text};
+use damka::game::{Game, Record};
+use damka::variant::{GameMove, Notation, Position, RussianPosition, TurkishPosition};
+use serde::Serialize;
+
+/// A move as the page needs it: its text, where it starts, every landing square in order and
+/// the captured squares (all by algebraic name, as seen from White).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveView {
+    /// Algebraic notation with every landing square (`c3:e5:g7`).
+    pub text: String,
+    /// Hub numbers (`10-14`, `14x5x10`).
+    pub hub: String,
+    /// The start square.
+    pub from: String,
+    /// The landing squares after the start, in order (one of the move's paths).
+    pub path: Vec<String>,
+    /// The captured squares.
+    pub captured: Vec<String>,
+}
+
+/// Whether the game is over, and how.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Status {
+    /// The game is over.
+    pub over: bool,
+    /// The PDN result: `2-0`, `0-2`, `1-1`, or `*` while the game goes on.
+    pub result: String,
+    /// For people: `White to move`, or the result with its rule, as `damka play` says it
+    /// (`White wins (no legal move)`).
+    pub text: String,
+}
+
+/// A game of either variant.
+#[derive(Clone, Debug)]
+pub enum AnyGame {
+    /// Russian draughts.
+    Russian(Game<RussianPosition>),
+    /// Turkish draughts.
+    Turkish(Game<TurkishPosition>),
+}
+
+/// Runs `$body` with `$g` bound to the typed game.
+macro_rules! with_game {
+    ($game:expr, $g:ident => $body:expr) => {
+        match $game {
+            AnyGame::Russian($g) => $body,
+            AnyGame::Turkish($g) => $body,
+        }
+    };
+}
+
+fn name(sq: Square) -> String {
+    sq.to_string()
+}
+
+fn move_view<P: Position>(pos: &P, mv: &P::Move) -> MoveView {
+    MoveView {
+        text: pos.move_to_algebraic(mv),
+        hub: pos.move_to_hub(mv),
+        from: name(mv.from()),
+        path: pos.path(mv).into_iter().map(name).collect(),
+        captured: Bits(mv.captured()).map(name).collect(),
+    }
+}
+
+/// The board as 64 characters, index `8 * rank + file` (a1 first): `w`/`W` a white man/king,
+/// `b`/`B` black, `.` empty.
+fn board_text<P: Position>(pos: &P) -> String {
+    let (w, b) = (pos.pieces(Color::White), pos.pieces(Color::Black));
+    (0..64)
+        .map(|i| {
+            let bit = 1u64 << i;
+            if w.men & bit != 0 {
+                'w'
+            } else if w.kings & bit != 0 {
+                'W'
+            } else if b.men & bit != 0 {
+                'b'
+            } else if b.kings & bit != 0 {
+                'B'
+            } else {
+                '.'
+            }
+        })
+        .collect()
+}
+
+fn parse_square(text: &str) -> Result<Square, String> {
+    Square::parse(text.trim()).ok_or_else(|| format!("bad square {text:?}"))
+}
+
+/// Plays the legal move that starts on `squares[0]` and lands on the rest in order.
+fn play_path<P: Position>(game: &mut Game<P>, squares: &[String]) -> Result<(), String> {
+    if squares.len() < 2 {
+        return Err("a move needs its start square and at least one landing square".into());
+    }
+    if squares.len() > 64 {
+        return Err("too many squares in the move".into());
+    }
+    let from = parse_square(&squares[0])?;
+    let landings = squares[1..]
+        .iter()
+        .map(|s| parse_square(s))
+        .collect::<Result<Vec<_>, _>>()?;
+    let pos = *game.position();
+    let found = pos.legal_moves().into_iter().find(|m| {
+        m.from() == from && Some(&m.to()) == landings.last() && pos.has_path(m, &landings)
+    });
+    match found {
+        Some(m) => {
+            game.play_unchecked(m);
+            Ok(())
+        }
+        None => Err(format!("illegal move {}", squares.join("-"))),
+    }
+}
+
+fn status<P: Position>(game: &Game<P>) -> Status {
+    match game.result() {
+        Some(end) => Status {
+            over: true,
+            result: result_text(Some(end.outcome)).to_string(),
+            text: end.to_string(),
+        },
+        None => Status {
+            over: false,
+            result: "*".into(),
+            text: match game.position().side_to_move() {
+                Color::White => "White to move".into(),
+                Color::Black => "Black to move".into(),
+            },
+        },
+    }
+}
+
+fn pdn<P: Position>(game: &Game<P>, tags: &[(&str, &str)]) -> String {
+    let mut rec = Record::new(game.clone());
+    for (k, v) in tags {
+        rec.set_tag(k, v);
+    }
+    rec.to_pdn()
+}
+
+impl AnyGame {
+    /// A game of `variant` from its initial position, or from `fen` (FEN or Hub position).
+    pub fn new(variant: Variant, fen: Option<&str>) -> Result<AnyGame, String> {
+        let fen = fen.map(str::trim).filter(|f| !f.is_empty());
+        Ok(match (variant, fen) {
+            (Variant::Russian, None) => AnyGame::Russian(Game::from_start()),
+            (Variant::Turkish, None) => AnyGame::Turkish(Game::from_start()),
+            (Variant::Russian, Some(f)) => {
+                AnyGame::Russian(Game::from_fen(f).map_err(|e| format!("bad FEN: {}", e.0))?)
+            }
+            (Variant::Turkish, Some(f)) => {
+                AnyGame::Turkish(Game::from_fen(f).map_err(|e| format!("bad FEN: {}", e.0))?)
+            }
+        })
+    }
+
+    /// The game of a PDN record; its `GameType` tag decides the variant, else `variant`.
+    pub fn from_pdn(text: &str, variant: Variant) -> Result<AnyGame, String> {
+        let variant = detect_variant(text).unwrap_or(variant);
+        Ok(match variant {
+            Variant::Russian => {
+                AnyGame::Russian(Record::from_pdn(text).map_err(|e| e.to_string())?.game)
+            }
+            Variant::Turkish => {
+                AnyGame::Turkish(Record::from_pdn(text).map_err(|e| e.to_string())?.game)
+            }
+        })
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> Variant {
+        match self {
+            AnyGame::Russian(_) => Variant::Russian,
+            AnyGame::Turkish(_) => Variant::Turkish,
+        }
+    }
+
+    /// The side to move.
+    pub fn side_to_move(&self) -> Color {
+        with_game!(self, g => g.position().side_to_move())
+    }
+
+    /// Plies played.
+    pub fn ply(&self) -> usize {
+        with_game!(self, g => g.ply())
+    }
+
+    /// Whether the game is over by the rules.
+    pub fn is_over(&self) -> bool {
+        with_game!(self, g => g.is_over())
+    }
+
+    /// Plays a move given as text: algebraic or Hub numbers, a capture by its ends when that
+    /// is unambiguous (the library's move reader).
+    pub fn play_text(&mut self, text: &str) -> Result<(), String> {
+        if self.is_over() {
+            return Err("the game is over".into());
+        }
+        with_game!(self, g => g.play_text(text).map(|_| ()).map_err(|e| e.to_string()))
+    }
+
+    /// Plays a move given by its start square and every landing square, in order.
+    pub fn play_path(&mut self, squares: &[String]) -> Result<(), String> {
+        if self.is_over() {
+            return Err("the game is over".into());
+        }
+        with_game!(self, g => play_path(g, squares))
+    }
+
+    /// Takes back the last move; false at the start.
+    pub fn undo(&mut self) -> bool {
+        with_game!(self, g => g.undo().is_some())
+    }
+
+    /// The start position as FEN.
+    pub fn start_fen(&self) -> String {
+        with_game!(self, g => g.start().to_fen())
+    }
+
+    /// The current position as FEN.
+    pub fn fen(&self) -> String {
+        with_game!(self, g => g.position().to_fen())
+    }
+
+    /// The moves played, in Hub numbers (unambiguous, for the engine).
+    pub fn hub_moves(&self) -> Vec<String> {
+        with_game!(self, g => g.move_texts_hub())
+    }
+
+    /// The legal moves of the current position (none once the game is over).
+    pub fn legal(&self) -> Vec<MoveView> {
+        with_game!(self, g => {
+            if g.is_over() {
+                return Vec::new();
+            }
+            let pos = g.position();
+            pos.legal_moves().iter().map(|m| move_view(pos, m)).collect()
+        })
+    }
+
+    /// The moves played, each seen from the position it was played in.
+    pub fn history(&self) -> Vec<MoveView> {
+        with_game!(self, g => g
+            .moves()
+            .iter()
+            .zip(g.positions())
+            .map(|(m, p)| move_view(p, m))
+            .collect())
+    }
+
+    /// Every board of the game, the start first (see [`board_text`] for the form).
+    pub fn boards(&self) -> Vec<String> {
+        with_game!(self, g => g.positions().iter().map(board_text).collect())
+    }
+
+    /// The playable squares as 64 characters `1`/`0`, index `8 * rank + file`.
+    pub fn playable(&self) -> String {
+        let set = with_game!(self, g => playable_of(g));
+        (0..64)
+            .map(|i| if set & (1u64 << i) != 0 { '1' } else { '0' })
+            .collect()
+    }
+
+    /// Whether the game is over and how, in words.
+    pub fn status(&self) -> Status {
+        with_game!(self, g => status(g))
+    }
+
+    /// The game as a PDN record, with the given tags (`White`, `Black`, `Event` ...).
+    pub fn pdn(&self, tags: &[(&str, &str)]) -> String {
+        with_game!(self, g => pdn(g, tags))
+    }
+
+    /// The moves of a principal variation given in Hub numbers, from the current position,
+    /// written in algebraic notation (cut at the first move that does not parse).
+    pub fn line_texts(&self, hub_moves: &[String]) -> Vec<String> {
+        with_game!(self, g => {
+            let mut pos = *g.position();
+            let mut out = Vec::new();
+            for t in hub_moves {
+                let Ok(m) = pos.parse_move(t) else { break };
+                out.push(pos.move_to_algebraic(&m));
+                pos = pos.play(&m);
+            }
+            out
+        })
+    }
+
+    /// A move of the current position given as text, as the page draws it.
+    pub fn move_view(&self, text: &str) -> Option<MoveView> {
+        with_game!(self, g => {
+            let pos = g.position();
+            pos.parse_move(text).ok().map(|m| move_view(pos, &m))
+        })
+    }
+}
+
+fn playable_of<P: Position>(_: &Game<P>) -> u64 {
+    P::PLAYABLE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn russian_start_views() {
+        let g = AnyGame::new(Variant::Russian, None).unwrap();
+        assert_eq!(g.legal().len(), 7);
+        let b = &g.boards()[0];
+        assert_eq!(&b[0..8], "w.w.w.w.");
+        assert_eq!(g.playable().matches('1').count(), 32);
+        assert_eq!(g.status().text, "White to move");
+    }
+
+    #[test]
+    fn capture_by_path_and_by_text() {
+        let fen = "W:Wc3:Bd4,f6";
+        let mut g = AnyGame::new(Variant::Russian, Some(fen)).unwrap();
+        let legal = g.legal();
+        assert_eq!(legal.len(), 1);
+        assert_eq!(legal[0].path, vec!["e5", "g7"]);
+        assert_eq!(legal[0].captured, vec!["d4", "f6"]);
+        let mut h = g.clone();
+        assert!(g.play_path(&["c3".into(), "g7".into()]).is_err());
+        g.play_path(&["c3".into(), "e5".into(), "g7".into()])
+            .unwrap();
+        h.play_text("c3:g7").unwrap();
+        assert_eq!(g.fen(), h.fen());
+        let s = g.status();
+        assert!(s.over);
+        assert_eq!(s.result, "2-0");
+        assert_eq!(s.text, "White wins (no legal move)");
+        assert!(g.play_text("g7-h8").is_err());
+    }
+
+    #[test]
+    fn turkish_and_pdn_round_trip() {
+        let mut g = AnyGame::new(Variant::Turkish, None).unwrap();
+        assert_eq!(g.playable().matches('1').count(), 64);
+        g.play_text("d3-d4").unwrap();
+        let text = g.pdn(&[("White", "me")]);
+        assert!(text.contains("[GameType \"30\"]"), "{text}");
+        let back = AnyGame::from_pdn(&text, Variant::Russian).unwrap();
+        assert_eq!(back.variant(), Variant::Turkish);
+        assert_eq!(back.fen(), g.fen());
+        assert!(AnyGame::from_pdn("1. zz-zz", Variant::Russian).is_err());
+        assert!(AnyGame::new(Variant::Russian, Some("W:Wz9")).is_err());
+    }
+}

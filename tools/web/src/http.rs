@@ -1,0 +1,147 @@
+//! The HTTP side: the page's files (compiled in) and the JSON API. Request bodies are read as
+//! bytes and parsed here, so a malformed or oversized body gets the same JSON error as any
+//! other bad request: `{"error": "..."}` with a 4xx status.
+
+use crate::assets;
+use crate::service::{ApiError, App, MoveRequest, NewGame, MOVETIME_RANGE};
+use crate::ws;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::de::DeserializeOwned;
+use std::sync::Arc;
+
+/// The largest request body read, bytes (a long PDN fits many times over).
+pub const MAX_BODY: usize = 64 * 1024;
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = match self {
+            ApiError::Bad(_) => StatusCode::BAD_REQUEST,
+            ApiError::UnknownGame(_) => StatusCode::NOT_FOUND,
+            ApiError::Busy => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+        };
+        (
+            status,
+            Json(serde_json::json!({ "error": self.to_string() })),
+        )
+            .into_response()
+    }
+}
+
+/// Parses a JSON body (an empty body is `{}`).
+fn parse<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+    let body = body.map_err(|e| match e.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::TooLarge(MAX_BODY),
+        _ => ApiError::Bad(format!("could not read the request: {e}")),
+    })?;
+    let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+        b"{}"
+    } else {
+        &body
+    };
+    serde_json::from_slice(body).map_err(|e| ApiError::Bad(format!("malformed JSON: {e}")))
+}
+
+/// The router: the page, its files, the API and the WebSocket.
+pub fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/", get(|| async { assets::page("index.html") }))
+        .route("/assets/{name}", get(asset))
+        .route("/api/info", get(info))
+        .route("/api/games", post(new_game))
+        .route("/api/games/{id}", get(view))
+        .route("/api/games/{id}/move", post(play))
+        .route("/api/games/{id}/undo", post(undo))
+        .route("/api/games/{id}/hint", post(hint))
+        .route("/api/games/{id}/pdn", get(pdn))
+        .route("/ws", get(ws::upgrade))
+        .fallback(|| async { ApiError::UnknownGame("no such page".into()).into_response() })
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(app)
+}
+
+async fn asset(Path(name): Path<String>) -> Response {
+    assets::page(&name)
+}
+
+async fn info(State(app): State<Arc<App>>) -> Response {
+    Json(serde_json::json!({
+        "name": "damka-web",
+        "version": env!("CARGO_PKG_VERSION"),
+        "variants": ["russian", "turkish"],
+        "skill_levels": crate::pool::SKILL_LEVELS.collect::<Vec<_>>(),
+        "skill_option": app.pool.has_skill(),
+        "movetime_range": [MOVETIME_RANGE.0, MOVETIME_RANGE.1],
+        "threads": app.pool.threads(),
+    }))
+    .into_response()
+}
+
+/// Waits for the engine's reply, if it is thinking, so an HTTP client gets both moves.
+async fn settle(
+    app: &Arc<App>,
+    id: &str,
+    done: Option<crate::service::EngineDone>,
+) -> Result<Response, ApiError> {
+    if let Some(done) = done {
+        let _ = done.await;
+    }
+    Ok(Json(app.view(id)?).into_response())
+}
+
+async fn new_game(
+    State(app): State<Arc<App>>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let req: NewGame = parse(body)?;
+    let view = app.new_game(&req)?;
+    let done = app.kick(&view.id)?;
+    let mut resp = settle(&app, &view.id, done).await?;
+    *resp.status_mut() = StatusCode::CREATED;
+    Ok(resp)
+}
+
+async fn view(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    Ok(Json(app.view(&id)?).into_response())
+}
+
+async fn play(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let req: MoveRequest = parse(body)?;
+    let (_, done) = app.play(&id, &req)?;
+    settle(&app, &id, done).await
+}
+
+async fn undo(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let (_, done) = app.undo(&id)?;
+    settle(&app, &id, done).await
+}
+
+async fn hint(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    Ok(Json(app.hint(&id).await?).into_response())
+}
+
+async fn pdn(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let text = app.pdn(&id)?;
+    let file = format!("attachment; filename=\"damka-{id}.pdn\"");
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "application/x-pdn; charset=utf-8".to_string(),
+            ),
+            (header::CONTENT_DISPOSITION, file),
+        ],
+        text,
+    )
+        .into_response())
+}

@@ -1,0 +1,412 @@
+//! What the server does, whatever the transport: start a game, play a move, take one back,
+//! ask the engine for its move or a hint. HTTP ([`crate::http`]) and WebSocket ([`crate::ws`])
+//! both call these, so both speak the same requests and errors.
+
+use crate::game::{AnyGame, MoveView};
+use crate::pool::{Pool, PoolError, SearchReply, SearchRequest, FULL_SKILL, SKILL_LEVELS};
+use crate::store::{Entry, GameView, Opponent, Setup, Store};
+use damka::core::{Color, Variant};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use tokio::sync::{broadcast, oneshot};
+
+/// Shortest and longest engine time per move, seconds.
+pub const MOVETIME_RANGE: (f64, f64) = (0.05, 30.0);
+/// Engine time per move when a new game does not say.
+pub const DEFAULT_MOVETIME: f64 = 1.0;
+/// How long the engine's move waits before it asks the busy search threads again.
+const BUSY_RETRY: std::time::Duration = std::time::Duration::from_millis(500);
+/// Longest hint or evaluation search, seconds.
+pub const HINT_MAX_TIME: f64 = 2.0;
+
+/// A request that could not be served, with a message fit for a person.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ApiError {
+    /// The request is malformed or asks for something the rules refuse.
+    Bad(String),
+    /// No game has this id (never had, or dropped).
+    UnknownGame(String),
+    /// The engine's queue is full.
+    Busy,
+    /// The request is larger than the server reads.
+    TooLarge(usize),
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ApiError::Bad(m) => f.write_str(m),
+            ApiError::UnknownGame(id) => write!(f, "unknown game {id:?}"),
+            ApiError::Busy => write!(f, "{}", PoolError::Busy),
+            ApiError::TooLarge(max) => write!(f, "message too large (the limit is {max} bytes)"),
+        }
+    }
+}
+
+impl From<PoolError> for ApiError {
+    fn from(e: PoolError) -> ApiError {
+        match e {
+            PoolError::Busy => ApiError::Busy,
+            PoolError::Engine(m) => ApiError::Bad(m),
+        }
+    }
+}
+
+/// A new game, as the form sends it. Every field may be left out.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    /// `russian` (default) or `turkish`; a PDN's `GameType` overrides it.
+    pub variant: Option<String>,
+    /// `engine` (default) or `human`.
+    pub opponent: Option<String>,
+    /// The person's colour against the engine: `white` (default) or `black`.
+    pub color: Option<String>,
+    /// The engine's strength, 1 to 10 (default 10).
+    pub skill: Option<u8>,
+    /// The engine's time per move, seconds (default 1).
+    pub movetime: Option<f64>,
+    /// Start from this position (FEN or Hub position string).
+    pub fen: Option<String>,
+    /// Go on from this game record (PDN); takes precedence over `fen`.
+    pub pdn: Option<String>,
+}
+
+/// A move: its text (`c3-d4`, `c3:e5:g7`, Hub numbers, or a capture by its ends), or its
+/// squares in order (`["c3", "e5", "g7"]`).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveRequest {
+    /// The move as text.
+    #[serde(rename = "move")]
+    pub text: Option<String>,
+    /// The start square and every landing square.
+    pub path: Option<Vec<String>>,
+}
+
+/// The engine's move suggested for the side to move, with its evaluation.
+#[derive(Clone, Debug, Serialize)]
+pub struct Hint {
+    /// The game.
+    pub game: String,
+    /// The version of the game it was computed for.
+    pub version: u64,
+    /// The move, as the page draws it.
+    #[serde(rename = "move")]
+    pub mv: MoveView,
+    /// Score for the side to move, centi-men.
+    pub score: i32,
+    /// Score for White, centi-men (for the evaluation bar).
+    pub white_score: i32,
+    /// The score in words.
+    pub score_text: String,
+    /// Depth completed.
+    pub depth: u32,
+    /// The principal variation in algebraic notation.
+    pub pv: Vec<String>,
+}
+
+/// The server's state: the games and the engine pool.
+pub struct App {
+    /// The games.
+    pub store: Store,
+    /// The search threads.
+    pub pool: Pool,
+}
+
+/// Fires when the engine's move has been played (or dropped because the game changed).
+pub type EngineDone = oneshot::Receiver<()>;
+
+fn parse_setup(req: &NewGame) -> Result<Setup, ApiError> {
+    let opponent = match req.opponent.as_deref().unwrap_or("engine") {
+        "engine" => Opponent::Engine,
+        "human" => Opponent::Human,
+        o => {
+            return Err(ApiError::Bad(format!(
+                "opponent must be engine or human, not {o:?}"
+            )))
+        }
+    };
+    let human = match req.color.as_deref().unwrap_or("white") {
+        "white" => Color::White,
+        "black" => Color::Black,
+        c => {
+            return Err(ApiError::Bad(format!(
+                "color must be white or black, not {c:?}"
+            )))
+        }
+    };
+    let skill = req.skill.unwrap_or(FULL_SKILL);
+    if !SKILL_LEVELS.contains(&skill) {
+        return Err(ApiError::Bad(format!(
+            "skill must be from {} to {}, not {skill}",
+            SKILL_LEVELS.start(),
+            SKILL_LEVELS.end()
+        )));
+    }
+    let movetime = req.movetime.unwrap_or(DEFAULT_MOVETIME);
+    if !(MOVETIME_RANGE.0..=MOVETIME_RANGE.1).contains(&movetime) {
+        return Err(ApiError::Bad(format!(
+            "movetime must be from {} to {} seconds",
+            MOVETIME_RANGE.0, MOVETIME_RANGE.1
+        )));
+    }
+    Ok(Setup {
+        opponent,
+        human,
+        skill,
+        movetime,
+    })
+}
+
+/// The search for the engine's move in a game: its position, time and strength level.
+fn engine_request(e: &Entry) -> SearchRequest {
+    SearchRequest {
+        variant: e.game.variant(),
+        start: e.game.start_fen(),
+        moves: e.game.hub_moves(),
+        movetime: e.setup.movetime,
+        skill: e.setup.skill,
+    }
+}
+
+impl App {
+    /// A server state with `pool` and room for `capacity` games.
+    pub fn new(pool: Pool, capacity: usize) -> Arc<App> {
+        Arc::new(App {
+            store: Store::new(capacity),
+            pool,
+        })
+    }
+
+    fn with<R>(&self, id: &str, f: impl FnOnce(&mut Entry) -> R) -> Result<R, ApiError> {
+        self.store
+            .with(id, f)
+            .ok_or_else(|| ApiError::UnknownGame(id.to_string()))
+    }
+
+    /// Starts a game (the engine does not move yet: see [`App::kick`]).
+    pub fn new_game(&self, req: &NewGame) -> Result<GameView, ApiError> {
+        let setup = parse_setup(req)?;
+        let variant: Variant = match &req.variant {
+            Some(v) => v
+                .parse()
+                .map_err(|e: damka::core::UnknownVariant| ApiError::Bad(e.to_string()))?,
+            None => Variant::Russian,
+        };
+        let game = match (&req.pdn, &req.fen) {
+            (Some(p), _) if !p.trim().is_empty() => AnyGame::from_pdn(p, variant),
+            (_, fen) => AnyGame::new(variant, fen.as_deref()),
+        }
+        .map_err(ApiError::Bad)?;
+        let entry = Entry::new(game, setup);
+        let id = self.store.insert(entry);
+        self.view(&id)
+    }
+
+    /// The game's view.
+    pub fn view(&self, id: &str) -> Result<GameView, ApiError> {
+        self.with(id, |e| e.view(id))
+    }
+
+    /// The game's change messages, from now on.
+    pub fn subscribe(&self, id: &str) -> Result<broadcast::Receiver<Arc<str>>, ApiError> {
+        self.with(id, |e| e.events.subscribe())
+    }
+
+    /// Plays the person's move; the engine then starts on its reply if it is its turn.
+    pub fn play(
+        self: &Arc<Self>,
+        id: &str,
+        req: &MoveRequest,
+    ) -> Result<(GameView, Option<EngineDone>), ApiError> {
+        let view = self.with(id, |e| {
+            if e.thinking || e.engine_to_move() {
+                return Err(ApiError::Bad("it is the engine's turn".into()));
+            }
+            match (&req.path, &req.text) {
+                (Some(p), _) => e.game.play_path(p),
+                (None, Some(t)) => e.game.play_text(t),
+                (None, None) => Err("a move needs \"move\" or \"path\"".into()),
+            }
+            .map_err(ApiError::Bad)?;
+            e.notice = None;
+            Ok(e.changed(id))
+        })??;
+        let done = self.kick(id)?;
+        Ok((self.view(id).unwrap_or(view), done))
+    }
+
+    /// Takes back the last move (against the engine: back to the person's turn).
+    pub fn undo(self: &Arc<Self>, id: &str) -> Result<(GameView, Option<EngineDone>), ApiError> {
+        self.with(id, |e| {
+            if !e.game.undo() {
+                return Err(ApiError::Bad("nothing to take back".into()));
+            }
+            while e.setup.opponent == Opponent::Engine
+                && e.game.side_to_move() != e.setup.human
+                && e.game.undo()
+            {}
+            // A search still running is for a position that is gone: its answer is dropped.
+            e.thinking = false;
+            e.notice = None;
+            Ok(e.changed(id))
+        })??;
+        // Back at the start with the engine playing White: it moves again.
+        let done = self.kick(id)?;
+        Ok((self.view(id)?, done))
+    }
+
+    /// Starts the engine's search if it is its turn; the move is played when found.
+    pub fn kick(self: &Arc<Self>, id: &str) -> Result<Option<EngineDone>, ApiError> {
+        enum Start {
+            Nothing,
+            Busy,
+            Searching(oneshot::Receiver<Result<SearchReply, PoolError>>, u64),
+        }
+        let start = self.with(id, |e| {
+            if !e.engine_to_move() || e.thinking {
+                return Start::Nothing;
+            }
+            match self.pool.submit(engine_request(e)) {
+                Ok(rx) => {
+                    e.thinking = true;
+                    e.changed(id);
+                    Start::Searching(rx, e.version)
+                }
+                Err(err) => {
+                    e.notice = Some(format!("{err}; its move will follow"));
+                    e.changed(id);
+                    Start::Busy
+                }
+            }
+        })?;
+        let app = self.clone();
+        let id = id.to_string();
+        match start {
+            Start::Nothing => Ok(None),
+            Start::Busy => {
+                // The person's move is played; the engine's follows when a thread is free.
+                tokio::spawn(async move {
+                    tokio::time::sleep(BUSY_RETRY).await;
+                    let _ = app.kick(&id);
+                });
+                Ok(None)
+            }
+            Start::Searching(rx, version) => {
+                let (done_tx, done_rx) = oneshot::channel();
+                tokio::spawn(async move {
+                    let reply = rx.await.unwrap_or_else(|_| {
+                        Err(PoolError::Engine("the search thread stopped".into()))
+                    });
+                    app.engine_reply(&id, version, reply);
+                    let _ = done_tx.send(());
+                });
+                Ok(Some(done_rx))
+            }
+        }
+    }
+
+    fn engine_reply(&self, id: &str, version: u64, reply: Result<SearchReply, PoolError>) {
+        // The game may be gone or changed (undo, a new move): then the answer is dropped.
+        let _ = self.with(id, |e| {
+            if e.version != version || !e.thinking {
+                return;
+            }
+            e.thinking = false;
+            match reply
+                .map_err(|e| e.to_string())
+                .and_then(|r| e.game.play_text(&r.best))
+            {
+                Ok(()) => e.notice = None,
+                Err(m) => e.notice = Some(m),
+            }
+            e.changed(id);
+        });
+    }
+
+    /// The engine's move for the side to move, at full strength, with its evaluation.
+    pub async fn hint(&self, id: &str) -> Result<Hint, ApiError> {
+        let (game, version, movetime) =
+            self.with(id, |e| (e.game.clone(), e.version, e.setup.movetime))?;
+        if game.is_over() {
+            return Err(ApiError::Bad("the game is over".into()));
+        }
+        let request = SearchRequest {
+            variant: game.variant(),
+            start: game.start_fen(),
+            moves: game.hub_moves(),
+            movetime: movetime.min(HINT_MAX_TIME),
+            skill: FULL_SKILL,
+        };
+        let r = self.pool.search(request).await?;
+        let mv = game
+            .move_view(&r.best)
+            .ok_or_else(|| ApiError::Bad(format!("engine move {} is not legal", r.best)))?;
+        let white_score = match game.side_to_move() {
+            Color::White => r.score,
+            Color::Black => -r.score,
+        };
+        Ok(Hint {
+            game: id.to_string(),
+            version,
+            mv,
+            score: r.score,
+            white_score,
+            score_text: r.score_text,
+            depth: r.depth,
+            pv: game.line_texts(&r.pv),
+        })
+    }
+
+    /// The game as a PDN record.
+    pub fn pdn(&self, id: &str) -> Result<String, ApiError> {
+        self.with(id, |e| {
+            let (white, black) = match (e.setup.opponent, e.setup.human) {
+                (Opponent::Human, _) => ("Player 1", "Player 2"),
+                (Opponent::Engine, Color::White) => ("Player", "damka"),
+                (Opponent::Engine, Color::Black) => ("damka", "Player"),
+            };
+            let date = damka::game::pdn::today();
+            e.game.pdn(&[
+                ("Event", "damka-web game"),
+                ("Site", "damka-web"),
+                ("Date", &date),
+                ("White", white),
+                ("Black", black),
+            ])
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_form_sets_the_engine_search() {
+        let form = NewGame {
+            variant: Some("turkish".into()),
+            color: Some("black".into()),
+            skill: Some(4),
+            movetime: Some(0.5),
+            ..NewGame::default()
+        };
+        let setup = parse_setup(&form).unwrap();
+        let mut e = Entry::new(AnyGame::new(Variant::Turkish, None).unwrap(), setup);
+        assert!(e.engine_to_move());
+        e.game.play_text("d3-d4").unwrap();
+        let r = engine_request(&e);
+        assert_eq!((r.skill, r.movetime), (4, 0.5));
+        assert_eq!(r.variant, Variant::Turkish);
+        assert_eq!(r.moves, e.game.hub_moves());
+        assert_eq!(parse_setup(&NewGame::default()).unwrap().skill, FULL_SKILL);
+        for bad in [0, 11] {
+            let form = NewGame {
+                skill: Some(bad),
+                ..NewGame::default()
+            };
+            assert!(parse_setup(&form).is_err());
+        }
+    }
+}

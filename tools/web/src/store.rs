@@ -1,0 +1,275 @@
+//! The games the server holds: each one its game, who plays it, and the channel its watchers
+//! (the WebSocket connections of the page) hear about every change on. Games are held in
+//! memory, the least recently used dropped beyond a fixed number.
+
+use crate::game::{AnyGame, MoveView, Status};
+use damka::core::Color;
+use serde::Serialize;
+use std::collections::hash_map::RandomState;
+use std::collections::HashMap;
+use std::hash::BuildHasher;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+use tokio::sync::broadcast;
+
+/// Who plays against the person at the page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    /// The engine, on the other colour.
+    Engine,
+    /// Another person on the same device (hot seat): the page plays both colours.
+    Human,
+}
+
+impl Opponent {
+    /// The name the API uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Opponent::Engine => "engine",
+            Opponent::Human => "human",
+        }
+    }
+}
+
+/// How a game is played: chosen with the new-game form.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Setup {
+    /// The engine or a second person.
+    pub opponent: Opponent,
+    /// The colour of the person at the page (against the engine).
+    pub human: Color,
+    /// The engine's strength level, 1 to 10.
+    pub skill: u8,
+    /// The engine's time per move, seconds.
+    pub movetime: f64,
+}
+
+/// A game and its state on the server.
+pub struct Entry {
+    /// The game.
+    pub game: AnyGame,
+    /// How it is played.
+    pub setup: Setup,
+    /// Counts changes: an engine answer for an older version is dropped.
+    pub version: u64,
+    /// The engine is searching this game's move.
+    pub thinking: bool,
+    /// The last thing that went wrong outside a request (an engine error), for the page.
+    pub notice: Option<String>,
+    /// Every change is sent here as a ready WebSocket message.
+    pub events: broadcast::Sender<Arc<str>>,
+    used: Instant,
+}
+
+/// Everything the page draws a game from.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameView {
+    /// The game's id.
+    pub id: String,
+    /// Counts changes.
+    pub version: u64,
+    /// `russian` or `turkish`.
+    pub variant: &'static str,
+    /// `engine` or `human`.
+    pub opponent: &'static str,
+    /// The colour of the person at the page (`white`, `black`).
+    pub color: &'static str,
+    /// The engine's strength level.
+    pub skill: u8,
+    /// The engine's time per move, seconds.
+    pub movetime: f64,
+    /// The side to move (`white`, `black`).
+    pub side: &'static str,
+    /// Whether the page may enter a move now (not over, not the engine's turn).
+    pub can_move: bool,
+    /// The engine is thinking.
+    pub thinking: bool,
+    /// The playable squares, 64 characters `1`/`0` (index `8 * rank + file`, a1 first).
+    pub playable: String,
+    /// Every board of the game, start first: 64 characters each (`w W b B .`).
+    pub boards: Vec<String>,
+    /// The moves played.
+    pub moves: Vec<MoveView>,
+    /// The legal moves now, with their paths.
+    pub legal: Vec<MoveView>,
+    /// Over or not, and how.
+    pub status: Status,
+    /// The current position as FEN.
+    pub fen: String,
+    /// A message about something that went wrong outside a request.
+    pub notice: Option<String>,
+}
+
+/// The lower-case colour name.
+pub fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+impl Entry {
+    /// A new entry for `game`.
+    pub fn new(game: AnyGame, setup: Setup) -> Entry {
+        Entry {
+            game,
+            setup,
+            version: 0,
+            thinking: false,
+            notice: None,
+            events: broadcast::channel(64).0,
+            used: Instant::now(),
+        }
+    }
+
+    /// Whether the engine is to move now.
+    pub fn engine_to_move(&self) -> bool {
+        self.setup.opponent == Opponent::Engine
+            && !self.game.is_over()
+            && self.game.side_to_move() != self.setup.human
+    }
+
+    /// The page's view of the game.
+    pub fn view(&self, id: &str) -> GameView {
+        GameView {
+            id: id.to_string(),
+            version: self.version,
+            variant: self.game.variant().name(),
+            opponent: self.setup.opponent.name(),
+            color: color_name(self.setup.human),
+            skill: self.setup.skill,
+            movetime: self.setup.movetime,
+            side: color_name(self.game.side_to_move()),
+            can_move: !self.game.is_over() && !self.engine_to_move() && !self.thinking,
+            thinking: self.thinking,
+            playable: self.game.playable(),
+            boards: self.game.boards(),
+            moves: self.game.history(),
+            legal: self.game.legal(),
+            status: self.game.status(),
+            fen: self.game.fen(),
+            notice: self.notice.clone(),
+        }
+    }
+
+    /// Records a change: a new version, and the view sent to every watcher.
+    pub fn changed(&mut self, id: &str) -> GameView {
+        self.version += 1;
+        let view = self.view(id);
+        let msg = serde_json::json!({ "type": "state", "game": &view }).to_string();
+        // No watcher is not an error: an HTTP client reads the answer instead.
+        let _ = self.events.send(msg.into());
+        view
+    }
+}
+
+/// The games, by id.
+pub struct Store {
+    games: Mutex<HashMap<String, Entry>>,
+    counter: AtomicU64,
+    random: RandomState,
+    capacity: usize,
+}
+
+impl Store {
+    /// An empty store holding at most `capacity` games.
+    pub fn new(capacity: usize) -> Store {
+        Store {
+            games: Mutex::new(HashMap::new()),
+            counter: AtomicU64::new(1),
+            random: RandomState::new(),
+            capacity: capacity.max(1),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Entry>> {
+        // A panic while the lock was held cannot leave a game half changed (every change is
+        // one assignment), so the map is still good to use.
+        self.games.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Adds a game; returns its new id (hard to guess, so a game is reached only by its page).
+    pub fn insert(&self, entry: Entry) -> String {
+        let n = self.counter.fetch_add(1, Ordering::Relaxed);
+        let id = format!("g{n}-{:012x}", self.random.hash_one(n) & 0xffff_ffff_ffff);
+        let mut games = self.lock();
+        while games.len() >= self.capacity {
+            let oldest = games
+                .iter()
+                .min_by_key(|(_, e)| e.used)
+                .map(|(k, _)| k.clone());
+            match oldest {
+                Some(k) => games.remove(&k),
+                None => break,
+            };
+        }
+        games.insert(id.clone(), entry);
+        id
+    }
+
+    /// Runs `f` on the game `id`, or `None` if there is no such game.
+    pub fn with<R>(&self, id: &str, f: impl FnOnce(&mut Entry) -> R) -> Option<R> {
+        let mut games = self.lock();
+        let e = games.get_mut(id)?;
+        e.used = Instant::now();
+        Some(f(e))
+    }
+
+    /// Number of games held.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Whether no game is held.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use damka::core::Variant;
+
+    fn entry() -> Entry {
+        let setup = Setup {
+            opponent: Opponent::Human,
+            human: Color::White,
+            skill: 10,
+            movetime: 1.0,
+        };
+        Entry::new(AnyGame::new(Variant::Russian, None).unwrap(), setup)
+    }
+
+    #[test]
+    fn the_least_recently_used_game_is_dropped_when_full() {
+        let store = Store::new(2);
+        let a = store.insert(entry());
+        let b = store.insert(entry());
+        assert_ne!(a, b);
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        assert!(store.with(&a, |_| ()).is_some()); // a is now used more recently than b
+        let c = store.insert(entry());
+        assert_eq!(store.len(), 2);
+        assert!(store.with(&b, |_| ()).is_none());
+        assert!(store.with(&a, |_| ()).is_some() && store.with(&c, |_| ()).is_some());
+    }
+
+    #[test]
+    fn every_change_reaches_the_watchers() {
+        let store = Store::new(4);
+        let id = store.insert(entry());
+        let mut rx = store.with(&id, |e| e.events.subscribe()).unwrap();
+        store
+            .with(&id, |e| {
+                e.game.play_text("c3-d4").unwrap();
+                e.changed(&id);
+            })
+            .unwrap();
+        let msg: serde_json::Value = serde_json::from_str(&rx.try_recv().unwrap()).unwrap();
+        assert_eq!(msg["type"], "state");
+        assert_eq!(msg["game"]["version"], 1);
+        assert_eq!(msg["game"]["moves"][0]["text"], "c3-d4");
+    }
+}

@@ -1,0 +1,363 @@
+//! The server's API: HTTP requests through the router in memory, WebSocket messages against a
+//! real server on a free port. Bad input of every kind gets a clear error and the server
+//! goes on serving.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use futures_util::{SinkExt, StreamExt};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use std::time::Duration;
+use tokio_tungstenite::tungstenite::Message;
+use tower::ServiceExt;
+
+fn router() -> axum::Router {
+    damka_web::build(1, 1).1
+}
+
+async fn call(app: &axum::Router, method: &str, uri: &str, body: &str) -> (StatusCode, String) {
+    let req = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let resp = app.clone().oneshot(req).await.unwrap();
+    let status = resp.status();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    (status, String::from_utf8_lossy(&bytes).into_owned())
+}
+
+async fn call_json(app: &axum::Router, method: &str, uri: &str, body: &str) -> (StatusCode, Value) {
+    let (status, text) = call(app, method, uri, body).await;
+    let v = serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
+    (status, v)
+}
+
+fn error_of(v: &Value) -> &str {
+    v["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error in {v}"))
+}
+
+#[tokio::test]
+async fn page_and_assets_are_served() {
+    let app = router();
+    let (s, html) = call(&app, "GET", "/", "").await;
+    assert_eq!(s, StatusCode::OK);
+    for needle in [
+        "id=\"new-game\"",
+        "id=\"moves\"",
+        "id=\"status\"",
+        "data-action=\"start\"",
+        "data-action=\"hint\"",
+        "data-action=\"undo\"",
+        "data-action=\"flip\"",
+        "data-action=\"pdn\"",
+        "name=\"skill\"",
+    ] {
+        assert!(html.contains(needle), "page lacks {needle}");
+    }
+    for f in ["board.js", "app.js", "style.css", "favicon.svg"] {
+        let (s, body) = call(&app, "GET", &format!("/assets/{f}"), "").await;
+        assert_eq!(s, StatusCode::OK, "{f}");
+        assert!(!body.is_empty());
+    }
+    let (s, _) = call(&app, "GET", "/assets/missing.js", "").await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    let (s, v) = call_json(&app, "GET", "/api/info", "").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["skill_levels"].as_array().unwrap().len(), 10);
+}
+
+#[tokio::test]
+async fn hot_seat_game_over_http() {
+    let app = router();
+    let (s, g) = call_json(&app, "POST", "/api/games", r#"{"opponent":"human"}"#).await;
+    assert_eq!(s, StatusCode::CREATED);
+    let id = g["id"].as_str().unwrap().to_string();
+    assert_eq!(g["legal"].as_array().unwrap().len(), 7);
+    assert_eq!(g["status"]["result"], "*");
+    // By text, by Hub numbers and by squares.
+    let uri = format!("/api/games/{id}/move");
+    let (s, g) = call_json(&app, "POST", &uri, r#"{"move":"c3-d4"}"#).await;
+    assert_eq!(s, StatusCode::OK, "{g}");
+    let (s, g) = call_json(&app, "POST", &uri, r#"{"move":"23-19"}"#).await;
+    assert_eq!(s, StatusCode::OK, "{g}");
+    assert_eq!(g["moves"][1]["text"], "f6-e5");
+    // White must capture: d4:f6.
+    let legal = g["legal"].as_array().unwrap();
+    assert_eq!(legal.len(), 1);
+    assert_eq!(legal[0]["captured"], json!(["e5"]));
+    let (s, v) = call_json(&app, "POST", &uri, r#"{"move":"a3-b4"}"#).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(error_of(&v).contains("illegal move a3-b4"), "{v}");
+    let (s, g) = call_json(&app, "POST", &uri, r#"{"path":["d4","f6"]}"#).await;
+    assert_eq!(s, StatusCode::OK, "{g}");
+    assert_eq!(g["boards"].as_array().unwrap().len(), 4);
+    // Undo in hot seat takes back one ply.
+    let (s, g) = call_json(&app, "POST", &format!("/api/games/{id}/undo"), "").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(g["moves"].as_array().unwrap().len(), 2);
+    let (s, pdn) = call(&app, "GET", &format!("/api/games/{id}/pdn"), "").await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(
+        pdn.contains("[GameType \"25\"]") && pdn.contains("1. c3-d4 f6-e5"),
+        "{pdn}"
+    );
+}
+
+#[tokio::test]
+async fn against_the_engine_the_reply_comes_with_the_move() {
+    let app = router();
+    let body = r#"{"variant":"turkish","color":"black","movetime":0.05,"skill":3}"#;
+    let (s, g) = call_json(&app, "POST", "/api/games", body).await;
+    assert_eq!(s, StatusCode::CREATED, "{g}");
+    // The engine plays White and has moved.
+    assert_eq!(g["moves"].as_array().unwrap().len(), 1);
+    assert_eq!(g["side"], "black");
+    assert_eq!(g["can_move"], true);
+    let id = g["id"].as_str().unwrap().to_string();
+    let mv = g["legal"][0]["text"].as_str().unwrap().to_string();
+    let (s, g) = call_json(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/move"),
+        &json!({ "move": mv }).to_string(),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{g}");
+    assert_eq!(g["moves"].as_array().unwrap().len(), 3);
+    // Undo goes back to the person's turn: two plies.
+    let (_, g) = call_json(&app, "POST", &format!("/api/games/{id}/undo"), "").await;
+    assert_eq!(g["moves"].as_array().unwrap().len(), 1);
+    let (s, h) = call_json(&app, "POST", &format!("/api/games/{id}/hint"), "").await;
+    assert_eq!(s, StatusCode::OK, "{h}");
+    let hinted = h["move"]["text"].as_str().unwrap();
+    assert!(g["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|m| m["text"] == hinted));
+    assert_eq!(h["pv"][0], hinted);
+}
+
+#[tokio::test]
+async fn engine_requests_wait_in_the_queue() {
+    // One search thread, three games where the engine plays White, asked for at once.
+    let app = router();
+    let body = r#"{"color":"black","movetime":0.05}"#;
+    let (a, b, c) = tokio::join!(
+        call_json(&app, "POST", "/api/games", body),
+        call_json(&app, "POST", "/api/games", body),
+        call_json(&app, "POST", "/api/games", body),
+    );
+    for (s, g) in [a, b, c] {
+        assert_eq!(s, StatusCode::CREATED, "{g}");
+        assert_eq!(g["moves"].as_array().unwrap().len(), 1, "{g}");
+        assert_eq!(g["thinking"], false);
+    }
+}
+
+#[tokio::test]
+async fn bad_http_requests_get_clear_errors() {
+    let app = router();
+    let (s, v) = call_json(&app, "POST", "/api/games", "{not json").await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(error_of(&v).starts_with("malformed JSON"), "{v}");
+    for (body, word) in [
+        (r#"{"variant":"chess"}"#, "unknown variant"),
+        (r#"{"skill":11}"#, "skill"),
+        (r#"{"movetime":-1}"#, "movetime"),
+        (r#"{"color":"green"}"#, "color"),
+        (r#"{"opponent":"cat"}"#, "opponent"),
+        (r#"{"fen":"W:Wz1"}"#, "FEN"),
+        (r#"{"pdn":"1. c3-c4"}"#, "PDN"),
+        (r#"{"colour":"white"}"#, "unknown field"),
+    ] {
+        let (s, v) = call_json(&app, "POST", "/api/games", body).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{body}");
+        assert!(error_of(&v).contains(word), "{body}: {v}");
+    }
+    let big = format!(r#"{{"pdn":"{}"}}"#, "x".repeat(100_000));
+    let (s, v) = call_json(&app, "POST", "/api/games", &big).await;
+    assert_eq!(s, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(error_of(&v).contains("too large"), "{v}");
+    for (m, uri) in [
+        ("GET", "/api/games/nope"),
+        ("POST", "/api/games/nope/move"),
+        ("POST", "/api/games/nope/undo"),
+        ("POST", "/api/games/nope/hint"),
+        ("GET", "/api/games/nope/pdn"),
+    ] {
+        let (s, v) = call_json(&app, m, uri, r#"{"move":"c3-d4"}"#).await;
+        assert_eq!(s, StatusCode::NOT_FOUND, "{uri}");
+        assert!(error_of(&v).contains("unknown game"), "{v}");
+    }
+    let (_, g) = call_json(&app, "POST", "/api/games", r#"{"opponent":"human"}"#).await;
+    let id = g["id"].as_str().unwrap();
+    let uri = format!("/api/games/{id}/move");
+    for body in [
+        r#"{"move":"c3-c4"}"#,
+        r#"{"move":"zz"}"#,
+        r#"{"path":["c3"]}"#,
+        r#"{"path":["c3","e5"]}"#,
+        r#"{"path":["q9","e5"]}"#,
+        r#"{}"#,
+        r#"[1,2]"#,
+    ] {
+        let (s, v) = call_json(&app, "POST", &uri, body).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{body}");
+        error_of(&v);
+    }
+    let (s, v) = call_json(&app, "POST", &format!("/api/games/{id}/undo"), "").await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(error_of(&v).contains("nothing to take back"));
+    // The server goes on: the game is intact and takes a good move.
+    let (s, g) = call_json(&app, "POST", &uri, r#"{"move":"c3-d4"}"#).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(g["moves"].as_array().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn imported_games_and_game_end() {
+    let app = router();
+    let pdn = "[GameType \"30\"]\n1. d3-d4 d6-d5 *";
+    let body = json!({ "pdn": pdn, "opponent": "human" }).to_string();
+    let (s, g) = call_json(&app, "POST", "/api/games", &body).await;
+    assert_eq!(s, StatusCode::CREATED, "{g}");
+    assert_eq!(g["variant"], "turkish");
+    assert_eq!(g["moves"].as_array().unwrap().len(), 2);
+    // White captures the last black man: the game is over by the rules.
+    let body = json!({ "fen": "W:Wc3:Bd4", "opponent": "human" }).to_string();
+    let (_, g) = call_json(&app, "POST", "/api/games", &body).await;
+    let id = g["id"].as_str().unwrap();
+    let (_, g) = call_json(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/move"),
+        r#"{"move":"c3:e5"}"#,
+    )
+    .await;
+    assert_eq!(g["status"]["over"], true);
+    assert_eq!(g["status"]["result"], "2-0");
+    assert_eq!(g["status"]["text"], "White wins (no legal move)");
+    assert_eq!(g["legal"].as_array().unwrap().len(), 0);
+    let (s, v) = call_json(&app, "POST", &format!("/api/games/{id}/hint"), "").await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(error_of(&v).contains("over"));
+}
+
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn serve() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, router()).await.unwrap() });
+    format!("ws://{addr}/ws")
+}
+
+async fn next(ws: &mut Ws) -> Value {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(20), ws.next())
+            .await
+            .expect("a message within 20 s")
+            .expect("the connection stays open")
+            .expect("a good frame");
+        if let Message::Text(t) = msg {
+            return serde_json::from_str(t.as_str()).unwrap();
+        }
+    }
+}
+
+/// The next message of `kind` whose test holds (states arrive for every change).
+async fn wait_for(ws: &mut Ws, kind: &str, test: impl Fn(&Value) -> bool) -> Value {
+    loop {
+        let v = next(ws).await;
+        if v["type"] == kind && test(&v) {
+            return v;
+        }
+    }
+}
+
+async fn send(ws: &mut Ws, v: Value) {
+    ws.send(Message::Text(v.to_string().into())).await.unwrap();
+}
+
+#[tokio::test]
+async fn websocket_game_against_the_engine() {
+    let url = serve().await;
+    let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    send(&mut ws, json!({"type":"new","movetime":0.05,"skill":2})).await;
+    let s = wait_for(&mut ws, "state", |_| true).await;
+    let id = s["game"]["id"].as_str().unwrap().to_string();
+    assert_eq!(s["game"]["can_move"], true);
+    send(&mut ws, json!({"type":"move","game":id,"path":["c3","d4"]})).await;
+    // The engine answers: a state with two moves and the person to move.
+    let s = wait_for(&mut ws, "state", |v| {
+        v["game"]["moves"].as_array().unwrap().len() == 2 && v["game"]["can_move"] == true
+    })
+    .await;
+    assert_eq!(s["game"]["side"], "white");
+    send(&mut ws, json!({"type":"hint","game":id,"purpose":"eval"})).await;
+    let h = wait_for(&mut ws, "hint", |_| true).await;
+    assert_eq!(h["purpose"], "eval");
+    assert!(h["white_score"].is_i64());
+    // A second connection watching the same game hears the moves too.
+    let (mut watcher, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    send(&mut watcher, json!({"type":"join","game":id})).await;
+    wait_for(&mut watcher, "state", |_| true).await;
+    send(&mut ws, json!({"type":"undo","game":id})).await;
+    let s = wait_for(&mut watcher, "state", |v| {
+        v["game"]["moves"].as_array().unwrap().is_empty()
+    })
+    .await;
+    assert_eq!(s["game"]["can_move"], true);
+}
+
+#[tokio::test]
+async fn bad_websocket_messages_get_errors_and_the_connection_goes_on() {
+    let url = serve().await;
+    let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    let bad = [
+        "{not json".to_string(),
+        r#"{"type":"dance"}"#.to_string(),
+        r#"{"type":"move","game":"nope","move":"c3-d4"}"#.to_string(),
+        r#"{"type":"join","game":"nope"}"#.to_string(),
+        r#"{"type":"new","variant":"chess"}"#.to_string(),
+        format!(r#"{{"type":"new","pdn":"{}"}}"#, "x".repeat(70_000)),
+    ];
+    let words = [
+        "malformed",
+        "unknown variant",
+        "unknown game",
+        "unknown game",
+        "unknown variant",
+        "too large",
+    ];
+    for (msg, word) in bad.iter().zip(words) {
+        ws.send(Message::Text(msg.clone().into())).await.unwrap();
+        let v = next(&mut ws).await;
+        assert_eq!(v["type"], "error", "{msg:.40}: {v}");
+        assert!(
+            v["message"].as_str().unwrap().contains(word),
+            "{msg:.40}: {v}"
+        );
+    }
+    send(&mut ws, json!({"type":"new","opponent":"human"})).await;
+    let s = wait_for(&mut ws, "state", |_| true).await;
+    let id = s["game"]["id"].as_str().unwrap().to_string();
+    send(&mut ws, json!({"type":"move","game":id,"move":"c3-c4"})).await;
+    let v = wait_for(&mut ws, "error", |_| true).await;
+    assert!(v["message"].as_str().unwrap().contains("c3-c4"), "{v}");
+    send(&mut ws, json!({"type":"ping"})).await;
+    wait_for(&mut ws, "pong", |_| true).await;
+    // Beyond the WebSocket layer's limit the connection is closed, but the server goes on.
+    let huge = "y".repeat(2 * 1024 * 1024);
+    let _ = ws.send(Message::Text(huge.into())).await;
+    let (mut again, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    send(&mut again, json!({"type":"join","game":id})).await;
+    let s = wait_for(&mut again, "state", |_| true).await;
+    assert_eq!(s["game"]["id"], id.as_str());
+}
