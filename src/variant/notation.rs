@@ -99,6 +99,21 @@ pub fn parse_hub_position<P: Position>(s: &str) -> Result<P, PositionError> {
     P::from_pieces(w, k, side)
 }
 
+/// The Hub letter of the piece on `bit` (`w`, `W`, `b`, `B`), or `empty` for none.
+pub fn piece_letter(w: Pieces, b: Pieces, bit: u64, empty: char) -> char {
+    if w.men & bit != 0 {
+        'w'
+    } else if w.kings & bit != 0 {
+        'W'
+    } else if b.men & bit != 0 {
+        'b'
+    } else if b.kings & bit != 0 {
+        'B'
+    } else {
+        empty
+    }
+}
+
 /// Writes the Hub position string.
 pub fn write_hub_position<P: Position>(pos: &P) -> String {
     let w = pos.pieces(Color::White);
@@ -106,18 +121,7 @@ pub fn write_hub_position<P: Position>(pos: &P) -> String {
     let mut out = String::with_capacity(65);
     out.push(pos.side_to_move().letter());
     for sq in hub_string_order::<P>() {
-        let bit = sq.bit();
-        out.push(if w.men & bit != 0 {
-            'w'
-        } else if w.kings & bit != 0 {
-            'W'
-        } else if b.men & bit != 0 {
-            'b'
-        } else if b.kings & bit != 0 {
-            'B'
-        } else {
-            'e'
-        });
+        out.push(piece_letter(w, b, sq.bit(), 'e'));
     }
     out
 }

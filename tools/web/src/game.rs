@@ -75,20 +75,7 @@ fn move_view<P: Position>(pos: &P, mv: &P::Move) -> MoveView {
 fn board_text<P: Position>(pos: &P) -> String {
     let (w, b) = (pos.pieces(Color::White), pos.pieces(Color::Black));
     (0..64)
-        .map(|i| {
-            let bit = 1u64 << i;
-            if w.men & bit != 0 {
-                'w'
-            } else if w.kings & bit != 0 {
-                'W'
-            } else if b.men & bit != 0 {
-                'b'
-            } else if b.kings & bit != 0 {
-                'B'
-            } else {
-                '.'
-            }
-        })
+        .map(|i| damka::variant::notation::piece_letter(w, b, 1u64 << i, '.'))
         .collect()
 }
 
