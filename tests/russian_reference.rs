@@ -247,6 +247,16 @@ fn check(pos: &RussianPosition) {
             reference[k].contains(&path),
             "path {path:?} of {m:?} not legal in {pos}"
         );
+        // Every path the reference knows, and no other; the first is `path`'s.
+        let paths: Vec<Vec<u8>> = pos
+            .paths(m)
+            .iter()
+            .map(|p| p.iter().map(|s| s.0).collect())
+            .collect();
+        assert_eq!(paths[0], path, "{m:?} in {pos}");
+        let set: HashSet<Vec<u8>> = paths.iter().cloned().collect();
+        assert_eq!(set.len(), paths.len(), "a path twice for {m:?} in {pos}");
+        assert_eq!(set, reference[k], "paths of {m:?} in {pos}");
         let next = pos.play(m);
         assert_eq!(next.key(), next.compute_key());
     }

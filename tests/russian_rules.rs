@@ -168,3 +168,29 @@ fn fen_and_hub_round_trip_on_random_positions() {
         }
     }
 }
+
+#[test]
+fn a_king_pausing_on_different_squares_has_every_path() {
+    // The king on a1 takes c3 and f6 on the long diagonal, pausing on d4 or e5 in between: one
+    // move (a1:g7, the same captured set), two paths, both accepted.
+    let pos = RussianPosition::from_fen("W:WKa1:Bc3,f6,h2").unwrap();
+    let list = pos.legal_moves();
+    let m = list
+        .iter()
+        .find(|m| m.from().to_string() == "a1" && m.to().to_string() == "g7")
+        .expect("a1:g7 is legal");
+    let names = |p: &Vec<Square>| {
+        p.iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let got: Vec<String> = pos.paths(m).iter().map(names).collect();
+    assert_eq!(
+        sorted(&got.iter().map(String::as_str).collect::<Vec<_>>()),
+        sorted(&["d4 g7", "e5 g7"])
+    );
+    for p in pos.paths(m) {
+        assert!(pos.has_path(m, &p));
+    }
+}

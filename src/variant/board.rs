@@ -132,12 +132,18 @@ pub trait Rules:
     /// See [`Position::is_reversible`].
     fn is_reversible(b: &Board<Self>, mv: &Move) -> bool;
 
-    /// One path (landing squares after the start) of the capture `mv`, if it is legal here.
-    fn capture_path(b: &Board<Self>, mv: &Move) -> Option<Vec<Square>>;
+    /// Every path (landing squares after the start) of the capture `mv`, in the order the
+    /// capture search finds them; empty if it is not legal here.
+    fn capture_paths(b: &Board<Self>, mv: &Move) -> Vec<Vec<Square>>;
+
+    /// One path of the capture `mv`, if it is legal here.
+    fn capture_path(b: &Board<Self>, mv: &Move) -> Option<Vec<Square>> {
+        Self::capture_paths(b, mv).into_iter().next()
+    }
 
     /// Whether `landings` is a path of the capture `mv`.
     fn is_capture_path(b: &Board<Self>, mv: &Move, landings: &[Square]) -> bool {
-        Self::capture_path(b, mv).as_deref() == Some(landings)
+        Self::capture_paths(b, mv).iter().any(|p| p == landings)
     }
 
     /// See [`Position::rule_state_new`]; by default the counters start empty.
@@ -404,6 +410,18 @@ impl<G: Rules> Position for Board<G> {
         }
         // A move that is not legal here has no path; fall back to its end square.
         G::capture_path(self, mv).unwrap_or_else(|| vec![Square(mv.to)])
+    }
+
+    fn paths(&self, mv: &Move) -> Vec<Vec<Square>> {
+        if mv.captured == 0 {
+            return vec![vec![Square(mv.to)]];
+        }
+        let all = G::capture_paths(self, mv);
+        if all.is_empty() {
+            vec![vec![Square(mv.to)]]
+        } else {
+            all
+        }
     }
 
     fn has_path(&self, mv: &Move, landings: &[Square]) -> bool {

@@ -219,6 +219,13 @@ pub trait Position:
     /// square). Reconstructed from the move, which does not store its path.
     fn path(&self, mv: &Self::Move) -> Vec<Square>;
 
+    /// Every path of `mv` (landing squares after the start, in order): more than one when a
+    /// king may pause on different squares between two captures. The first is
+    /// [`Position::path`]'s.
+    fn paths(&self, mv: &Self::Move) -> Vec<Vec<Square>> {
+        vec![self.path(mv)]
+    }
+
     /// Whether `landings` (the squares after the start, in order) is a path of `mv`. A move may
     /// have several paths (a king pausing on different squares between two captures on one
     /// line); [`Position::path`] gives just one of them.

@@ -322,6 +322,39 @@ def test_ambiguous_capture_is_asked(p):
     p.d.execute_script("document.getElementById('test-board').remove()")
 
 
+def test_king_paths_between_captures(p):
+    # A king taking two pieces on one line may pause on either square between them: entering
+    # the second path square by square plays the move, by the path entered.
+    p.d.execute_async_script("""
+      const done = arguments[arguments.length - 1];
+      import('/assets/board.js').then(({ DraughtsBoard }) => {
+        const host = document.createElement('div');
+        host.id = 'test-board';
+        host.className = 'board';
+        document.body.appendChild(host);
+        window.testPicked = null;
+        const b = new DraughtsBoard(host, {
+          onMove: (m) => { window.testPicked = [m.text, ...m.path]; },
+          onChoose: () => { window.testPicked = ['asked']; },
+        });
+        const board = '.'.repeat(64).split('');
+        board[0] = 'W'; board[18] = 'b'; board[45] = 'b';
+        b.set({ board: board.join(''), legal: [
+          { text: 'a1:d4:g7', from: 'a1', path: ['d4', 'g7'], paths: [['d4', 'g7'], ['e5', 'g7']],
+            captured: ['c3', 'f6'] },
+          { text: 'a1:d4:h8', from: 'a1', path: ['d4', 'h8'], paths: [['d4', 'h8'], ['e5', 'h8']],
+            captured: ['c3', 'f6'] },
+        ] });
+        done();
+      });
+    """)
+    for sq in ("a1", "e5", "g7"):
+        p.d.find_element(By.CSS_SELECTOR, f'#test-board [data-square="{sq}"]').click()
+    picked = p.wait(lambda: p.d.execute_script("return window.testPicked"), "the king's move")
+    assert picked == ["a1:d4:g7", "e5", "g7"], picked
+    p.d.execute_script("document.getElementById('test-board').remove()")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--server", default="target/ci/damka-web")
@@ -340,6 +373,7 @@ def main():
             ("hint, evaluation, PDN download", lambda: test_hint_eval_and_pdn_download(p, download_dir, args.screenshots)),
             ("drag and PDN import", lambda: test_drag_and_pdn_import(p)),
             ("ambiguous capture asked", lambda: test_ambiguous_capture_is_asked(p)),
+            ("king paths between captures", lambda: test_king_paths_between_captures(p)),
         ]
         for name, test in tests:
             start = time.time()

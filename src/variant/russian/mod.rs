@@ -89,8 +89,8 @@ impl Rules for Russian {
         mv.captured == 0 && !mv.promotes && b.kings & (1u64 << mv.from) != 0
     }
 
-    fn capture_path(b: &RussianPosition, mv: &Move) -> Option<Vec<Square>> {
-        movegen::capture_path(b, mv)
+    fn capture_paths(b: &RussianPosition, mv: &Move) -> Vec<Vec<Square>> {
+        movegen::capture_paths(b, mv)
     }
 
     fn rule_state_new(b: &RussianPosition) -> rules::RuleCounters {

@@ -163,7 +163,7 @@ impl Sink for CountSink {
 struct PathSink {
     path: Vec<Square>,
     target: Move,
-    found: Option<Vec<Square>>,
+    found: Vec<Vec<Square>>,
 }
 
 impl Sink for PathSink {
@@ -174,10 +174,12 @@ impl Sink for PathSink {
         self.path.pop();
     }
     fn add(&mut self, m: Move) {
-        if m == self.target && self.found.is_none() {
+        if m == self.target {
             let mut p = self.path.clone();
             p.push(Square(m.to));
-            self.found = Some(p);
+            if !self.found.contains(&p) {
+                self.found.push(p);
+            }
         }
     }
 }
@@ -820,18 +822,19 @@ pub fn count_quiet(v: &View) -> usize {
     n as usize
 }
 
-/// The landing squares of a capture, found by re-running the capture search for its piece.
-pub fn capture_path(pos: &RussianPosition, mv: &Move) -> Option<Vec<Square>> {
+/// Every path (landing squares) of a capture, found by re-running the capture search for its
+/// piece.
+pub fn capture_paths(pos: &RussianPosition, mv: &Move) -> Vec<Vec<Square>> {
     let (own, enemy, crown) = sides(pos);
     let all = own | enemy;
     let s = mv.from as usize;
     if own & (1u64 << s) == 0 {
-        return None;
+        return Vec::new();
     }
     let mut sink = PathSink {
         path: Vec::new(),
         target: *mv,
-        found: None,
+        found: Vec::new(),
     };
     let mut c = Capturer {
         sink: &mut sink,
@@ -849,5 +852,60 @@ pub fn capture_path(pos: &RussianPosition, mv: &Move) -> Option<Vec<Square>> {
     } else {
         c.man_from(1u64 << s, 0);
     }
-    sink.found
+    // The search goes on along a line from the nearest landing square only (the other
+    // landing squares lead to the same moves); a king may pause on any of them.
+    let mut all: Vec<Vec<Square>> = Vec::new();
+    for path in sink.found {
+        for p in pauses_on_lines(s, mv.captured, &path) {
+            if !all.contains(&p) {
+                all.push(p);
+            }
+        }
+    }
+    all
+}
+
+/// `path` (from `start`, taking `captured`) with every pause between two captures on one line
+/// replaced in turn by each square between the two captured pieces: the same move by another
+/// path. A pause is on one line when the steps before and after it go the same way; the
+/// squares between the two pieces it passed are empty, or the king could not have crossed them.
+fn pauses_on_lines(start: usize, captured: u64, path: &[Square]) -> Vec<Vec<Square>> {
+    let xy = |s: usize| ((s % 8) as i32, (s / 8) as i32);
+    let step = |a: usize, b: usize| {
+        let ((ax, ay), (bx, by)) = (xy(a), xy(b));
+        ((bx - ax).signum(), (by - ay).signum())
+    };
+    let mut out = vec![path.to_vec()];
+    let mut prev = start;
+    for i in 0..path.len().saturating_sub(1) {
+        let (here, next) = (path[i].0 as usize, path[i + 1].0 as usize);
+        let d = step(prev, here);
+        if d == step(here, next) {
+            let (mut x, mut y) = xy(prev);
+            let mut between = Vec::new();
+            let mut passed = 0;
+            while passed < 2 {
+                x += d.0;
+                y += d.1;
+                let sq = (8 * y + x) as usize;
+                if captured & (1u64 << sq) != 0 {
+                    passed += 1;
+                } else if passed == 1 {
+                    between.push(Square(sq as u8));
+                }
+            }
+            out = out
+                .iter()
+                .flat_map(|p| {
+                    between.iter().map(move |&alt| {
+                        let mut q = p.clone();
+                        q[i] = alt;
+                        q
+                    })
+                })
+                .collect();
+        }
+        prev = here;
+    }
+    out
 }

@@ -108,6 +108,10 @@ impl Rules for Turkish {
         b.kings & (1u64 << mv.from) != 0 || (mv.from ^ mv.to) < 8
     }
 
+    fn capture_paths(b: &TurkishPosition, mv: &Move) -> Vec<Vec<Square>> {
+        b.capture_paths(mv)
+    }
+
     fn capture_path(b: &TurkishPosition, mv: &Move) -> Option<Vec<Square>> {
         b.capture_path(mv)
     }

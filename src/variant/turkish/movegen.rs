@@ -319,35 +319,53 @@ impl TurkishPosition {
     /// The landing squares of a capture `mv`, found by following capture paths that take only
     /// pieces of `mv`'s captured set until one takes all of them and ends on `mv.to`.
     pub(super) fn capture_path(&self, mv: &Move) -> Option<Vec<Square>> {
-        let mut path = Vec::new();
-        if self.follow_from(mv, None, &mut path) {
-            Some(path)
-        } else {
-            None
-        }
+        let mut first = None;
+        self.follow_from(mv, None, &mut |p| {
+            first = Some(p.to_vec());
+            true
+        });
+        first
+    }
+
+    /// Every capture path of `mv`.
+    pub(super) fn capture_paths(&self, mv: &Move) -> Vec<Vec<Square>> {
+        let mut all = Vec::new();
+        self.follow_from(mv, None, &mut |p| {
+            all.push(p.to_vec());
+            false
+        });
+        all
     }
 
     /// Whether `landings` is one of the capture paths of `mv`.
     pub(super) fn is_capture_path(&self, mv: &Move, landings: &[Square]) -> bool {
         landings.len() == mv.captured.count_ones() as usize
-            && self.follow_from(mv, Some(landings), &mut Vec::new())
+            && self.follow_from(mv, Some(landings), &mut |_| true)
     }
 
-    fn follow_from(&self, mv: &Move, landings: Option<&[Square]>, path: &mut Vec<Square>) -> bool {
+    /// Walks the paths of `mv` (through `landings` only, if given), telling `found` each
+    /// complete one; stops when `found` says so, and returns whether it did.
+    fn follow_from(
+        &self,
+        mv: &Move,
+        landings: Option<&[Square]>,
+        found: &mut dyn FnMut(&[Square]) -> bool,
+    ) -> bool {
         let us = self.by[self.side.index()];
         let them = self.by[self.side.opposite().index()];
         let from = mv.from as u32;
         if us & (1u64 << from) == 0 {
             return false;
         }
-        let walk = Walk {
+        let mut walk = Walk {
             side: self.side,
             king: self.kings & (1u64 << from) != 0,
             mv,
             landings,
+            found,
         };
         let occ = (us | them) & !(1u64 << from);
-        walk.follow(from, them, occ, 0, NO_DIR, path)
+        walk.follow(from, them, occ, 0, NO_DIR, &mut Vec::new())
     }
 }
 
@@ -358,11 +376,13 @@ struct Walk<'a> {
     king: bool,
     mv: &'a Move,
     landings: Option<&'a [Square]>,
+    /// Told each complete path; returns whether to stop.
+    found: &'a mut dyn FnMut(&[Square]) -> bool,
 }
 
 impl Walk<'_> {
     fn follow(
-        &self,
+        &mut self,
         s: u32,
         enemy: u64,
         occ: u64,
@@ -372,7 +392,7 @@ impl Walk<'_> {
     ) -> bool {
         let mv = self.mv;
         if captured == mv.captured {
-            return s == mv.to as u32;
+            return s == mv.to as u32 && (self.found)(path);
         }
         // (victim, landing, direction) of every next jump that takes a piece of the move.
         let mut jumps: Vec<(u32, u32, usize)> = Vec::new();

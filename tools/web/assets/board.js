@@ -82,13 +82,15 @@ export class DraughtsBoard {
     this.render();
   }
 
-  // The legal moves that fit the squares entered so far.
+  // The legal moves that fit the squares entered so far, one entry per path (a king may
+  // pause on different squares between two captures on one line: the same move).
   candidates() {
     const sel = this.selection;
     if (!sel) return [];
-    return this.state.legal.filter(
-      (m) => m.from === sel.from && sel.steps.every((s, i) => m.path[i] === s)
-    );
+    return this.state.legal
+      .filter((m) => m.from === sel.from)
+      .flatMap((m) => (m.paths || [m.path]).map((path) => ({ ...m, path })))
+      .filter((m) => sel.steps.every((s, i) => m.path[i] === s));
   }
 
   movesFrom(square) {
@@ -143,7 +145,9 @@ export class DraughtsBoard {
     this.render();
   }
 
-  finish(moves) {
+  finish(entries) {
+    // Several paths of one move are one choice.
+    const moves = entries.filter((m, i) => entries.findIndex((o) => o.text === m.text) === i);
     this.selection = null;
     this.render();
     if (moves.length === 1) {

@@ -19,8 +19,11 @@ pub struct MoveView {
     pub hub: String,
     /// The start square.
     pub from: String,
-    /// The landing squares after the start, in order (one of the move's paths).
+    /// The landing squares after the start, in order (the first of `paths`).
     pub path: Vec<String>,
+    /// Every path of the move: a king may pause on different squares between two captures on
+    /// one line, and each way of entering it is the same move.
+    pub paths: Vec<Vec<String>>,
     /// The captured squares.
     pub captured: Vec<String>,
 }
@@ -66,6 +69,11 @@ fn move_view<P: Position>(pos: &P, mv: &P::Move) -> MoveView {
         hub: pos.move_to_hub(mv),
         from: name(mv.from()),
         path: pos.path(mv).into_iter().map(name).collect(),
+        paths: pos
+            .paths(mv)
+            .into_iter()
+            .map(|p| p.into_iter().map(name).collect())
+            .collect(),
         captured: Bits(mv.captured()).map(name).collect(),
     }
 }

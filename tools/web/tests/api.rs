@@ -248,6 +248,35 @@ async fn imported_games_and_game_end() {
     assert!(error_of(&v).contains("over"));
 }
 
+#[tokio::test]
+async fn a_king_capture_is_accepted_by_every_path() {
+    let app = router();
+    // The king on a1 takes c3 and f6 on one line and may pause on d4 or e5 in between.
+    let body = json!({ "fen": "W:WKa1:Bc3,f6,h2", "opponent": "human" }).to_string();
+    let (_, g) = call_json(&app, "POST", "/api/games", &body).await;
+    let id = g["id"].as_str().unwrap();
+    let to_g7: Vec<&Value> = g["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["path"].as_array().unwrap().last() == Some(&json!("g7")))
+        .collect();
+    assert_eq!(to_g7.len(), 1, "{g}");
+    assert_eq!(to_g7[0]["paths"], json!([["d4", "g7"], ["e5", "g7"]]));
+    let (s, g) = call_json(
+        &app,
+        "POST",
+        &format!("/api/games/{id}/move"),
+        r#"{"path":["a1","e5","g7"]}"#,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{g}");
+    assert_eq!(
+        g["moves"][0]["path"].as_array().unwrap().last(),
+        Some(&json!("g7"))
+    );
+}
+
 type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
