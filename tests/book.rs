@@ -196,3 +196,29 @@ fn the_engine_plays_book_moves_and_says_so() {
     assert!(c.sync().iter().any(|l| l.starts_with("error")));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn the_book_is_on_by_default_in_turkish_only() {
+    // The defaults follow the 400-game matches (README "Opening book").
+    let option = |e: &Engine| {
+        e.options()
+            .into_iter()
+            .find(|o| o.name == "book")
+            .map(|o| o.value)
+            .unwrap()
+    };
+    let mut e = Engine::new(Variant::Turkish);
+    assert_eq!(option(&e), "true");
+    let (_, infos) = play_start(&mut e, GoMode::Think);
+    assert!(infos.len() == 1 && infos[0].book, "{infos:?}");
+    e.set_variant(Variant::Russian);
+    assert_eq!(option(&e), "false");
+    let (_, infos) = play_start(&mut e, GoMode::Think);
+    assert!(infos.iter().all(|i| !i.book && i.depth > 0));
+    // A value set by the client holds for both games.
+    e.set_option("book", "false").unwrap();
+    e.set_variant(Variant::Turkish);
+    assert_eq!(option(&e), "false");
+    let (_, infos) = play_start(&mut e, GoMode::Think);
+    assert!(infos.iter().all(|i| !i.book && i.depth > 0));
+}

@@ -48,9 +48,12 @@ pub struct PlayArgs {
     /// The engine's strength level.
     #[command(flatten)]
     pub strength: super::search_opts::StrengthArgs,
-    /// Play the first moves from the opening book.
-    #[arg(long)]
+    /// Play the first moves from the opening book (the default in Turkish).
+    #[arg(long, overrides_with = "no_book")]
     pub book: bool,
+    /// Do not use the opening book (the default in Russian).
+    #[arg(long)]
+    pub no_book: bool,
     /// Book moves up to this many centi-men below the best are played too.
     #[arg(long, default_value_t = 0)]
     pub book_variety: i32,
@@ -76,6 +79,7 @@ impl Default for PlayArgs {
             fen: None,
             strength: Default::default(),
             book: false,
+            no_book: false,
             book_variety: 0,
             ascii: false,
             flip: false,
@@ -370,9 +374,14 @@ impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
     fn engine(&mut self) -> &mut GameSession<P> {
         let egtb = self.args.search.egtb.tables();
         let (skill, seed) = (self.args.strength.skill, self.args.strength.seed);
-        let book = self
-            .args
-            .book
+        let book_on = if self.args.book {
+            true
+        } else if self.args.no_book {
+            false
+        } else {
+            crate::engine::default_book(P::VARIANT)
+        };
+        let book = book_on
             .then(|| crate::book::compiled_in(P::VARIANT))
             .flatten();
         let variety = self.args.book_variety;

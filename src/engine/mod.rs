@@ -151,9 +151,16 @@ pub type InfoCallback = Box<dyn FnMut(&Info) + Send>;
 /// Callback receiving the final result (called once, from a search thread).
 pub type DoneCallback = Box<dyn FnOnce(SearchOutcome) + Send>;
 
-/// Whether the engine plays from its opening book unless told otherwise: no, because the
-/// first matches did not show a gain (README "Performance", "Opening book").
-pub const DEFAULT_BOOK: bool = false;
+/// Whether the engine plays from its opening book of `variant` unless told otherwise: the
+/// 400-game matches of the book against no book (README "Performance", "Opening book")
+/// showed a gain in Turkish and none in Russian, so the Turkish book is on and the Russian
+/// one off.
+pub fn default_book(variant: Variant) -> bool {
+    match variant {
+        Variant::Russian => false,
+        Variant::Turkish => true,
+    }
+}
 
 /// Default transposition table size, MiB.
 pub const DEFAULT_HASH_MB: usize = 64;
@@ -310,8 +317,8 @@ pub struct Engine {
     eval_file: String,
     /// The `seed` option (0: from the clock).
     seed: u64,
-    /// The `book` option: play from the opening book.
-    book_on: bool,
+    /// The `book` option: play from the opening book (`None`: [`default_book`] of the game).
+    book_on: Option<bool>,
     /// The `book-file` option (empty: the compiled-in books).
     book_file: String,
     /// The book read from `book_file`, for its game.
@@ -338,8 +345,7 @@ impl Engine {
             endgames: EndgameConfig::new(),
             eval_file: String::new(),
             seed: 0,
-            // Off until a match shows that the book gains (README "Opening book").
-            book_on: DEFAULT_BOOK,
+            book_on: None,
             book_file: String::new(),
             custom_book: None,
             book_variety: 0,
@@ -388,11 +394,17 @@ impl Engine {
         }
     }
 
+    /// Whether the current game plays from its book: the `book` option if it was set, else
+    /// the game's default.
+    fn book_enabled(&self) -> bool {
+        self.book_on.unwrap_or_else(|| default_book(self.variant()))
+    }
+
     /// Gives the current game's session its book: none with `book` off, the `book-file`
     /// book when it is of this game, else the compiled-in one.
     fn attach_book(&mut self) {
         let variant = self.variant();
-        let book = if !self.book_on {
+        let book = if !self.book_enabled() {
             None
         } else {
             match &self.custom_book {

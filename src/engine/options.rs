@@ -76,7 +76,7 @@ impl Engine {
             EngineOption {
                 name: "book",
                 kind: OptionKind::Bool,
-                value: self.book_on.to_string(),
+                value: self.book_enabled().to_string(),
             },
             EngineOption {
                 name: "book-file",
@@ -187,9 +187,9 @@ impl Engine {
         self.stop_and_wait();
         match name.trim().to_ascii_lowercase().as_str() {
             "book" => {
-                self.book_on = parse_bool(value).ok_or_else(|| {
+                self.book_on = Some(parse_bool(value).ok_or_else(|| {
                     EngineError::BadOption(format!("book must be true or false, not {value:?}"))
-                })?;
+                })?);
             }
             "book-file" => {
                 let path = value.trim();
