@@ -2,12 +2,14 @@
 //! real server on a free port. Bad input of every kind gets a clear error and the server
 //! goes on serving.
 
+mod common;
+
 use axum::body::Body;
+use common::{next, send, wait_for};
 use axum::http::{Request, StatusCode};
-use futures_util::{SinkExt, StreamExt};
+use futures_util::SinkExt;
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
-use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
 use tower::ServiceExt;
 
@@ -277,41 +279,8 @@ async fn a_king_capture_is_accepted_by_every_path() {
     );
 }
 
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
 async fn serve() -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, router()).await.unwrap() });
-    format!("ws://{addr}/ws")
-}
-
-async fn next(ws: &mut Ws) -> Value {
-    loop {
-        let msg = tokio::time::timeout(Duration::from_secs(20), ws.next())
-            .await
-            .expect("a message within 20 s")
-            .expect("the connection stays open")
-            .expect("a good frame");
-        if let Message::Text(t) = msg {
-            return serde_json::from_str(t.as_str()).unwrap();
-        }
-    }
-}
-
-/// The next message of `kind` whose test holds (states arrive for every change).
-async fn wait_for(ws: &mut Ws, kind: &str, test: impl Fn(&Value) -> bool) -> Value {
-    loop {
-        let v = next(ws).await;
-        if v["type"] == kind && test(&v) {
-            return v;
-        }
-    }
-}
-
-async fn send(ws: &mut Ws, v: Value) {
-    ws.send(Message::Text(v.to_string().into())).await.unwrap();
+    common::serve(damka_web::Config::new(1, 1)).await.0
 }
 
 #[tokio::test]
