@@ -146,7 +146,10 @@ impl Db {
                         r.get::<_, String>(0)?,
                         r.get::<_, String>(1)?,
                         [r.get::<_, i64>(2)?, r.get::<_, i64>(3)?],
-                        [r.get::<_, Option<String>>(4)?, r.get::<_, Option<String>>(5)?],
+                        [
+                            r.get::<_, Option<String>>(4)?,
+                            r.get::<_, Option<String>>(5)?,
+                        ],
                         [r.get::<_, i64>(6)?, r.get::<_, i64>(7)?],
                         r.get::<_, Option<String>>(8)?,
                         r.get::<_, Option<String>>(9)?,
@@ -171,7 +174,8 @@ impl Db {
             .collect::<Result<Vec<_>, _>>()
             .map_err(err)?;
         for m in &moves {
-            game.play_text(m).map_err(|e| format!("room {id}: move {m}: {e}"))?;
+            game.play_text(m)
+                .map_err(|e| format!("room {id}: move {m}: {e}"))?;
         }
         let mut room = Room::new(
             id.to_string(),

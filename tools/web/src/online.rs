@@ -163,7 +163,12 @@ fn unix_now() -> u64 {
         .unwrap_or(0)
 }
 
-fn seconds(value: Option<f64>, default: f64, range: (f64, f64), name: &str) -> Result<i64, ApiError> {
+fn seconds(
+    value: Option<f64>,
+    default: f64,
+    range: (f64, f64),
+    name: &str,
+) -> Result<i64, ApiError> {
     let v = value.unwrap_or(default);
     if !(range.0..=range.1).contains(&v) {
         return Err(ApiError::Bad(format!(
@@ -278,7 +283,12 @@ impl App {
         let color = parse_color(req.color.as_deref())?;
         let control = TimeControl {
             base_ms: seconds(req.time, DEFAULT_TIME.0, TIME_RANGE, "time")?,
-            inc_ms: seconds(req.increment, DEFAULT_TIME.1, (0.0, MAX_INCREMENT), "increment")?,
+            inc_ms: seconds(
+                req.increment,
+                DEFAULT_TIME.1,
+                (0.0, MAX_INCREMENT),
+                "increment",
+            )?,
         };
         let game = AnyGame::new(variant, req.fen.as_deref()).map_err(ApiError::Bad)?;
         if game.is_over() {
@@ -440,7 +450,9 @@ impl App {
         text: Option<&str>,
     ) -> Result<(), ApiError> {
         let Role::Spectator(n) = seat.role else {
-            return Err(ApiError::Bad("players move; only spectators propose".into()));
+            return Err(ApiError::Bad(
+                "players move; only spectators propose".into(),
+            ));
         };
         self.online.with(&seat.room, |room, _| {
             room.propose(n, path, text).map_err(ApiError::Bad)?;
@@ -467,7 +479,8 @@ impl App {
             *asked += 1;
             Ok((room.game.clone(), room.version))
         })?;
-        self.hint_for(&game, &seat.room, version, OPINION_TIME).await
+        self.hint_for(&game, &seat.room, version, OPINION_TIME)
+            .await
     }
 
     /// The room's view now.

@@ -531,7 +531,10 @@ mod tests {
         let game = AnyGame::new(Variant::Russian, None).unwrap();
         let mut r = Room::new("r".into(), game, TimeControl { base_ms, inc_ms }, 0);
         assert!(r.take_seat(Color::White, "w".repeat(32), t0));
-        assert!(r.running().is_none(), "the clock waits for the second player");
+        assert!(
+            r.running().is_none(),
+            "the clock waits for the second player"
+        );
         assert!(r.take_seat(Color::Black, "b".repeat(32), t0));
         assert!(!r.take_seat(Color::Black, "x".repeat(32), t0));
         r
@@ -570,7 +573,10 @@ mod tests {
         );
         assert_eq!(r.ending, Some(Ending::Time(Color::White)));
         let s = r.status();
-        assert_eq!((s.result.as_str(), s.text.as_str()), ("0-2", "Black wins (White's time ran out)"));
+        assert_eq!(
+            (s.result.as_str(), s.text.as_str()),
+            ("0-2", "Black wins (White's time ran out)")
+        );
         assert!(r.play(Color::White, None, Some("c3-d4"), late).is_err());
         assert_eq!(r.running(), None);
     }
@@ -593,14 +599,20 @@ mod tests {
         let mut r = room(60_000, 0, t0);
         r.resign(Color::Black, t0).unwrap();
         assert_eq!(r.status().result, "2-0");
-        assert_eq!(Ending::from_code(Ending::Time(Color::Black).code()), Some(Ending::Time(Color::Black)));
+        assert_eq!(
+            Ending::from_code(Ending::Time(Color::Black).code()),
+            Some(Ending::Time(Color::Black))
+        );
     }
 
     #[test]
     fn proposals_are_tallied_and_matched() {
         let t0 = Instant::now();
         let mut r = room(60_000, 0, t0);
-        assert_eq!(r.propose(1, Some(&path(&["c3", "d4"])), None), Ok("c3-d4".into()));
+        assert_eq!(
+            r.propose(1, Some(&path(&["c3", "d4"])), None),
+            Ok("c3-d4".into())
+        );
         r.propose(2, None, Some("c3-d4")).unwrap();
         r.propose(3, None, Some("g3-h4")).unwrap();
         assert!(r.propose(4, None, Some("c3-c4")).is_err());
@@ -612,8 +624,14 @@ mod tests {
         let last = r.last_tally.clone().unwrap();
         assert_eq!(last.ply, 1);
         assert_eq!(last.played, "a3-b4");
-        assert!(last.proposals.iter().any(|p| p.text == "a3-b4" && p.matched));
-        assert!(last.proposals.iter().any(|p| p.text == "c3-d4" && !p.matched));
+        assert!(last
+            .proposals
+            .iter()
+            .any(|p| p.text == "a3-b4" && p.matched));
+        assert!(last
+            .proposals
+            .iter()
+            .any(|p| p.text == "c3-d4" && !p.matched));
         assert!(r.tally().is_empty(), "a new move, new proposals");
     }
 }

@@ -13,8 +13,8 @@ use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use std::sync::Arc;
-use tokio::sync::{broadcast, mpsc};
 use std::time::Instant;
+use tokio::sync::{broadcast, mpsc};
 use tokio::task::JoinHandle;
 
 /// The largest message the server reads; a larger one gets an error and is dropped.
@@ -143,7 +143,10 @@ struct Connection {
 }
 
 /// Forwards a game's or room's messages to the connection's writer.
-fn forward(mut rx: broadcast::Receiver<Arc<str>>, out: mpsc::UnboundedSender<Arc<str>>) -> JoinHandle<()> {
+fn forward(
+    mut rx: broadcast::Receiver<Arc<str>>,
+    out: mpsc::UnboundedSender<Arc<str>>,
+) -> JoinHandle<()> {
     tokio::spawn(async move {
         loop {
             match rx.recv().await {
@@ -275,7 +278,8 @@ impl Connection {
             }
             Request::Propose { room, text, path } => {
                 let seat = self.seat(&room)?;
-                self.app.room_propose(seat, path.as_deref(), text.as_deref())?;
+                self.app
+                    .room_propose(seat, path.as_deref(), text.as_deref())?;
             }
             Request::Resign { room } => self.app.room_resign(self.seat(&room)?)?,
             Request::Draw { room } => self.app.room_draw(self.seat(&room)?)?,

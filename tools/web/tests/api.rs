@@ -5,8 +5,8 @@
 mod common;
 
 use axum::body::Body;
-use common::{next, send, wait_for};
 use axum::http::{Request, StatusCode};
+use common::{next, send, wait_for};
 use futures_util::SinkExt;
 use http_body_util::BodyExt;
 use serde_json::{json, Value};

@@ -81,27 +81,60 @@ async fn two_players_and_a_spectator_who_proposes() {
     let mut s = spec.pop().unwrap();
     assert_eq!(s.role, "spectator");
     assert!(s.token.is_none());
-    let r = wait_for(&mut w.ws, "room", |v| v["room"]["seats"] == json!([true, true])).await;
+    let r = wait_for(&mut w.ws, "room", |v| {
+        v["room"]["seats"] == json!([true, true])
+    })
+    .await;
     assert_eq!(r["room"]["running"], "white");
     assert_eq!(r["room"]["time"], json!([60.0, 2.0]));
     // The spectator proposes; the tally reaches spectators only.
-    send(&mut s.ws, json!({"type": "propose", "room": id, "path": ["c3", "d4"]})).await;
-    let p = wait_for(&mut s.ws, "proposals", |v| !v["proposals"].as_array().unwrap().is_empty()).await;
-    assert_eq!(p["proposals"], json!([{"move": "c3-d4", "count": 1, "matched": false}]));
+    send(
+        &mut s.ws,
+        json!({"type": "propose", "room": id, "path": ["c3", "d4"]}),
+    )
+    .await;
+    let p = wait_for(&mut s.ws, "proposals", |v| {
+        !v["proposals"].as_array().unwrap().is_empty()
+    })
+    .await;
+    assert_eq!(
+        p["proposals"],
+        json!([{"move": "c3-d4", "count": 1, "matched": false}])
+    );
     assert_eq!(p["ply"], 1);
     // Rules hold for everyone.
-    send(&mut s.ws, json!({"type": "play", "room": id, "move": "c3-d4"})).await;
+    send(
+        &mut s.ws,
+        json!({"type": "play", "room": id, "move": "c3-d4"}),
+    )
+    .await;
     assert!(error(&mut s.ws).await.contains("spectators cannot move"));
     send(&mut s.ws, json!({"type": "resign", "room": id})).await;
     assert!(error(&mut s.ws).await.contains("spectators cannot move"));
-    send(&mut b.ws, json!({"type": "play", "room": id, "move": "f6-g5"})).await;
+    send(
+        &mut b.ws,
+        json!({"type": "play", "room": id, "move": "f6-g5"}),
+    )
+    .await;
     assert!(error(&mut b.ws).await.contains("white's turn"));
-    send(&mut w.ws, json!({"type": "propose", "room": id, "move": "c3-d4"})).await;
+    send(
+        &mut w.ws,
+        json!({"type": "propose", "room": id, "move": "c3-d4"}),
+    )
+    .await;
     assert!(error(&mut w.ws).await.contains("only spectators propose"));
-    send(&mut s.ws, json!({"type": "propose", "room": id, "move": "c3-c4"})).await;
+    send(
+        &mut s.ws,
+        json!({"type": "propose", "room": id, "move": "c3-c4"}),
+    )
+    .await;
     let e = error(&mut s.ws).await;
     assert!(e.contains("c3-c4"), "{e}");
-    send(&mut w.ws, json!({"type": "play", "room": id, "path": ["c3", "d4"]})).await;
+    send(
+        &mut w.ws,
+        json!({"type": "play", "room": id, "path": ["c3", "d4"]}),
+    )
+    .await;
     for ws in [&mut w.ws, &mut b.ws, &mut s.ws] {
         let r = wait_for(ws, "room", |v| plies(v) == 1).await;
         let last = &r["room"]["last_proposals"];
@@ -113,10 +146,17 @@ async fn two_players_and_a_spectator_who_proposes() {
     }
     // The players never heard a proposal.
     for ws in [&mut w.ws, &mut b.ws] {
-        assert!(drain(ws, 200).await.iter().all(|m| m["type"] != "proposals"));
+        assert!(drain(ws, 200)
+            .await
+            .iter()
+            .all(|m| m["type"] != "proposals"));
     }
     // An action in a room not entered.
-    send(&mut s.ws, json!({"type": "propose", "room": "rnope", "move": "f6-g5"})).await;
+    send(
+        &mut s.ws,
+        json!({"type": "propose", "room": "rnope", "move": "f6-g5"}),
+    )
+    .await;
     assert!(error(&mut s.ws).await.contains("enter room rnope first"));
 }
 
@@ -130,9 +170,17 @@ async fn a_token_holds_its_seat_and_nothing_else() {
     drop(w);
     // A forged token, and a token of another room (stale here): refused.
     let mut x = connect(&url).await;
-    send(&mut x, json!({"type": "enter", "room": id, "token": "0".repeat(32)})).await;
+    send(
+        &mut x,
+        json!({"type": "enter", "room": id, "token": "0".repeat(32)}),
+    )
+    .await;
     assert!(error(&mut x).await.contains("stale or forged token"));
-    send(&mut x, json!({"type": "enter", "room": other, "token": token})).await;
+    send(
+        &mut x,
+        json!({"type": "enter", "room": other, "token": token}),
+    )
+    .await;
     assert!(error(&mut x).await.contains("stale or forged token"));
     // Refused, it holds no seat: it cannot move.
     send(&mut x, json!({"type": "play", "room": id, "move": "c3-d4"})).await;
@@ -143,12 +191,20 @@ async fn a_token_holds_its_seat_and_nothing_else() {
     // White comes back with the token: the same seat, and moves.
     let mut w = enter(&url, &id, Some(&token)).await;
     assert_eq!(w.role, "white");
-    send(&mut w.ws, json!({"type": "play", "room": id, "move": "c3-d4"})).await;
+    send(
+        &mut w.ws,
+        json!({"type": "play", "room": id, "move": "c3-d4"}),
+    )
+    .await;
     wait_for(&mut b.ws, "room", |v| plies(v) == 1).await;
     // Two connections on one seat (two tabs) are the same player.
     let mut b2 = enter(&url, &id, b.token.as_deref()).await;
     assert_eq!(b2.role, "black");
-    send(&mut b2.ws, json!({"type": "play", "room": id, "move": "f6-g5"})).await;
+    send(
+        &mut b2.ws,
+        json!({"type": "play", "room": id, "move": "f6-g5"}),
+    )
+    .await;
     wait_for(&mut w.ws, "room", |v| plies(v) == 2).await;
 }
 
@@ -162,7 +218,11 @@ async fn resignation_and_no_move_after_the_end() {
     assert_eq!(r["room"]["status"]["text"], "White wins (Black resigned)");
     assert_eq!(r["room"]["running"], Value::Null);
     assert!(r["room"]["legal"].as_array().unwrap().is_empty());
-    send(&mut w.ws, json!({"type": "play", "room": id, "move": "c3-d4"})).await;
+    send(
+        &mut w.ws,
+        json!({"type": "play", "room": id, "move": "c3-d4"}),
+    )
+    .await;
     assert!(error(&mut w.ws).await.contains("the game is over"));
     for t in ["resign", "draw"] {
         send(&mut b.ws, json!({"type": t, "room": id})).await;
@@ -194,9 +254,16 @@ async fn loss_on_time_without_a_message() {
     let (id, mut w, mut b, _) = room(&url, json!({"time": 1, "increment": 0}), 0).await;
     // Nobody sends anything: the server's timer ends the game when White's second is gone.
     let r = wait_for(&mut b.ws, "room", |v| v["room"]["status"]["over"] == true).await;
-    assert_eq!(r["room"]["status"]["text"], "Black wins (White's time ran out)");
+    assert_eq!(
+        r["room"]["status"]["text"],
+        "Black wins (White's time ran out)"
+    );
     assert_eq!(r["room"]["clocks"][0], 0);
-    send(&mut w.ws, json!({"type": "play", "room": id, "move": "c3-d4"})).await;
+    send(
+        &mut w.ws,
+        json!({"type": "play", "room": id, "move": "c3-d4"}),
+    )
+    .await;
     assert!(error(&mut w.ws).await.contains("the game is over"));
 }
 
@@ -214,14 +281,27 @@ async fn a_flood_is_refused_and_the_connection_goes_on() {
     let errors: Vec<&Value> = got.iter().filter(|m| m["type"] == "error").collect();
     // A burst of twice the rate passes (and a few more refilled meanwhile).
     assert!((20..40).contains(&pongs), "{pongs} pongs");
-    assert!(!errors.is_empty() && errors.len() < 5, "{} errors", errors.len());
-    assert!(errors[0]["message"].as_str().unwrap().contains("too many messages"));
+    assert!(
+        !errors.is_empty() && errors.len() < 5,
+        "{} errors",
+        errors.len()
+    );
+    assert!(errors[0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("too many messages"));
     tokio::time::sleep(Duration::from_millis(1100)).await;
     send(&mut ws, json!({"type": "ping"})).await;
     wait_for(&mut ws, "pong", |_| true).await;
     // One that keeps on flooding is closed; the server goes on.
     for _ in 0..700 {
-        if futures_util::SinkExt::send(&mut ws, tokio_tungstenite::tungstenite::Message::Text(r#"{"type":"ping"}"#.into())).await.is_err() {
+        if futures_util::SinkExt::send(
+            &mut ws,
+            tokio_tungstenite::tungstenite::Message::Text(r#"{"type":"ping"}"#.into()),
+        )
+        .await
+        .is_err()
+        {
             break;
         }
     }
@@ -235,7 +315,10 @@ async fn a_disconnect_in_the_middle_of_a_move() {
     let (url, _, _) = serve(config()).await;
     let (id, w, mut b, _) = room(&url, json!({}), 0).await;
     // Half a WebSocket frame, then the connection drops: nothing happens to the room.
-    let addr = url.trim_start_matches("ws://").trim_end_matches("/ws").to_string();
+    let addr = url
+        .trim_start_matches("ws://")
+        .trim_end_matches("/ws")
+        .to_string();
     let mut raw = tokio::net::TcpStream::connect(&addr).await.unwrap();
     let handshake = format!(
         "GET /ws HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
@@ -246,18 +329,39 @@ async fn a_disconnect_in_the_middle_of_a_move() {
     let n = raw.read(&mut buf).await.unwrap();
     assert!(String::from_utf8_lossy(&buf[..n]).contains("101"));
     // A masked text frame announcing 120 bytes, of which 10 arrive.
-    raw.write_all(&[0x81, 0x80 | 120, 1, 2, 3, 4, b'{', b'"', b't', b'y', b'p', b'e'])
-        .await
-        .unwrap();
+    raw.write_all(&[
+        0x81,
+        0x80 | 120,
+        1,
+        2,
+        3,
+        4,
+        b'{',
+        b'"',
+        b't',
+        b'y',
+        b'p',
+        b'e',
+    ])
+    .await
+    .unwrap();
     drop(raw);
     // White sends a move and is gone at once: the move is played whole, the seat kept.
     let token = w.token.clone().unwrap();
     let mut ws = w.ws;
-    send(&mut ws, json!({"type": "play", "room": id, "move": "c3-d4"})).await;
+    send(
+        &mut ws,
+        json!({"type": "play", "room": id, "move": "c3-d4"}),
+    )
+    .await;
     drop(ws);
     let r = wait_for(&mut b.ws, "room", |v| plies(v) == 1).await;
     assert_eq!(r["room"]["moves"][0]["text"], "c3-d4");
-    send(&mut b.ws, json!({"type": "play", "room": id, "move": "f6-g5"})).await;
+    send(
+        &mut b.ws,
+        json!({"type": "play", "room": id, "move": "f6-g5"}),
+    )
+    .await;
     let mut w = enter(&url, &id, Some(&token)).await;
     assert_eq!(w.role, "white");
     let r = wait_for(&mut w.ws, "room", |v| plies(v) == 2).await;
@@ -291,7 +395,9 @@ async fn limits_on_rooms_and_spectators() {
     // Players do not get the engine's help.
     let mut w = enter(&url, &id, _w.token.as_deref()).await;
     send(&mut w.ws, json!({"type": "opinion", "room": id})).await;
-    assert!(error(&mut w.ws).await.contains("players cannot ask the engine"));
+    assert!(error(&mut w.ws)
+        .await
+        .contains("players cannot ask the engine"));
 }
 
 #[tokio::test]
@@ -299,18 +405,30 @@ async fn bad_room_messages_get_clear_errors() {
     let (url, _, _) = serve(config()).await;
     let mut ws = connect(&url).await;
     for (msg, word) in [
-        (json!({"type": "create", "variant": "chess"}), "unknown variant"),
+        (
+            json!({"type": "create", "variant": "chess"}),
+            "unknown variant",
+        ),
         (json!({"type": "create", "color": "green"}), "color must be"),
         (json!({"type": "create", "time": 0}), "time must be"),
         (json!({"type": "create", "time": "fast"}), "malformed"),
-        (json!({"type": "create", "increment": 1e9}), "increment must be"),
+        (
+            json!({"type": "create", "increment": 1e9}),
+            "increment must be",
+        ),
         (json!({"type": "create", "fen": "W:Wz9"}), "FEN"),
-        (json!({"type": "create", "fen": "W:Wc3:B"}), "over in that position"),
+        (
+            json!({"type": "create", "fen": "W:Wa1:Bb2,c3"}),
+            "over in that position",
+        ),
         (json!({"type": "create", "clock": 3}), "unknown field"),
         (json!({"type": "enter"}), "malformed"),
         (json!({"type": "enter", "room": "rnope"}), "unknown game"),
         (json!({"type": "enter", "room": 7}), "malformed"),
-        (json!({"type": "play", "room": "rnope", "path": "c3"}), "malformed"),
+        (
+            json!({"type": "play", "room": "rnope", "path": "c3"}),
+            "malformed",
+        ),
         (json!({"type": "draw", "room": "rnope"}), "enter room"),
     ] {
         send(&mut ws, msg.clone()).await;
@@ -320,7 +438,11 @@ async fn bad_room_messages_get_clear_errors() {
         assert!(e.contains(word), "{msg}: {e}");
     }
     // The connection goes on.
-    send(&mut ws, json!({"type": "create", "variant": "turkish", "color": "black"})).await;
+    send(
+        &mut ws,
+        json!({"type": "create", "variant": "turkish", "color": "black"}),
+    )
+    .await;
     let (_, role, _) = seat(&mut ws).await;
     assert_eq!(role, "black");
     let r = next(&mut ws).await;
@@ -342,17 +464,31 @@ async fn a_restart_loses_no_game() {
     c.db = db.clone();
     let (url, _, first) = serve(c.clone()).await;
     let (id, mut w, mut b, _) = room(&url, json!({"time": 120, "increment": 0}), 0).await;
-    send(&mut w.ws, json!({"type": "play", "room": id, "move": "c3-d4"})).await;
+    send(
+        &mut w.ws,
+        json!({"type": "play", "room": id, "move": "c3-d4"}),
+    )
+    .await;
     wait_for(&mut b.ws, "room", |v| plies(v) == 1).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
-    send(&mut b.ws, json!({"type": "play", "room": id, "move": "f6-g5"})).await;
+    send(
+        &mut b.ws,
+        json!({"type": "play", "room": id, "move": "f6-g5"}),
+    )
+    .await;
     let before = wait_for(&mut w.ws, "room", |v| plies(v) == 2).await;
     let clocks = before["room"]["clocks"].clone();
-    assert!(clocks[1].as_i64().unwrap() <= 119_700, "Black's move took time: {clocks}");
+    assert!(
+        clocks[1].as_i64().unwrap() <= 119_700,
+        "Black's move took time: {clocks}"
+    );
     // A finished game too.
     let (done, _, mut loser, _) = room(&url, json!({}), 0).await;
     send(&mut loser.ws, json!({"type": "resign", "room": done})).await;
-    wait_for(&mut loser.ws, "room", |v| v["room"]["status"]["over"] == true).await;
+    wait_for(&mut loser.ws, "room", |v| {
+        v["room"]["status"]["over"] == true
+    })
+    .await;
     first.abort();
     drop((w.ws, b.ws, loser.ws));
 
@@ -363,19 +499,36 @@ async fn a_restart_loses_no_game() {
     let r = wait_for(&mut w.ws, "room", |_| true).await;
     assert_eq!(plies(&r), 2);
     assert_eq!(r["room"]["running"], "white");
-    let (now_w, now_b) = (r["room"]["clocks"][0].as_i64().unwrap(), r["room"]["clocks"][1].as_i64().unwrap());
+    let (now_w, now_b) = (
+        r["room"]["clocks"][0].as_i64().unwrap(),
+        r["room"]["clocks"][1].as_i64().unwrap(),
+    );
     assert_eq!(now_b, clocks[1].as_i64().unwrap(), "Black's clock as saved");
     assert!(now_w <= clocks[0].as_i64().unwrap() && now_w > clocks[0].as_i64().unwrap() - 2_000);
     let mut b = enter(&url, &id, b.token.as_deref()).await;
     assert_eq!(b.role, "black");
-    send(&mut w.ws, json!({"type": "play", "room": id, "move": "d4-e5"})).await;
+    send(
+        &mut w.ws,
+        json!({"type": "play", "room": id, "move": "d4-e5"}),
+    )
+    .await;
     wait_for(&mut b.ws, "room", |v| plies(v) == 3).await;
     // The finished game is listed and downloads as PDN.
     let lobby = app.lobby().unwrap();
-    assert!(lobby.finished.iter().any(|f| f.id == done && f.result == "2-0"), "{:?}", lobby.finished);
+    assert!(
+        lobby
+            .finished
+            .iter()
+            .any(|f| f.id == done && f.result == "2-0"),
+        "{:?}",
+        lobby.finished
+    );
     assert!(lobby.live.iter().any(|l| l.id == id));
     let pdn = app.room_pdn(&done).unwrap();
-    assert!(pdn.contains("[Result \"2-0\"]") && pdn.contains("Black resigned"), "{pdn}");
+    assert!(
+        pdn.contains("[Result \"2-0\"]") && pdn.contains("Black resigned"),
+        "{pdn}"
+    );
     let pdn = app.room_pdn(&id).unwrap();
     assert!(pdn.contains("1. c3-d4 f6-g5 2. d4-e5"), "{pdn}");
 }

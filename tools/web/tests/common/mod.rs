@@ -15,7 +15,11 @@ pub type Ws =
 /// Serves `config` on 127.0.0.1 (a free port): the WebSocket URL, the state, the server task.
 pub async fn serve(
     config: damka_web::Config,
-) -> (String, Arc<damka_web::service::App>, tokio::task::JoinHandle<()>) {
+) -> (
+    String,
+    Arc<damka_web::service::App>,
+    tokio::task::JoinHandle<()>,
+) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (app, router) = damka_web::serve(&config).unwrap();
