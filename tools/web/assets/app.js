@@ -80,11 +80,13 @@ function connect() {
     $("#connection").classList.add("online");
     const id = location.hash.slice(1);
     const inRoom = room.online.room || room.roomFromPath();
+    // Back in a room after a reload or a dropped connection: the same seat, by its token,
+    // before anything waiting to be sent.
+    if (inRoom) socket.send(JSON.stringify(room.enterMessage(inRoom)));
     if (pendingRequests.length > 0) {
       while (pendingRequests.length) socket.send(JSON.stringify(pendingRequests.shift()));
     } else if (inRoom) {
-      // Back after a reload or a dropped connection: the same seat, by its token.
-      socket.send(JSON.stringify(room.enterMessage(inRoom)));
+      // Entered already.
     } else if (game) {
       socket.send(JSON.stringify({ type: "join", game: game.id }));
     } else if (id) {
@@ -103,7 +105,8 @@ function connect() {
 
 function receive(msg) {
   if (msg.type === "seat") {
-    if (room.online.room !== msg.room) game = null;
+    // A seat comes first on every entry: the room's versions count anew after a restart.
+    game = null;
     room.takeSeat(msg);
     flipped = msg.role === "black";
   } else if (msg.type === "room") {
