@@ -6,7 +6,7 @@
 //! enters, so no later message can move for a seat it does not hold.
 
 use crate::online::{NewRoom, Seat};
-use crate::service::{ApiError, App, MoveRequest, NewGame};
+use crate::service::{ApiError, App, Hint, MoveRequest, NewGame};
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::Response;
@@ -163,6 +163,31 @@ fn forward(
     })
 }
 
+/// Sends a search's answer (a hint, an engine opinion) as a `kind` message when it comes; the
+/// connection reads on meanwhile.
+fn reply_later(
+    out: &mpsc::UnboundedSender<Arc<str>>,
+    kind: &'static str,
+    purpose: Option<String>,
+    search: impl std::future::Future<Output = Result<Hint, ApiError>> + Send + 'static,
+) {
+    let out = out.clone();
+    tokio::spawn(async move {
+        let msg = match search.await {
+            Ok(h) => {
+                let mut v = serde_json::json!(h);
+                v["type"] = kind.into();
+                if let Some(p) = purpose {
+                    v["purpose"] = p.into();
+                }
+                v.to_string().into()
+            }
+            Err(e) => error(e),
+        };
+        let _ = out.send(msg);
+    });
+}
+
 impl Connection {
     /// Stops hearing the game or room watched, and leaves the room's seat.
     fn unwatch(&mut self) {
@@ -240,19 +265,10 @@ impl Connection {
                 self.app.undo(&game)?;
             }
             Request::Hint { game, purpose } => {
-                let (app, out) = (self.app.clone(), self.out.clone());
-                // A search takes time: the connection reads on meanwhile.
-                tokio::spawn(async move {
-                    let msg = match app.hint(&game).await {
-                        Ok(h) => {
-                            let mut v = serde_json::json!(h);
-                            v["type"] = "hint".into();
-                            v["purpose"] = purpose.unwrap_or_else(|| "hint".into()).into();
-                            v.to_string().into()
-                        }
-                        Err(e) => error(e),
-                    };
-                    let _ = out.send(msg);
+                let app = self.app.clone();
+                let purpose = purpose.unwrap_or_else(|| "hint".into());
+                reply_later(&self.out, "hint", Some(purpose), async move {
+                    app.hint(&game).await
                 });
             }
             Request::Ping => {
@@ -286,17 +302,9 @@ impl Connection {
             Request::Decline { room } => self.app.room_decline(self.seat(&room)?)?,
             Request::Opinion { room } => {
                 let seat = self.seat(&room)?.clone();
-                let (app, out) = (self.app.clone(), self.out.clone());
-                tokio::spawn(async move {
-                    let msg = match app.room_opinion(&seat).await {
-                        Ok(h) => {
-                            let mut v = serde_json::json!(h);
-                            v["type"] = "opinion".into();
-                            v.to_string().into()
-                        }
-                        Err(e) => error(e),
-                    };
-                    let _ = out.send(msg);
+                let app = self.app.clone();
+                reply_later(&self.out, "opinion", None, async move {
+                    app.room_opinion(&seat).await
                 });
             }
             _ => {}

@@ -359,3 +359,60 @@ async fn bad_websocket_messages_get_errors_and_the_connection_goes_on() {
     let s = wait_for(&mut again, "state", |_| true).await;
     assert_eq!(s["game"]["id"], id.as_str());
 }
+
+#[tokio::test]
+async fn rooms_lobby_and_room_page_over_http() {
+    let app = router();
+    let (s, v) = call_json(&app, "POST", "/api/rooms", r#"{"time":60,"color":"black"}"#).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    assert_eq!(v["seat"]["role"], "black");
+    assert_eq!(v["seat"]["token"].as_str().unwrap().len(), 32);
+    assert_eq!(v["room"]["seats"], json!([false, true]));
+    assert_eq!(v["room"]["running"], Value::Null);
+    let id = v["room"]["id"].as_str().unwrap().to_string();
+    let (s, lobby) = call_json(&app, "GET", "/api/rooms", "").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(lobby["open"][0]["id"], id.as_str());
+    assert!(lobby["live"].as_array().unwrap().is_empty());
+    let (s, r) = call_json(&app, "GET", &format!("/api/rooms/{id}"), "").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(r["opponent"], "online");
+    assert!(
+        r.get("tokens").is_none() && !r.to_string().contains(v["seat"]["token"].as_str().unwrap())
+    );
+    let (s, pdn) = call(&app, "GET", &format!("/api/rooms/{id}/pdn"), "").await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(
+        pdn.contains("[TimeControl \"60+3\"]") && pdn.contains("[Result \"*\"]"),
+        "{pdn}"
+    );
+    for (uri, status) in [
+        ("/api/rooms/rnope", StatusCode::NOT_FOUND),
+        ("/api/rooms/rnope/pdn", StatusCode::NOT_FOUND),
+    ] {
+        let (s, v) = call_json(&app, "GET", uri, "").await;
+        assert_eq!(s, status, "{uri}");
+        assert!(error_of(&v).contains("unknown game"));
+    }
+    let (s, v) = call_json(&app, "POST", "/api/rooms", r#"{"increment":-1}"#).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(error_of(&v).contains("increment"));
+    let (s, html) = call(&app, "GET", &format!("/room/{id}"), "").await;
+    assert_eq!(s, StatusCode::OK);
+    for needle in [
+        "id=\"room-link\"",
+        "id=\"clock-white\"",
+        "id=\"clock-black\"",
+        "id=\"proposals\"",
+        "<option value=\"online\">",
+        "<option value=\"random\">",
+        "data-action=\"resign\"",
+        "data-action=\"draw\"",
+        "data-action=\"opinion\"",
+    ] {
+        assert!(html.contains(needle), "room page lacks {needle}");
+    }
+    let (s, html) = call(&app, "GET", "/lobby", "").await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(html.contains("id=\"live-rooms\"") && html.contains("/assets/lobby.js"));
+}

@@ -70,6 +70,10 @@ async fn room(url: &str, form: Value, spectators: usize) -> (String, Player, Pla
     (id, w, b, watchers)
 }
 
+async fn play(ws: &mut Ws, room: &str, mv: &str) {
+    send(ws, json!({"type": "play", "room": room, "move": mv})).await;
+}
+
 fn plies(v: &Value) -> usize {
     v["room"]["moves"].as_array().map_or(0, Vec::len)
 }
@@ -103,19 +107,11 @@ async fn two_players_and_a_spectator_who_proposes() {
     );
     assert_eq!(p["ply"], 1);
     // Rules hold for everyone.
-    send(
-        &mut s.ws,
-        json!({"type": "play", "room": id, "move": "c3-d4"}),
-    )
-    .await;
+    play(&mut s.ws, &id, "c3-d4").await;
     assert!(error(&mut s.ws).await.contains("spectators cannot move"));
     send(&mut s.ws, json!({"type": "resign", "room": id})).await;
     assert!(error(&mut s.ws).await.contains("spectators cannot move"));
-    send(
-        &mut b.ws,
-        json!({"type": "play", "room": id, "move": "f6-g5"}),
-    )
-    .await;
+    play(&mut b.ws, &id, "f6-g5").await;
     assert!(error(&mut b.ws).await.contains("white's turn"));
     send(
         &mut w.ws,
@@ -183,7 +179,7 @@ async fn a_token_holds_its_seat_and_nothing_else() {
     .await;
     assert!(error(&mut x).await.contains("stale or forged token"));
     // Refused, it holds no seat: it cannot move.
-    send(&mut x, json!({"type": "play", "room": id, "move": "c3-d4"})).await;
+    play(&mut x, &id, "c3-d4").await;
     assert!(error(&mut x).await.contains("enter room"));
     // A third person without a token watches (both seats are taken).
     send(&mut x, json!({"type": "enter", "room": id})).await;
@@ -191,20 +187,12 @@ async fn a_token_holds_its_seat_and_nothing_else() {
     // White comes back with the token: the same seat, and moves.
     let mut w = enter(&url, &id, Some(&token)).await;
     assert_eq!(w.role, "white");
-    send(
-        &mut w.ws,
-        json!({"type": "play", "room": id, "move": "c3-d4"}),
-    )
-    .await;
+    play(&mut w.ws, &id, "c3-d4").await;
     wait_for(&mut b.ws, "room", |v| plies(v) == 1).await;
     // Two connections on one seat (two tabs) are the same player.
     let mut b2 = enter(&url, &id, b.token.as_deref()).await;
     assert_eq!(b2.role, "black");
-    send(
-        &mut b2.ws,
-        json!({"type": "play", "room": id, "move": "f6-g5"}),
-    )
-    .await;
+    play(&mut b2.ws, &id, "f6-g5").await;
     wait_for(&mut w.ws, "room", |v| plies(v) == 2).await;
 }
 
@@ -218,11 +206,7 @@ async fn resignation_and_no_move_after_the_end() {
     assert_eq!(r["room"]["status"]["text"], "White wins (Black resigned)");
     assert_eq!(r["room"]["running"], Value::Null);
     assert!(r["room"]["legal"].as_array().unwrap().is_empty());
-    send(
-        &mut w.ws,
-        json!({"type": "play", "room": id, "move": "c3-d4"}),
-    )
-    .await;
+    play(&mut w.ws, &id, "c3-d4").await;
     assert!(error(&mut w.ws).await.contains("the game is over"));
     for t in ["resign", "draw"] {
         send(&mut b.ws, json!({"type": t, "room": id})).await;
@@ -259,11 +243,7 @@ async fn loss_on_time_without_a_message() {
         "Black wins (White's time ran out)"
     );
     assert_eq!(r["room"]["clocks"][0], 0);
-    send(
-        &mut w.ws,
-        json!({"type": "play", "room": id, "move": "c3-d4"}),
-    )
-    .await;
+    play(&mut w.ws, &id, "c3-d4").await;
     assert!(error(&mut w.ws).await.contains("the game is over"));
 }
 
@@ -349,19 +329,11 @@ async fn a_disconnect_in_the_middle_of_a_move() {
     // White sends a move and is gone at once: the move is played whole, the seat kept.
     let token = w.token.clone().unwrap();
     let mut ws = w.ws;
-    send(
-        &mut ws,
-        json!({"type": "play", "room": id, "move": "c3-d4"}),
-    )
-    .await;
+    play(&mut ws, &id, "c3-d4").await;
     drop(ws);
     let r = wait_for(&mut b.ws, "room", |v| plies(v) == 1).await;
     assert_eq!(r["room"]["moves"][0]["text"], "c3-d4");
-    send(
-        &mut b.ws,
-        json!({"type": "play", "room": id, "move": "f6-g5"}),
-    )
-    .await;
+    play(&mut b.ws, &id, "f6-g5").await;
     let mut w = enter(&url, &id, Some(&token)).await;
     assert_eq!(w.role, "white");
     let r = wait_for(&mut w.ws, "room", |v| plies(v) == 2).await;
@@ -464,18 +436,10 @@ async fn a_restart_loses_no_game() {
     c.db = db.clone();
     let (url, _, first) = serve(c.clone()).await;
     let (id, mut w, mut b, _) = room(&url, json!({"time": 120, "increment": 0}), 0).await;
-    send(
-        &mut w.ws,
-        json!({"type": "play", "room": id, "move": "c3-d4"}),
-    )
-    .await;
+    play(&mut w.ws, &id, "c3-d4").await;
     wait_for(&mut b.ws, "room", |v| plies(v) == 1).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
-    send(
-        &mut b.ws,
-        json!({"type": "play", "room": id, "move": "f6-g5"}),
-    )
-    .await;
+    play(&mut b.ws, &id, "f6-g5").await;
     let before = wait_for(&mut w.ws, "room", |v| plies(v) == 2).await;
     let clocks = before["room"]["clocks"].clone();
     assert!(
@@ -507,11 +471,7 @@ async fn a_restart_loses_no_game() {
     assert!(now_w <= clocks[0].as_i64().unwrap() && now_w > clocks[0].as_i64().unwrap() - 2_000);
     let mut b = enter(&url, &id, b.token.as_deref()).await;
     assert_eq!(b.role, "black");
-    send(
-        &mut w.ws,
-        json!({"type": "play", "room": id, "move": "d4-e5"}),
-    )
-    .await;
+    play(&mut w.ws, &id, "d4-e5").await;
     wait_for(&mut b.ws, "room", |v| plies(v) == 3).await;
     // The finished game is listed and downloads as PDN.
     let lobby = app.lobby().unwrap();
