@@ -21,6 +21,9 @@ use tokio::task::JoinHandle;
 pub const MAX_MESSAGE: usize = 64 * 1024;
 /// Beyond this the WebSocket layer itself refuses a message and closes the connection.
 pub const HARD_LIMIT: usize = 1024 * 1024;
+/// The WebSocket layer's read buffer per connection, bytes (a longer message still arrives:
+/// it is read in several parts).
+pub const READ_BUFFER: usize = 8 * 1024;
 
 /// A request from the page.
 #[derive(Debug, Deserialize)]
@@ -122,7 +125,11 @@ impl Bucket {
 
 /// Upgrades the request to a WebSocket.
 pub async fn upgrade(ws: WebSocketUpgrade, State(app): State<Arc<App>>) -> Response {
+    // A small read buffer: the page's messages are short, and the default 128 KiB per
+    // connection was most of the server's memory with a thousand spectators (README,
+    // "Online play load test").
     ws.max_message_size(HARD_LIMIT)
+        .read_buffer_size(READ_BUFFER)
         .on_upgrade(move |socket| serve(socket, app))
 }
 
