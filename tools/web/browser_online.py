@@ -75,6 +75,8 @@ def test_online_room(first, new_browser, stop, start, shots):
             page.wait_moves(1)
             page.wait(lambda p=page: p.matched() == "c3-d4", "the matched proposal")
         assert a.matched() == "c3-d4"
+        if shots:
+            b.d.save_screenshot(os.path.join(shots, "online-player.png"))
         b.play(["f6", "g5"])
         a.wait_moves(2)
         # A reload comes back to the same seat (the token is in this browser's storage).
