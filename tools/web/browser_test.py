@@ -289,31 +289,38 @@ def test_drag_and_pdn_import(p):
     assert p.pieces().get("c5") == "b" and "d5" not in p.pieces()
 
 
-def test_ambiguous_capture_is_asked(p):
-    # The board component alone, given two captures with the same start and end: clicking
-    # the end square asks which one.
-    p.d.execute_async_script("""
+def mount_test_board(p, on_move, on_choose, setup, legal):
+    """The board component alone in #test-board: `setup` places pieces on `board` (64 cells,
+    a1 first), `legal` is its moves; the picked move lands in window.testPicked."""
+    p.d.execute_async_script(f"""
       const done = arguments[arguments.length - 1];
-      import('/assets/board.js').then(({ DraughtsBoard }) => {
+      import('/assets/board.js').then(({{ DraughtsBoard }}) => {{
         const host = document.createElement('div');
         host.id = 'test-board';
         host.className = 'board';
         document.body.appendChild(host);
         window.testPicked = null;
-        const b = new DraughtsBoard(host, {
-          onMove: (m) => { window.testPicked = m.text; },
-          onChoose: (moves, pick) => { window.testChoices = moves.map((m) => m.text);
-                                        pick(moves[1]); },
-        });
+        const b = new DraughtsBoard(host, {{ onMove: {on_move}, onChoose: {on_choose} }});
         const board = '.'.repeat(64).split('');
-        board[4] = 'W';
-        b.set({ board: board.join(''), legal: [
+        {setup}
+        b.set({{ board: board.join(''), legal: {legal} }});
+        done();
+      }});
+    """)
+
+
+def test_ambiguous_capture_is_asked(p):
+    # The board component alone, given two captures with the same start and end: clicking
+    # the end square asks which one.
+    mount_test_board(
+        p,
+        "(m) => { window.testPicked = m.text; }",
+        "(moves, pick) => { window.testChoices = moves.map((m) => m.text); pick(moves[1]); }",
+        "board[4] = 'W';",
+        """[
           { text: 'e1:c3:e5', from: 'e1', path: ['c3', 'e5'], captured: ['d2', 'd4'] },
           { text: 'e1:g3:e5', from: 'e1', path: ['g3', 'e5'], captured: ['f2', 'f4'] },
-        ] });
-        done();
-      });
-    """)
+        ]""")
     p.d.find_element(By.CSS_SELECTOR, '#test-board [data-square="e1"]').click()
     p.d.find_element(By.CSS_SELECTOR, '#test-board [data-square="e5"]').click()
     picked = p.wait(lambda: p.d.execute_script("return window.testPicked"), "the chosen move")
@@ -325,29 +332,17 @@ def test_ambiguous_capture_is_asked(p):
 def test_king_paths_between_captures(p):
     # A king taking two pieces on one line may pause on either square between them: entering
     # the second path square by square plays the move, by the path entered.
-    p.d.execute_async_script("""
-      const done = arguments[arguments.length - 1];
-      import('/assets/board.js').then(({ DraughtsBoard }) => {
-        const host = document.createElement('div');
-        host.id = 'test-board';
-        host.className = 'board';
-        document.body.appendChild(host);
-        window.testPicked = null;
-        const b = new DraughtsBoard(host, {
-          onMove: (m) => { window.testPicked = [m.text, ...m.path]; },
-          onChoose: () => { window.testPicked = ['asked']; },
-        });
-        const board = '.'.repeat(64).split('');
-        board[0] = 'W'; board[18] = 'b'; board[45] = 'b';
-        b.set({ board: board.join(''), legal: [
+    mount_test_board(
+        p,
+        "(m) => { window.testPicked = [m.text, ...m.path]; }",
+        "() => { window.testPicked = ['asked']; }",
+        "board[0] = 'W'; board[18] = 'b'; board[45] = 'b';",
+        """[
           { text: 'a1:d4:g7', from: 'a1', path: ['d4', 'g7'], paths: [['d4', 'g7'], ['e5', 'g7']],
             captured: ['c3', 'f6'] },
           { text: 'a1:d4:h8', from: 'a1', path: ['d4', 'h8'], paths: [['d4', 'h8'], ['e5', 'h8']],
             captured: ['c3', 'f6'] },
-        ] });
-        done();
-      });
-    """)
+        ]""")
     for sq in ("a1", "e5", "g7"):
         p.d.find_element(By.CSS_SELECTOR, f'#test-board [data-square="{sq}"]').click()
     picked = p.wait(lambda: p.d.execute_script("return window.testPicked"), "the king's move")
