@@ -195,6 +195,16 @@ impl Db {
         Ok(Some(room))
     }
 
+    /// Removes room `id` and its moves.
+    pub fn delete(&self, id: &str) -> Result<(), String> {
+        let conn = self.lock();
+        conn.execute("DELETE FROM moves WHERE room = ?1", params![id])
+            .map_err(err)?;
+        conn.execute("DELETE FROM rooms WHERE id = ?1", params![id])
+            .map_err(err)?;
+        Ok(())
+    }
+
     /// The ids of the games not over, oldest first.
     pub fn running(&self) -> Result<Vec<String>, String> {
         let conn = self.lock();

@@ -4,17 +4,21 @@
 //! the operation returns; the clocks are checked by a timer armed at every turn start, so a
 //! player whose time runs out loses even if nobody sends anything.
 
-use crate::db::{Db, Finished};
+use crate::db::Db;
 use crate::game::AnyGame;
 use crate::room::{Role, Room, RoomView, TimeControl};
 use crate::service::{parse_color, ApiError, App, Hint};
 use damka::core::{Color, Variant};
-use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tokio::sync::broadcast;
+
+mod messages;
+#[cfg(test)]
+mod tests;
+
+pub use messages::{Entered, Limits, Lobby, NewRoom, RoomSummary, Seat};
 
 /// Default time for the game, seconds, and increment per move.
 pub const DEFAULT_TIME: (f64, f64) = (300.0, 3.0);
@@ -24,114 +28,10 @@ pub const TIME_RANGE: (f64, f64) = (1.0, 3.0 * 3600.0);
 pub const MAX_INCREMENT: f64 = 600.0;
 /// Engine time for a spectator's opinion, seconds.
 pub const OPINION_TIME: f64 = 0.5;
+/// Seconds after which an open room nobody joined may make way for a new one.
+pub const OPEN_ROOM_TTL: u64 = 3600;
 /// Finished games the lobby lists.
 pub const LOBBY_FINISHED: usize = 50;
-
-/// The limits of online play (set by the server's options).
-#[derive(Clone, Copy, Debug)]
-pub struct Limits {
-    /// Rooms held at once (a finished one makes way for a new one).
-    pub max_rooms: usize,
-    /// Spectators in one room.
-    pub max_spectators: usize,
-    /// Messages a connection may send per second (bursts of twice as many pass).
-    pub rate: u32,
-    /// Engine opinions one spectator may ask for in one room.
-    pub opinions: u32,
-}
-
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
-            max_rooms: 200,
-            max_spectators: 50,
-            rate: 20,
-            opinions: 5,
-        }
-    }
-}
-
-/// A new room, as the page's form or `POST /api/rooms` sends it. Every field may be left out.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NewRoom {
-    /// `russian` (default) or `turkish`.
-    pub variant: Option<String>,
-    /// The creator's colour: `white` (default), `black` or `random`.
-    pub color: Option<String>,
-    /// Time for the game, seconds (default 300).
-    pub time: Option<f64>,
-    /// Added after every move, seconds (default 3).
-    pub increment: Option<f64>,
-    /// Start from this position (FEN) instead of the initial one.
-    pub fen: Option<String>,
-}
-
-/// A connection's place in a room.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Seat {
-    /// The room.
-    pub room: String,
-    /// Player of a colour, or spectator.
-    pub role: Role,
-    /// The secret that holds the seat (players only), to keep for coming back.
-    pub token: Option<String>,
-}
-
-impl Seat {
-    /// The `seat` message telling the connection where it sits.
-    pub fn message(&self) -> String {
-        let role = match self.role {
-            Role::Player(c) => crate::store::color_name(c),
-            Role::Spectator(_) => "spectator",
-        };
-        serde_json::json!({ "type": "seat", "room": self.room, "role": role, "token": self.token })
-            .to_string()
-    }
-}
-
-/// What a connection entering a room gets: its seat, the room's messages from now on, and the
-/// messages to send it first (the room as it is, and the proposals so far for a spectator).
-pub struct Entered {
-    /// Where it sits.
-    pub seat: Seat,
-    /// Every change of the room.
-    pub events: broadcast::Receiver<Arc<str>>,
-    /// The proposals as they come (spectators only).
-    pub watch_events: Option<broadcast::Receiver<Arc<str>>>,
-    /// The messages to send first.
-    pub first: Vec<String>,
-}
-
-/// A room as the lobby lists it.
-#[derive(Clone, Debug, Serialize)]
-pub struct RoomSummary {
-    /// The room's id.
-    pub id: String,
-    /// `russian` or `turkish`.
-    pub variant: &'static str,
-    /// Seconds for the game and per move.
-    pub time: [f64; 2],
-    /// Whether each seat (White, Black) is taken.
-    pub seats: [bool; 2],
-    /// Moves played.
-    pub plies: usize,
-    /// Spectators watching.
-    pub spectators: usize,
-    /// The status line.
-    pub status: String,
-}
-
-/// The lobby: games to join, games to watch, games finished.
-#[derive(Clone, Debug, Serialize)]
-pub struct Lobby {
-    /// Waiting for a second player.
-    pub open: Vec<RoomSummary>,
-    /// Being played.
-    pub live: Vec<RoomSummary>,
-    /// Over (from the database), newest first.
-    pub finished: Vec<Finished>,
-}
 
 /// The rooms, their database and limits.
 pub struct Online {
@@ -215,7 +115,7 @@ impl Online {
         if !rooms.contains_key(id) {
             let loaded = self.db.load(id).map_err(ApiError::Bad)?;
             let room = loaded.ok_or_else(|| ApiError::UnknownGame(id.to_string()))?;
-            make_space(&mut rooms, self.limits.max_rooms + 1);
+            make_space(&mut rooms, self.limits.max_rooms + 1, &self.db);
             rooms.insert(id.to_string(), room);
         }
         let room = rooms
@@ -235,19 +135,36 @@ impl Online {
     }
 }
 
-/// Drops finished rooms (saved already) until fewer than `cap` are held; false if every room
-/// held is still being played.
-fn make_space(rooms: &mut HashMap<String, Room>, cap: usize) -> bool {
+/// Drops rooms until fewer than `cap` are held: finished ones first (they stay in the
+/// database), then open ones nobody joined for [`OPEN_ROOM_TTL`] seconds (removed from the
+/// database too: no move was played). False if every room held is still wanted.
+fn make_space(rooms: &mut HashMap<String, Room>, cap: usize, db: &Db) -> bool {
+    let now = unix_now();
     while rooms.len() >= cap {
-        let oldest = rooms
+        let finished = rooms
             .values()
             .filter(|r| r.is_over() && r.spectators == 0)
-            .min_by_key(|r| r.created)
-            .map(|r| r.id.clone());
-        match oldest {
-            Some(id) => rooms.remove(&id),
-            None => return false,
+            .min_by_key(|r| r.created);
+        let abandoned = || {
+            rooms
+                .values()
+                .filter(|r| !r.started() && r.spectators == 0)
+                .filter(|r| now.saturating_sub(r.created) >= OPEN_ROOM_TTL)
+                .min_by_key(|r| r.created)
         };
+        let (id, forget) = match finished.map(|r| (r.id.clone(), false)) {
+            Some(x) => x,
+            None => match abandoned() {
+                Some(r) => (r.id.clone(), true),
+                None => return false,
+            },
+        };
+        rooms.remove(&id);
+        if forget {
+            if let Err(e) = db.delete(&id) {
+                eprintln!("damka-web: room {id}: {e}");
+            }
+        }
     }
     true
 }
@@ -300,7 +217,7 @@ impl App {
         let now = Instant::now();
         room.take_seat(color, token.clone(), now);
         let mut rooms = self.online.lock();
-        if !make_space(&mut rooms, self.online.limits.max_rooms) {
+        if !make_space(&mut rooms, self.online.limits.max_rooms, &self.online.db) {
             return Err(ApiError::Limit(format!(
                 "the server holds {} games being played, the most it takes; try again later",
                 self.online.limits.max_rooms

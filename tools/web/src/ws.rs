@@ -17,6 +17,15 @@ use std::time::Instant;
 use tokio::sync::{broadcast, mpsc};
 use tokio::task::JoinHandle;
 
+/// Messages waiting to be written to one connection. Beyond them a page that does not read
+/// gets no more direct answers, and its game's or room's states wait in their broadcast
+/// channel, where the oldest are dropped (the next state is complete anyway): a client that
+/// stops reading cannot make the server's memory grow.
+pub const OUT_QUEUE: usize = 64;
+
+/// The writer's queue of one connection.
+type Out = mpsc::Sender<Arc<str>>;
+
 /// The largest message the server reads; a larger one gets an error and is dropped.
 pub const MAX_MESSAGE: usize = 64 * 1024;
 /// Beyond this the WebSocket layer itself refuses a message and closes the connection.
@@ -142,7 +151,7 @@ fn error(message: impl std::fmt::Display) -> Arc<str> {
 /// One connection: a writer task, the game or room it is in, and the requests it reads.
 struct Connection {
     app: Arc<App>,
-    out: mpsc::UnboundedSender<Arc<str>>,
+    out: Out,
     /// The local game or room watched, and the tasks forwarding its messages.
     watched: Option<(String, Vec<JoinHandle<()>>)>,
     /// Its seat, when in a room.
@@ -150,15 +159,12 @@ struct Connection {
 }
 
 /// Forwards a game's or room's messages to the connection's writer.
-fn forward(
-    mut rx: broadcast::Receiver<Arc<str>>,
-    out: mpsc::UnboundedSender<Arc<str>>,
-) -> JoinHandle<()> {
+fn forward(mut rx: broadcast::Receiver<Arc<str>>, out: Out) -> JoinHandle<()> {
     tokio::spawn(async move {
         loop {
             match rx.recv().await {
                 Ok(msg) => {
-                    if out.send(msg).is_err() {
+                    if out.send(msg).await.is_err() {
                         break;
                     }
                 }
@@ -173,7 +179,7 @@ fn forward(
 /// Sends a search's answer (a hint, an engine opinion) as a `kind` message when it comes; the
 /// connection reads on meanwhile.
 fn reply_later(
-    out: &mpsc::UnboundedSender<Arc<str>>,
+    out: &Out,
     kind: &'static str,
     purpose: Option<String>,
     search: impl std::future::Future<Output = Result<Hint, ApiError>> + Send + 'static,
@@ -191,7 +197,7 @@ fn reply_later(
             }
             Err(e) => error(e),
         };
-        let _ = out.send(msg);
+        let _ = out.send(msg).await;
     });
 }
 
@@ -229,7 +235,7 @@ impl Connection {
         let entered = self.app.enter_room(room, token, watch)?;
         self.unwatch();
         for m in entered.first {
-            let _ = self.out.send(m.into());
+            let _ = self.out.try_send(m.into());
         }
         let mut tasks = vec![forward(entered.events, self.out.clone())];
         tasks.extend(entered.watch_events.map(|rx| forward(rx, self.out.clone())));
@@ -241,7 +247,7 @@ impl Connection {
     fn send_state(&self, id: &str) -> Result<(), ApiError> {
         let view = self.app.view(id)?;
         let msg = serde_json::json!({ "type": "state", "game": view }).to_string();
-        let _ = self.out.send(msg.into());
+        let _ = self.out.try_send(msg.into());
         Ok(())
     }
 
@@ -279,7 +285,7 @@ impl Connection {
                 });
             }
             Request::Ping => {
-                let _ = self.out.send(r#"{"type":"pong"}"#.into());
+                let _ = self.out.try_send(r#"{"type":"pong"}"#.into());
             }
             req => self.handle_room(req)?,
         }
@@ -322,7 +328,7 @@ impl Connection {
 
 async fn serve(socket: WebSocket, app: Arc<App>) {
     let (mut sink, mut stream) = socket.split();
-    let (out, mut queue) = mpsc::unbounded_channel::<Arc<str>>();
+    let (out, mut queue) = mpsc::channel::<Arc<str>>(OUT_QUEUE);
     let writer = tokio::spawn(async move {
         while let Some(msg) = queue.recv().await {
             if sink
@@ -361,7 +367,7 @@ async fn serve(socket: WebSocket, app: Arc<App>) {
             Err(false) => Ok(()),
         };
         if let Err(e) = result {
-            let _ = out.send(error(e));
+            let _ = out.try_send(error(e));
         }
     }
     conn.unwatch();
