@@ -27,6 +27,17 @@ async fn error(ws: &mut Ws) -> String {
     v["message"].as_str().unwrap().to_string()
 }
 
+/// A player's next error; no message before it may be a proposal (players never hear them).
+async fn player_error(ws: &mut Ws) -> String {
+    loop {
+        let v = next(ws).await;
+        assert_ne!(v["type"], "proposals", "a player heard {v}");
+        if v["type"] == "error" {
+            return v["message"].as_str().unwrap().to_string();
+        }
+    }
+}
+
 async fn seat(ws: &mut Ws) -> (String, String, Option<String>) {
     let s = wait_for(ws, "seat", |_| true).await;
     let token = s["token"].as_str().map(str::to_string);
@@ -113,13 +124,15 @@ async fn two_players_and_a_spectator_who_proposes() {
     send(&mut s.ws, json!({"type": "resign", "room": id})).await;
     assert!(error(&mut s.ws).await.contains("spectators cannot move"));
     play(&mut b.ws, &id, "f6-g5").await;
-    assert!(error(&mut b.ws).await.contains("white's turn"));
+    assert!(player_error(&mut b.ws).await.contains("white's turn"));
     send(
         &mut w.ws,
         json!({"type": "propose", "room": id, "move": "c3-d4"}),
     )
     .await;
-    assert!(error(&mut w.ws).await.contains("only spectators propose"));
+    assert!(player_error(&mut w.ws)
+        .await
+        .contains("only spectators propose"));
     send(
         &mut s.ws,
         json!({"type": "propose", "room": id, "move": "c3-c4"}),
@@ -132,8 +145,15 @@ async fn two_players_and_a_spectator_who_proposes() {
         json!({"type": "play", "room": id, "path": ["c3", "d4"]}),
     )
     .await;
-    for ws in [&mut w.ws, &mut b.ws, &mut s.ws] {
-        let r = wait_for(ws, "room", |v| plies(v) == 1).await;
+    for (ws, player) in [(&mut w.ws, true), (&mut b.ws, true), (&mut s.ws, false)] {
+        // Every message up to the move's state: a player's holds no proposal.
+        let r = loop {
+            let v = next(ws).await;
+            assert!(!player || v["type"] != "proposals", "a player heard {v}");
+            if v["type"] == "room" && plies(&v) == 1 {
+                break v;
+            }
+        };
         let last = &r["room"]["last_proposals"];
         assert_eq!(last["played"], "c3-d4");
         assert_eq!(last["proposals"][0]["matched"], true);
@@ -146,7 +166,7 @@ async fn two_players_and_a_spectator_who_proposes() {
             "{r}"
         );
     }
-    // The players never heard a proposal.
+    // Nor after it.
     for ws in [&mut w.ws, &mut b.ws] {
         assert!(drain(ws, 200)
             .await
