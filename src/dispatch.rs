@@ -4,6 +4,7 @@
 //! perft and evaluation are monomorphized per game.
 
 use crate::core::Variant;
+use crate::eval::data::RecordRules;
 use crate::eval::Evaluate;
 use crate::variant::{Perft, RussianPosition, TurkishPosition};
 
@@ -11,8 +12,8 @@ use crate::variant::{Perft, RussianPosition, TurkishPosition};
 pub trait GameTask {
     /// What the work returns.
     type Output;
-    /// Runs the work for the game whose positions are `P`.
-    fn run<P: Evaluate + Perft>(self) -> Self::Output;
+    /// Runs the work for the game whose positions are `P` (an implementation may ask for less).
+    fn run<P: Evaluate + Perft + RecordRules>(self) -> Self::Output;
 }
 
 /// Runs `task` for `variant`'s position type.

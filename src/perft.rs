@@ -275,7 +275,7 @@ pub fn check_epd<P: Perft>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::russian::RussianPosition;
+    use crate::variant::RussianPosition;
 
     /// The portable recursion (what a CPU without popcnt or BMI runs) counts what the
     /// run-time-selected one counts, on positions with kings, crowning and long captures.

@@ -10,7 +10,6 @@ use damka::book::Book;
 use damka::core::Variant;
 use damka::engine::{Engine, GoMode, Info, Limits};
 use damka::game::Game;
-use damka::protocol::HubConfig;
 use damka::variant::{RussianPosition, TurkishPosition};
 use hub_support::Client;
 use std::collections::HashSet;
@@ -182,16 +181,7 @@ fn the_engine_plays_book_moves_and_says_so() {
     assert!(infos.iter().all(|i| !i.book && i.depth > 0));
 
     // Through Hub: `book=yes` at the end of the info line.
-    let c = Client::start_backend(
-        Engine::new(Variant::Russian),
-        HubConfig {
-            options: vec![
-                ("book".into(), "true".into()),
-                ("book-file".into(), path.to_str().unwrap().into()),
-            ],
-        },
-        Arc::new(Mutex::new(Vec::new())),
-    );
+    let c = Client::start_engine(&[("book", "true"), ("book-file", path.to_str().unwrap())]);
     let decl = c.ask("hub");
     assert!(decl
         .iter()

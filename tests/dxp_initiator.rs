@@ -12,17 +12,22 @@ use damka::variant::{Position, RussianPosition, TurkishPosition};
 use dxp_support::*;
 use std::time::Duration;
 
+/// A match of `games` one-minute games from the start, damka playing `color` in each
+/// (alternating when `None`).
+fn one_minute_match<P: Position>(games: u32, color: Option<Color>) -> Match<P> {
+    Match {
+        games,
+        minutes: 1,
+        moves: 0,
+        color,
+        start: P::start(),
+    }
+}
+
 #[test]
 fn initiator_plays_a_match_against_a_scripted_follower() {
     let (cfg, _) = test_config();
-    let m = Match {
-        games: 2,
-        minutes: 1,
-        moves: 0,
-        color: None,
-        start: RussianPosition::start(),
-    };
-    let (mut peer, handle) = spawn_initiator::<RussianPosition>(cfg, m);
+    let (mut peer, handle) = spawn_initiator(cfg, one_minute_match::<RussianPosition>(2, None));
     let mut rng = Rng::new(3);
     for (i, damka) in [Color::White, Color::Black].into_iter().enumerate() {
         let Message::GameReq(req) = peer.expect() else {
@@ -82,14 +87,10 @@ fn initiator_plays_a_match_against_a_scripted_follower() {
 #[test]
 fn initiator_stops_when_refused() {
     let (cfg, _) = test_config();
-    let m = Match {
-        games: 3,
-        minutes: 1,
-        moves: 0,
-        color: Some(Color::Black),
-        start: TurkishPosition::start(),
-    };
-    let (mut peer, handle) = spawn_initiator::<TurkishPosition>(cfg, m);
+    let (mut peer, handle) = spawn_initiator(
+        cfg,
+        one_minute_match::<TurkishPosition>(3, Some(Color::Black)),
+    );
     let Message::GameReq(req) = peer.expect() else {
         panic!("expected GAMEREQ")
     };

@@ -79,8 +79,7 @@ fn whole_game<P: Evaluate>(peer: &mut Peer, color: Color, seed: u64) -> usize {
 }
 
 fn several_whole_games<P: Evaluate>() {
-    let (cfg, lines) = test_config();
-    let (mut peer, handle) = spawn_follower::<P>(cfg);
+    let (mut peer, handle, lines) = follower::<P>(|_| {});
     let a = whole_game::<P>(&mut peer, Color::White, 1);
     let b = whole_game::<P>(&mut peer, Color::Black, 2);
     peer.close();
@@ -107,8 +106,7 @@ fn turkish_follower_plays_whole_games_with_both_colours() {
 
 #[test]
 fn start_position_indicator_a_and_given_positions() {
-    let (cfg, _) = test_config();
-    let (mut peer, handle) = spawn_follower::<RussianPosition>(cfg);
+    let (mut peer, handle, _) = follower::<RussianPosition>(|_| {});
     // `A`: the game's initial position; damka is Black, so it waits for White's move.
     peer.text("R01scripted peer                   Z001000A");
     peer.expect_acc(AccCode::Accept);
@@ -122,8 +120,7 @@ fn start_position_indicator_a_and_given_positions() {
 
 #[test]
 fn refusals_name_their_reason_and_the_follower_goes_on() {
-    let (cfg, lines) = test_config();
-    let (mut peer, handle) = spawn_follower::<RussianPosition>(cfg);
+    let (mut peer, handle, lines) = follower::<RussianPosition>(|_| {});
     // Wrong version.
     peer.text("R02scripted peer                   W001000A");
     peer.expect_acc(AccCode::WrongVersion);
@@ -154,8 +151,7 @@ fn refusals_name_their_reason_and_the_follower_goes_on() {
 
 #[test]
 fn malformed_messages_get_a_chat_and_a_log_line() {
-    let (cfg, lines) = test_config();
-    let (mut peer, handle) = spawn_follower::<TurkishPosition>(cfg);
+    let (mut peer, handle, lines) = follower::<TurkishPosition>(|_| {});
     let cases: [(&[u8], &str); 8] = [
         (b"X123\0", "unknown message type"),
         (b"E1\0", "too short"),
@@ -188,9 +184,7 @@ fn malformed_messages_get_a_chat_and_a_log_line() {
 
 #[test]
 fn too_many_bad_messages_close_the_connection() {
-    let (mut cfg, lines) = test_config();
-    cfg.max_bad = 3;
-    let (mut peer, handle) = spawn_follower::<RussianPosition>(cfg);
+    let (mut peer, handle, lines) = follower::<RussianPosition>(|cfg| cfg.max_bad = 3);
     for _ in 0..3 {
         peer.raw(b"?\0");
     }
@@ -200,11 +194,8 @@ fn too_many_bad_messages_close_the_connection() {
 
 #[test]
 fn illegal_move_and_move_out_of_turn() {
-    let (mut cfg, lines) = test_config();
-    cfg.movetime = Some(0.5);
-    let (mut peer, handle) = spawn_follower::<RussianPosition>(cfg);
-    peer.send(&gamereq(&RussianPosition::start(), Color::White, 1));
-    assert!(matches!(peer.expect(), Message::GameAcc { .. }));
+    let (mut peer, handle, lines) = follower::<RussianPosition>(|cfg| cfg.movetime = Some(0.5));
+    peer.start_game(&RussianPosition::start(), Color::White, 1);
     // damka (White) thinks: a move now is out of turn.
     peer.text("M0000222600");
     peer.expect_chat("out of turn");
@@ -216,8 +207,7 @@ fn illegal_move_and_move_out_of_turn() {
     peer.expect_gameend(EndReason::Unknown, false);
     peer.text("E01");
     // A square that does not exist.
-    peer.send(&gamereq(&RussianPosition::start(), Color::Black, 1));
-    assert!(matches!(peer.expect(), Message::GameAcc { .. }));
+    peer.start_game(&RussianPosition::start(), Color::Black, 1);
     peer.text("M0000104000");
     peer.expect_chat("no square 40");
     assert!(matches!(peer.expect(), Message::GameEnd { .. }));
@@ -229,11 +219,8 @@ fn illegal_move_and_move_out_of_turn() {
 
 #[test]
 fn gameend_while_thinking_is_acknowledged_and_no_move_follows() {
-    let (mut cfg, _) = test_config();
-    cfg.movetime = Some(30.0);
-    let (mut peer, handle) = spawn_follower::<TurkishPosition>(cfg);
-    peer.send(&gamereq(&TurkishPosition::start(), Color::White, 5));
-    assert!(matches!(peer.expect(), Message::GameAcc { .. }));
+    let (mut peer, handle, _) = follower::<TurkishPosition>(|cfg| cfg.movetime = Some(30.0));
+    peer.start_game(&TurkishPosition::start(), Color::White, 5);
     std::thread::sleep(Duration::from_millis(300));
     let t0 = Instant::now();
     peer.text("E01"); // what pydraughts' quit() sends
@@ -252,11 +239,9 @@ fn gameend_while_thinking_is_acknowledged_and_no_move_follows() {
 /// A game from `fen` (damka plays `color`); the peer plays `moves` (algebraic) when it is its
 /// turn and returns what damka sends after them.
 fn from_position<P: Evaluate>(fen: &str, color: Color, moves: &[&str]) -> (Vec<Message>, Game<P>) {
-    let (cfg, _) = test_config();
-    let (mut peer, handle) = spawn_follower::<P>(cfg);
+    let (mut peer, handle, _) = follower::<P>(|_| {});
     let mut game = Game::<P>::from_fen(fen).unwrap();
-    peer.send(&gamereq(game.start(), color, 1));
-    assert!(matches!(peer.expect(), Message::GameAcc { .. }));
+    peer.start_game(game.start(), color, 1);
     let mut out = Vec::new();
     for m in moves {
         if game.position().side_to_move() == color {
@@ -280,34 +265,27 @@ fn from_position<P: Evaluate>(fen: &str, color: Color, moves: &[&str]) -> (Vec<M
 #[test]
 fn damka_ends_the_game_by_the_rules_on_its_turn() {
     // Russian: White's capture takes Black's (damka's) last man: damka has no move and loses.
-    let (out, _) = from_position::<RussianPosition>("W:Wc3:Bd4", Color::Black, &["c3:e5"]);
-    assert_eq!(
-        out.last(),
-        Some(&Message::GameEnd {
-            reason: EndReason::ILose,
-            stop: false
-        })
-    );
+    let russian = from_position::<RussianPosition>("W:Wc3:Bd4", Color::Black, &["c3:e5"]).0;
     // Turkish: a capture leaves one man against one man: a draw, said by damka.
-    let (out, _) = from_position::<TurkishPosition>("W:Wd3:Bd4,a6", Color::Black, &["d3xd5"]);
-    assert_eq!(
-        out.last(),
-        Some(&Message::GameEnd {
-            reason: EndReason::Draw,
-            stop: false
-        })
-    );
+    let turkish = from_position::<TurkishPosition>("W:Wd3:Bd4,a6", Color::Black, &["d3xd5"]).0;
+    for (out, reason) in [(russian, EndReason::ILose), (turkish, EndReason::Draw)] {
+        assert_eq!(
+            out.last(),
+            Some(&Message::GameEnd {
+                reason,
+                stop: false
+            })
+        );
+    }
 }
 
 #[test]
 fn a_move_after_damka_won_is_answered_by_gameend() {
     // damka (White) must capture Black's last man; then it is Black's turn, and Black, with no
     // piece left, sends a move anyway: damka answers that the game is over, won.
-    let (cfg, _) = test_config();
-    let (mut peer, handle) = spawn_follower::<RussianPosition>(cfg);
+    let (mut peer, handle, _) = follower::<RussianPosition>(|_| {});
     let mut game = Game::<RussianPosition>::from_fen("W:Wc3:Bd4").unwrap();
-    peer.send(&gamereq(game.start(), Color::White, 1));
-    assert!(matches!(peer.expect(), Message::GameAcc { .. }));
+    peer.start_game(game.start(), Color::White, 1);
     take_move(&mut game, &peer.expect());
     assert!(game.is_over());
     peer.text("M0000282400");
@@ -320,11 +298,9 @@ fn a_move_after_damka_won_is_answered_by_gameend() {
 
 #[test]
 fn backreq_takes_moves_back_or_is_refused() {
-    let (cfg, _) = test_config();
-    let (mut peer, handle) = spawn_follower::<RussianPosition>(cfg);
+    let (mut peer, handle, _) = follower::<RussianPosition>(|_| {});
     let mut game = Game::<RussianPosition>::from_start();
-    peer.send(&gamereq(game.start(), Color::Black, 1));
-    assert!(matches!(peer.expect(), Message::GameAcc { .. }));
+    peer.start_game(game.start(), Color::Black, 1);
     let mut rng = Rng::new(5);
     for _ in 0..2 {
         let m = random_move(&mut game, &mut rng);
@@ -362,27 +338,23 @@ fn backreq_takes_moves_back_or_is_refused() {
 #[test]
 fn silent_and_vanishing_peers_do_not_block() {
     // Silent in a game: the peer's clock (0.5 s) and the grace (0.3 s) run out.
-    let (mut cfg, lines) = test_config();
-    cfg.zero_minute_clock = 0.5;
-    cfg.grace = Duration::from_millis(300);
-    let (mut peer, handle) = spawn_follower::<TurkishPosition>(cfg);
-    peer.send(&gamereq(&TurkishPosition::start(), Color::Black, 0));
-    assert!(matches!(peer.expect(), Message::GameAcc { .. }));
+    let (mut peer, handle, lines) = follower::<TurkishPosition>(|cfg| {
+        cfg.zero_minute_clock = 0.5;
+        cfg.grace = Duration::from_millis(300);
+    });
+    peer.start_game(&TurkishPosition::start(), Color::Black, 0);
     let t0 = Instant::now();
     let records = handle.join().unwrap();
     assert!(t0.elapsed() < Duration::from_secs(5));
     assert!(matches!(&records[0].end, GameOver::Disconnected(w) if w.contains("sent nothing")));
     assert!(logged(&lines, "sent nothing"));
     // Silent with no game: the idle timeout.
-    let (mut cfg, _) = test_config();
-    cfg.idle_timeout = Duration::from_millis(300);
-    let (_peer, handle) = spawn_follower::<TurkishPosition>(cfg);
+    let (_peer, handle, _) =
+        follower::<TurkishPosition>(|cfg| cfg.idle_timeout = Duration::from_millis(300));
     assert!(handle.join().unwrap().is_empty());
     // Gone in mid-game.
-    let (cfg, _) = test_config();
-    let (mut peer, handle) = spawn_follower::<RussianPosition>(cfg);
-    peer.send(&gamereq(&RussianPosition::start(), Color::White, 1));
-    assert!(matches!(peer.expect(), Message::GameAcc { .. }));
+    let (mut peer, handle, _) = follower::<RussianPosition>(|_| {});
+    peer.start_game(&RussianPosition::start(), Color::White, 1);
     peer.close();
     let records = handle.join().unwrap();
     assert!(matches!(&records[0].end, GameOver::Disconnected(w) if w.contains("closed")));
@@ -391,10 +363,10 @@ fn silent_and_vanishing_peers_do_not_block() {
 #[test]
 fn damka_keeps_within_its_clock() {
     // 0 minutes with a 2 s clock, no fixed move time: damka plans from the clock alone.
-    let (mut cfg, _) = test_config();
-    cfg.movetime = None;
-    cfg.zero_minute_clock = 2.0;
-    let (mut peer, handle) = spawn_follower::<RussianPosition>(cfg);
+    let (mut peer, handle, _) = follower::<RussianPosition>(|cfg| {
+        cfg.movetime = None;
+        cfg.zero_minute_clock = 2.0;
+    });
     whole_game::<RussianPosition>(&mut peer, Color::White, 7);
     peer.close();
     let records = handle.join().unwrap();
@@ -409,8 +381,7 @@ fn damka_keeps_within_its_clock() {
 
 #[test]
 fn messages_out_of_place_are_answered_and_a_new_gamereq_starts_a_new_game() {
-    let (cfg, _) = test_config();
-    let (mut peer, handle) = spawn_follower::<RussianPosition>(cfg);
+    let (mut peer, handle, _) = follower::<RussianPosition>(|_| {});
     // Between games: a MOVE, a GAMEACC and a BACKACC get a CHAT; a BACKREQ its refusal.
     peer.text("M0000101400");
     peer.expect_chat("unexpected MOVE with no game in progress");
@@ -426,8 +397,7 @@ fn messages_out_of_place_are_answered_and_a_new_gamereq_starts_a_new_game() {
     peer.expect_chat("no game in progress");
     // In a game: a BACKACC nobody asked for gets a CHAT and the game goes on.
     let mut game = Game::<RussianPosition>::from_start();
-    peer.send(&gamereq(game.start(), Color::Black, 1));
-    assert!(matches!(peer.expect(), Message::GameAcc { .. }));
+    peer.start_game(game.start(), Color::Black, 1);
     peer.text("K0");
     peer.expect_chat("unexpected BACKACC during a game");
     let mv = game.play_text("c3-d4").unwrap();

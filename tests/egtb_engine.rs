@@ -74,31 +74,35 @@ fn sample<P: Position>(all: Vec<P>, n: usize, seed: u64) -> Vec<P> {
     all
 }
 
-#[test]
-fn russian_self_play_converts_every_database_win() {
-    let (_dir, tb) = tables::<RussianPosition>("engine-ru", 4);
-    // Three kings against one, king and man against king, two kings and a man against king.
-    let sigs = [[0, 3, 0, 1], [1, 1, 0, 1], [1, 2, 0, 1], [0, 2, 1, 0]];
+/// Self-play from `per_sig` database wins of each signature of `sigs` (databases up to
+/// `pieces`): at least `least` of them must be converted.
+fn self_play_converts<P: CountedDraws + Evaluate>(
+    name: &str,
+    pieces: u32,
+    sigs: &[[u32; 4]],
+    per_sig: usize,
+    least: usize,
+) {
+    let (_dir, tb) = tables::<P>(name, pieces);
     let mut won = 0;
     for (k, s) in sigs.iter().enumerate() {
-        let starts = sample(positions::<RussianPosition>(4, |c| c == *s), 40, k as u64);
+        let starts = sample(positions::<P>(pieces, |c| c == *s), per_sig, k as u64);
         won += converts(tb.clone(), &starts);
     }
-    assert!(won >= 60, "{won} wins played");
+    assert!(won >= least, "{won} wins played");
+}
+
+#[test]
+fn russian_self_play_converts_every_database_win() {
+    // Three kings against one, king and man against king, two kings and a man against king.
+    let sigs = [[0, 3, 0, 1], [1, 1, 0, 1], [1, 2, 0, 1], [0, 2, 1, 0]];
+    self_play_converts::<RussianPosition>("engine-ru", 4, &sigs, 40, 60);
 }
 
 #[test]
 fn turkish_self_play_converts_every_database_win() {
-    let (_dir, tb) = tables::<TurkishPosition>("engine-tu", 3);
-    let mut won = 0;
-    for (k, s) in [[0, 2, 0, 1], [0, 2, 1, 0], [1, 1, 1, 0]]
-        .iter()
-        .enumerate()
-    {
-        let starts = sample(positions::<TurkishPosition>(3, |c| c == *s), 30, k as u64);
-        won += converts(tb.clone(), &starts);
-    }
-    assert!(won >= 30, "{won} wins played");
+    let sigs = [[0, 2, 0, 1], [0, 2, 1, 0], [1, 1, 1, 0]];
+    self_play_converts::<TurkishPosition>("engine-tu", 3, &sigs, 30, 30);
 }
 
 #[test]

@@ -17,14 +17,7 @@ const RUSSIAN_START: &str = "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww";
 const TURKISH_START: &str = "Weeeeeeeebbbbbbbbbbbbbbbbeeeeeeeeeeeeeeeewwwwwwwwwwwwwwwweeeeeeee";
 
 fn engine_client() -> Client {
-    let config = HubConfig {
-        options: vec![("hash".into(), "8".into())],
-    };
-    Client::start_backend(
-        Engine::new(Variant::Russian),
-        config,
-        Arc::new(Mutex::new(Vec::new())),
-    )
+    Client::start_engine(&[("hash", "8")])
 }
 
 /// The engine as it behaves when the system refuses to start more than `max` search threads

@@ -256,18 +256,7 @@ fn random_and_mutated_lines_never_break_the_session() {
 /// session goes on.
 #[test]
 fn real_engine_survives_random_positions_and_moves() {
-    use damka::core::Variant;
-    use damka::engine::Engine;
-    use damka::protocol::HubConfig;
-    use std::sync::{Arc, Mutex};
-
-    let c = Client::start_backend(
-        Engine::new(Variant::Russian),
-        HubConfig {
-            options: vec![("hash".into(), "4".into())],
-        },
-        Arc::new(Mutex::new(Vec::new())),
-    );
+    let c = Client::start_engine(&[("hash", "4")]);
     c.handshake();
     let mut rng = Fuzz(Rng::new(0x05ee_d0fd_a4ca));
     let (mut searched, mut refused) = (0, 0);

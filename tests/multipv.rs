@@ -10,7 +10,6 @@ use damka::core::{Rng, Score, Variant};
 use damka::engine::{Engine, GoMode, Info, Limits};
 use damka::eval::Evaluate;
 use damka::game::Game;
-use damka::protocol::HubConfig;
 use damka::search::{Job, SearchLimits, Searcher};
 use damka::variant::{Notation, RussianPosition, TurkishPosition};
 use hub_support::Client;
@@ -194,11 +193,7 @@ fn moves_only_and_exclude_keep_the_search_to_the_moves_allowed() {
 
 #[test]
 fn hub_clients_see_ranks_only_when_they_ask_for_several_lines() {
-    let c = Client::start_backend(
-        Engine::new(Variant::Russian),
-        HubConfig::default(),
-        Arc::new(Mutex::new(Vec::new())),
-    );
+    let c = Client::start_engine(&[]);
     let hello = c.ask("hub");
     assert!(hello
         .iter()

@@ -374,24 +374,3 @@ fn many_kings_many_capture_moves() {
     assert_eq!(pos.legal_moves().len(), 195);
     check(&pos);
 }
-
-#[test]
-fn a_king_pausing_on_different_squares_has_every_path() {
-    // The king on a1 takes a3 and a6 on one file, pausing on a4 or a5 in between: one move
-    // (a1xa7, the same captured set), two paths, both accepted.
-    let pos = TurkishPosition::from_fen("W:WKa1:Ba3,a6,h8").unwrap();
-    let list = pos.legal_moves();
-    let m = list
-        .iter()
-        .find(|m| m.from().to_string() == "a1" && m.to().to_string() == "a7")
-        .expect("a1xa7 is legal");
-    let names = |p: &Vec<Square>| {
-        p.iter()
-            .map(|s| s.to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    let mut got: Vec<String> = pos.paths(m).iter().map(names).collect();
-    got.sort();
-    assert_eq!(got, vec!["a4 a7", "a5 a7"]);
-}

@@ -40,7 +40,8 @@ import draughts.engines.dxp_communication.dxp_classes
 from draughts import Board, WHITE, BLACK
 from draughts.engine import DXPEngine, HubEngine
 
-failures = []
+from check_support import engine_path, fail, replay_in_damka, summary
+
 MAX_PLIES = 300
 # The wire time (taken at pydraughts' socket) includes pydraughts' own latency: its receiver
 # thread waits for Python's interpreter lock, held by its busy-waiting main thread, and on a
@@ -48,11 +49,6 @@ MAX_PLIES = 300
 # sending). damka's clock must stay within the game's time; the wire time must agree with it
 # up to that latency.
 WIRE_SLACK = 1.3
-
-
-def fail(msg):
-    failures.append(msg)
-    print("FAIL:", msg, flush=True)
 
 
 class IllegalCatcher(logging.Handler):
@@ -163,24 +159,6 @@ def dxp_move(e, board, catcher, timeout):
     if r is None or r.move is None:
         return None, "no move"
     return r.move, None
-
-
-def replay_in_damka(engine, variant, start, moves):
-    """damka must accept the whole game as legal: one pos line, then ping."""
-    h = HubEngine([engine])
-    try:
-        h.configure({"variant": variant})
-        h.init()
-        h.send(f'pos pos={start} moves="{" ".join(moves)}"')
-        h.send("ping")
-        while True:
-            command, arg = h.recv_hub()
-            if command == "pong":
-                return
-            fail(f"{variant}: damka rejects the game played over DXP: {command} {arg}")
-    finally:
-        h.quit()
-        h.kill_process()
 
 
 def play_game(engine, variant, dxp_color, port, clock, movetime, catcher, takeback_at):
@@ -314,7 +292,7 @@ def check_variant(engine, variant, dxp_color, clock, movetime, catcher, wire, tm
     print(f"{variant}: {len(moves)} plies ({n} by damka over DXP), {over}, damka's time on "
           f"the wire {wire.used:.2f} s of {clock} s ({wire.moves} moves; {used:.2f} s with "
           f"pydraughts' own work), {time.perf_counter() - t0:.0f} s", flush=True)
-    replay_in_damka(engine, variant, start, moves)
+    replay_in_damka(engine, variant, start, moves, "played over DXP")
 
 
 def main():
@@ -327,9 +305,8 @@ def main():
     ap.add_argument("--log-dir", help="keep damka's logs (dxp-VARIANT.log) in this directory")
     args = ap.parse_args()
 
-    engine = os.path.realpath(args.engine)
-    if not os.access(engine, os.X_OK):
-        print(f"no engine at {engine}", file=sys.stderr)
+    engine = engine_path(args.engine)
+    if engine is None:
         return 2
     sys.setswitchinterval(0.001)  # pydraughts busy-waits: let its receiver thread in sooner
     catcher = IllegalCatcher()
@@ -348,11 +325,7 @@ def main():
             check_variant(engine, variant, colors[variant], args.clock, args.movetime,
                           catcher, wire, tmp)
     print(f"{time.perf_counter() - t0:.0f}s in all")
-    if failures:
-        print(f"dxp_check: {len(failures)} failure(s)")
-        return 1
-    print("dxp_check: all passed")
-    return 0
+    return summary("dxp_check")
 
 
 if __name__ == "__main__":

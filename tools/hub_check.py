@@ -33,6 +33,8 @@ from draughts import Board
 from draughts.engine import HubEngine, Limit
 from draughts.tournament import RoundRobin
 
+from check_support import engine_path, fail, replay_in_damka, summary
+
 VARIANTS = ["russian", "turkish"]
 
 # Every line damka may write to a client, in the strict form: a command word, then
@@ -44,13 +46,6 @@ INFO = re.compile(
     r' nps=\d+\.\d+( pv="[0-9x\- ]+"| pv=[0-9x\-]+)?( book=yes)?$'
 )
 DONE = re.compile(r"^done move=\d+[-x][0-9x]+( ponder=\d+[-x][0-9x]+)?$")
-
-failures = []
-
-
-def fail(msg):
-    failures.append(msg)
-    print("FAIL:", msg, flush=True)
 
 
 class WarningCatcher(logging.Handler):
@@ -110,24 +105,6 @@ def install_play_checks():
 
 
 current_game = {}
-
-
-def replay_in_damka(engine_path, variant, start, moves):
-    """damka must accept the whole game as legal: one pos line, then ping."""
-    e = HubEngine([engine_path])
-    try:
-        e.configure({"variant": variant})
-        e.init()
-        e.send(f'pos pos={start} moves="{" ".join(moves)}"')
-        e.send("ping")
-        while True:
-            command, arg = e.recv_hub()
-            if command == "pong":
-                break
-            fail(f"{variant}: damka rejects the game it played: {command} {arg}")
-    finally:
-        e.quit()
-        e.kill_process()
 
 
 def direct_checks(engine_path, variant):
@@ -269,9 +246,8 @@ def main():
     ap.add_argument("--variants", default=",".join(VARIANTS))
     args = ap.parse_args()
 
-    engine = os.path.realpath(args.engine)
-    if not os.access(engine, os.X_OK):
-        print(f"no engine at {engine}", file=sys.stderr)
+    engine = engine_path(args.engine)
+    if engine is None:
         return 2
     logging.getLogger("pydraughts").addHandler(WarningCatcher())
     logging.getLogger("pydraughts").setLevel(logging.WARNING)
@@ -294,18 +270,14 @@ def main():
         if len(games) - before != args.games:
             fail(f"{variant}: {len(games) - before} of {args.games} games finished")
         for v, start, moves in games[before:]:
-            replay_in_damka(engine, v, start, moves)
+            replay_in_damka(engine, v, start, moves, "it played")
 
     tight = min((a - u for u, a in clock_log), default=0.0)
     print(
         f"{len(games)} games, {len(clock_log)} timed moves, least time left "
         f"{tight:.3f}s, {time.perf_counter() - t0:.0f}s in all"
     )
-    if failures:
-        print(f"hub_check: {len(failures)} failure(s)")
-        return 1
-    print("hub_check: all passed")
-    return 0
+    return summary("hub_check")
 
 
 if __name__ == "__main__":

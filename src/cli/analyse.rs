@@ -5,21 +5,15 @@ use crate::core::{score_text, ScoreStyle, Variant};
 use crate::engine::{Engine, GoMode, Info, Limits};
 use clap::Args;
 
-/// Default time when no limit is given, seconds.
-pub const DEFAULT_MOVETIME: f64 = 5.0;
-
 /// Arguments of `damka analyse`.
 #[derive(Args, Debug, Default)]
 pub struct AnalyseArgs {
     /// The game.
     #[arg(long)]
     pub variant: Option<Variant>,
-    /// Position (FEN or Hub position string); the start position when omitted.
-    #[arg(long)]
-    pub fen: Option<String>,
-    /// Moves to play from the position first (Hub numbers or algebraic), space separated.
-    #[arg(long)]
-    pub moves: Option<String>,
+    /// The position and the moves played from it.
+    #[command(flatten)]
+    pub position: super::search_opts::PositionArgs,
     /// Depth limit.
     #[arg(long, conflicts_with_all = ["movetime", "nodes"])]
     pub depth: Option<u32>,
@@ -39,12 +33,9 @@ pub struct AnalyseArgs {
     /// Leave these root moves out of the search (space separated).
     #[arg(long)]
     pub exclude: Option<String>,
-    /// Strength level, 1 (beginner) to 10 (full strength).
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=10))]
-    pub skill: u8,
-    /// Seed of the strength level's choices (0: from the clock).
-    #[arg(long, default_value_t = 0)]
-    pub seed: u32,
+    /// The strength level.
+    #[command(flatten)]
+    pub strength: super::search_opts::StrengthArgs,
     /// Annotate the game in this PDN file instead of analysing one position.
     #[arg(long, conflicts_with_all = ["fen", "moves", "moves_only", "exclude"])]
     pub pdn: Option<std::path::PathBuf>,
@@ -96,8 +87,8 @@ pub fn engine_for(args: &AnalyseArgs) -> Result<Engine, String> {
     }
     for (name, value) in [
         ("multipv", args.multipv.to_string()),
-        ("skill", args.skill.to_string()),
-        ("seed", args.seed.to_string()),
+        ("skill", args.strength.skill.to_string()),
+        ("seed", args.strength.seed.to_string()),
     ] {
         engine.set_option(name, &value).map_err(|e| e.to_string())?;
     }
@@ -107,7 +98,10 @@ pub fn engine_for(args: &AnalyseArgs) -> Result<Engine, String> {
     Ok(engine)
 }
 
-/// The search limits of `args` (5 s when none is given).
+/// Default time when no limit is given, seconds.
+pub const DEFAULT_MOVETIME: f64 = 5.0;
+
+/// The search limits of `args` ([`DEFAULT_MOVETIME`] when none is given).
 pub fn limits_of(args: &AnalyseArgs) -> Limits {
     let words = |s: &Option<String>| -> Vec<String> {
         s.as_deref()
@@ -140,12 +134,8 @@ pub fn run(args: AnalyseArgs) -> i32 {
             return 2;
         }
     };
-    let moves: Vec<&str> = args
-        .moves
-        .as_deref()
-        .map(|m| m.split_whitespace().collect())
-        .unwrap_or_default();
-    let pos = match &args.fen {
+    let moves = args.position.move_list();
+    let pos = match &args.position.fen {
         Some(f) => f.clone(),
         None => engine.fen(),
     };

@@ -84,7 +84,7 @@ fn bench_game<P: Evaluate>(
         eprintln!("damka bench: {notice}");
     }
     let mut lines = Vec::new();
-    for (index, fen) in P::Game::BENCH_POSITIONS.iter().enumerate() {
+    for (index, fen) in P::Game::BENCH_POSITIONS.lines().enumerate() {
         let pos = P::parse_any(fen).map_err(|e| format!("bench position {index}: {e}"))?;
         searcher.clear();
         let job = Job::new(
@@ -177,7 +177,7 @@ fn speedup_game<P: Evaluate>(
         eprintln!("damka bench: {notice}");
     }
     let mut ratios = Vec::new();
-    for (index, fen) in list.iter().enumerate() {
+    for (index, fen) in list.lines().enumerate() {
         let pos = P::parse_any(fen).map_err(|e| format!("bench position {index}: {e}"))?;
         let limits = SearchLimits {
             depth: Some(depth),

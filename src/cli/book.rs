@@ -72,12 +72,9 @@ pub struct ProbeArgs {
     /// The game.
     #[arg(long, default_value = "russian")]
     pub variant: Variant,
-    /// The position (FEN or Hub position string); the start position when omitted.
-    #[arg(long)]
-    pub fen: Option<String>,
-    /// Moves played from it first (Hub numbers or algebraic), space separated.
-    #[arg(long)]
-    pub moves: Option<String>,
+    /// The position and the moves played from it.
+    #[command(flatten)]
+    pub position: super::search_opts::PositionArgs,
     /// The book file; the compiled-in book of the game when omitted.
     #[arg(long)]
     pub book: Option<PathBuf>,
@@ -192,7 +189,7 @@ impl GameTask for ProbeTask<'_> {
                 None => Book::new(a.variant),
             },
         };
-        let mut game = match &a.fen {
+        let mut game = match &a.position.fen {
             Some(f) => match crate::game::Game::<P>::from_fen(f)
                 .or_else(|_| P::parse_any(f).map(crate::game::Game::new))
             {
@@ -204,7 +201,7 @@ impl GameTask for ProbeTask<'_> {
             },
             None => crate::game::Game::<P>::from_start(),
         };
-        for m in a.moves.as_deref().unwrap_or("").split_whitespace() {
+        for m in a.position.move_list() {
             if let Err(e) = game.play_text(m) {
                 eprintln!("damka book: {m}: {e}");
                 return 2;

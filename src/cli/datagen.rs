@@ -11,11 +11,12 @@
 
 use super::search_opts::EvalArgs;
 use crate::core::{is_decisive, Color, Rng, Variant};
+use crate::dispatch::{dispatch, GameTask};
 use crate::eval::data::{Record, RecordRules};
 use crate::eval::Evaluate;
 use crate::game::Game;
 use crate::search::{Job, SearchLimits, Searcher};
-use crate::variant::{Outcome, RussianPosition, TurkishPosition};
+use crate::variant::{Outcome, Perft};
 use clap::Args;
 use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -315,10 +316,14 @@ pub fn run(args: DatagenArgs) -> i32 {
         }
     };
     let mut out = BufWriter::new(file);
-    let res = match args.variant {
-        Variant::Russian => generate::<RussianPosition>(&args, &mut out),
-        Variant::Turkish => generate::<TurkishPosition>(&args, &mut out),
-    };
+    struct Generate<'a>(&'a DatagenArgs, &'a mut dyn Write);
+    impl GameTask for Generate<'_> {
+        type Output = Result<Progress, String>;
+        fn run<P: Evaluate + Perft + RecordRules>(self) -> Self::Output {
+            generate::<P>(self.0, self.1)
+        }
+    }
+    let res = dispatch(args.variant, Generate(&args, &mut out));
     match res {
         Ok(p) => {
             report(&p, &args, true);

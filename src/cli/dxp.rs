@@ -55,24 +55,32 @@ pub struct DxpArgs {
     /// Initiator: start position of the games (FEN or Hub position string).
     #[arg(long)]
     pub fen: Option<String>,
-    /// Think a fixed time per move, seconds (the clock still caps it).
-    #[arg(long)]
-    pub movetime: Option<f64>,
-    /// The clock assumed when a game is given 0 minutes, seconds.
-    #[arg(long, default_value_t = 20.0)]
-    pub zero_minute_clock: f64,
-    /// Seconds past the peer's clock before a silent peer is given up.
-    #[arg(long, default_value_t = 60.0)]
-    pub grace: f64,
-    /// Seconds a connection may stay without a game.
-    #[arg(long, default_value_t = 300.0)]
-    pub idle_timeout: f64,
+    /// Thinking time and time-outs.
+    #[command(flatten)]
+    pub timing: TimingArgs,
     /// Server: stop after this many connections.
     #[arg(long)]
     pub connections: Option<usize>,
     /// Threads, table, endgame databases, evaluation.
     #[command(flatten)]
     pub search: super::search_opts::SearchArgs,
+}
+
+/// The session's times: thinking time and how long a silent peer is waited for.
+#[derive(Args, Debug)]
+pub struct TimingArgs {
+    /// The clock assumed when a game is given 0 minutes, seconds.
+    #[arg(long, default_value_t = 20.0)]
+    pub zero_minute_clock: f64,
+    /// Think a fixed time per move, seconds (the clock still caps it).
+    #[arg(long)]
+    pub movetime: Option<f64>,
+    /// Seconds past the peer's clock before a silent peer is given up.
+    #[arg(long, default_value_t = 60.0)]
+    pub grace: f64,
+    /// Seconds a connection may stay without a game.
+    #[arg(long, default_value_t = 300.0)]
+    pub idle_timeout: f64,
 }
 
 fn seconds(name: &str, s: f64) -> Result<Duration, String> {
@@ -85,20 +93,23 @@ fn seconds(name: &str, s: f64) -> Result<Duration, String> {
     }
 }
 
-fn config(args: &DxpArgs) -> Result<Config, String> {
-    let mut cfg = Config {
-        grace: seconds("grace", args.grace)?,
-        idle_timeout: seconds("idle-timeout", args.idle_timeout)?,
-        zero_minute_clock: seconds("zero-minute-clock", args.zero_minute_clock)?.as_secs_f64(),
-        ..Config::default()
-    };
-    if let Some(t) = args.movetime {
-        if !(t.is_finite() && t > 0.0 && t <= 1e6) {
-            return Err(format!("--movetime must be above 0 seconds, not {t}"));
+impl TimingArgs {
+    /// The session configuration of these times, or the error (a one-line message).
+    fn config(&self) -> Result<Config, String> {
+        let mut cfg = Config {
+            grace: seconds("grace", self.grace)?,
+            idle_timeout: seconds("idle-timeout", self.idle_timeout)?,
+            zero_minute_clock: seconds("zero-minute-clock", self.zero_minute_clock)?.as_secs_f64(),
+            ..Config::default()
+        };
+        if let Some(t) = self.movetime {
+            if !(t.is_finite() && t > 0.0 && t <= 1e6) {
+                return Err(format!("--movetime must be above 0 seconds, not {t}"));
+            }
+            cfg.movetime = Some(t);
         }
-        cfg.movetime = Some(t);
+        Ok(cfg)
     }
-    Ok(cfg)
 }
 
 /// One line about a finished game.
@@ -123,7 +134,7 @@ pub fn run(args: DxpArgs) -> i32 {
     if let Err(e) = args.search.eval.apply() {
         return fail(&e);
     }
-    let cfg = match config(&args) {
+    let cfg = match args.timing.config() {
         Ok(c) => c,
         Err(e) => return fail(&e),
     };

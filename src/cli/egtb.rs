@@ -57,9 +57,9 @@ pub struct CheckGamesArgs {
     /// The player (its name in the White/Black tags) whose database wins are checked.
     #[arg(long)]
     pub player: String,
-    /// Database folder (default as for build).
-    #[arg(long)]
-    pub dir: Option<PathBuf>,
+    /// The database folder.
+    #[command(flatten)]
+    pub dir: DirArg,
 }
 
 /// Arguments of `egtb positions`.
@@ -97,9 +97,9 @@ pub struct BuildArgs {
     /// Largest number of pieces.
     #[arg(long, default_value_t = 4)]
     pub pieces: u32,
-    /// Database folder (default: `damka/egtb` under the user's data directory).
-    #[arg(long)]
-    pub dir: Option<PathBuf>,
+    /// The database folder.
+    #[command(flatten)]
+    pub dir: DirArg,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -114,9 +114,24 @@ pub struct ProbeArgs {
     /// The position (FEN or Hub position string).
     #[arg(long)]
     pub fen: String,
-    /// Database folder (default as for build).
+    /// The database folder.
+    #[command(flatten)]
+    pub dir: DirArg,
+}
+
+/// `--dir`: the database folder.
+#[derive(Args, Debug)]
+pub struct DirArg {
+    /// Database folder (default: `damka/egtb` under the user's data directory).
     #[arg(long)]
     pub dir: Option<PathBuf>,
+}
+
+impl DirArg {
+    /// The folder given, else [`default_dir`].
+    pub fn path(&self) -> PathBuf {
+        self.dir.clone().unwrap_or_else(default_dir)
+    }
 }
 
 /// The default database folder: `damka/egtb` under `$XDG_DATA_HOME`, else
@@ -173,7 +188,7 @@ fn run_for<P: Evaluate + Notation>(args: EgtbArgs) -> i32 {
         EgtbAction::Verify(a) => run_verify::<P>(a),
         EgtbAction::Positions(a) => super::egtb_positions::run::<P>(a),
         EgtbAction::CheckGames(a) => {
-            let dir = a.dir.clone().unwrap_or_else(default_dir);
+            let dir = a.dir.path();
             match crate::egtb::endgames::open_for::<P>(&dir, 64) {
                 Ok((_, eg)) => super::egtb_positions::check_games::<P>(&a, eg.as_ref()),
                 Err(e) => usage(&e),
@@ -198,7 +213,7 @@ fn clock(secs: f64) -> String {
 /// What build and verify both start from: a checked piece count, the folder and the threads.
 fn prepare(a: &BuildArgs) -> Result<(std::path::PathBuf, rayon::ThreadPool), String> {
     check_pieces(a.pieces)?;
-    Ok((a.dir.clone().unwrap_or_else(default_dir), pool(a.threads)?))
+    Ok((a.dir.path(), pool(a.threads)?))
 }
 
 fn run_build<P: Position>(a: BuildArgs) -> i32 {
@@ -286,7 +301,7 @@ fn run_probe<P: Position + Notation>(a: ProbeArgs) -> i32 {
         Ok(p) => p,
         Err(e) => return usage(&e.to_string()),
     };
-    let dir = a.dir.clone().unwrap_or_else(default_dir);
+    let dir = a.dir.path();
     let tb = match Tablebase::open(&dir, P::VARIANT, 16) {
         Ok(t) => t,
         Err(e) => return usage(&e),

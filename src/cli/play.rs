@@ -30,6 +30,9 @@ pub struct PlayArgs {
     /// The game: russian or turkish.
     #[arg(long, default_value = "russian")]
     pub variant: Variant,
+    /// Start from this position (FEN) instead of the initial one.
+    #[arg(long)]
+    pub fen: Option<String>,
     /// Who plays White.
     #[arg(long, value_enum, default_value = "human")]
     pub white: Player,
@@ -42,15 +45,9 @@ pub struct PlayArgs {
     /// Search to this depth instead of for a time (engine moves and hints).
     #[arg(long)]
     pub depth: Option<u32>,
-    /// Start from this position (FEN) instead of the initial one.
-    #[arg(long)]
-    pub fen: Option<String>,
-    /// The engine's strength, 1 (beginner) to 10 (full strength).
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=10))]
-    pub skill: u8,
-    /// Seed of the strength level's and the book's choices (0: from the clock).
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// The engine's strength level.
+    #[command(flatten)]
+    pub strength: super::search_opts::StrengthArgs,
     /// Play the first moves from the opening book.
     #[arg(long)]
     pub book: bool,
@@ -77,8 +74,7 @@ impl Default for PlayArgs {
             time: 1.0,
             depth: None,
             fen: None,
-            skill: 10,
-            seed: 0,
+            strength: Default::default(),
             book: false,
             book_variety: 0,
             ascii: false,
@@ -373,7 +369,7 @@ impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
 
     fn engine(&mut self) -> &mut GameSession<P> {
         let egtb = self.args.search.egtb.tables();
-        let (skill, seed) = (self.args.skill, self.args.seed);
+        let (skill, seed) = (self.args.strength.skill, self.args.strength.seed);
         let book = self
             .args
             .book

@@ -1,6 +1,7 @@
-//! The options shared by the commands that search, declared once: threads and table size
-//! (`--threads`, `--hash`), the endgame databases (`--egtb-path`, `--egtb-cache`) and the
-//! evaluation (`--eval`, `--eval-file`).
+//! The options shared by several commands, declared once: threads and table size
+//! (`--threads`, `--hash`), the endgame databases (`--egtb-path`, `--egtb-cache`), the
+//! evaluation (`--eval`, `--eval-file`), a position (`--fen`, `--moves`) and the strength
+//! level (`--skill`, `--seed`).
 
 use crate::core::Variant;
 use crate::engine::{DEFAULT_EGTB_CACHE_MB, MAX_HASH_MB, MAX_THREADS};
@@ -101,5 +102,42 @@ impl SearchArgs {
             eprintln!("damka {command}: {e}");
             2
         })
+    }
+}
+
+/// `--fen` and `--moves`: a position and the moves played from it first.
+#[derive(Args, Debug, Default, Clone)]
+pub struct PositionArgs {
+    /// Position (FEN or Hub position string); the start position when omitted.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Moves to play from the position first (Hub numbers or algebraic), space separated.
+    #[arg(long)]
+    pub moves: Option<String>,
+}
+
+impl PositionArgs {
+    /// The moves, one text each (none when `--moves` is not given).
+    pub fn move_list(&self) -> Vec<&str> {
+        self.moves
+            .as_deref()
+            .map_or(Vec::new(), |m| m.split_whitespace().collect())
+    }
+}
+
+/// `--skill` and `--seed`: the engine's strength level and the seed of its choices.
+#[derive(Args, Debug, Clone)]
+pub struct StrengthArgs {
+    /// Strength level, 1 (beginner) to 10 (full strength).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=10))]
+    pub skill: u8,
+    /// Seed of the strength level's (and the opening book's) choices (0: from the clock).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+impl Default for StrengthArgs {
+    fn default() -> Self {
+        StrengthArgs { skill: 10, seed: 0 }
     }
 }

@@ -24,6 +24,12 @@ pub const RANK_1: u64 = 0x0000_0000_0000_00FF;
 /// Rank 8 (where White's men are crowned, in both games).
 pub const RANK_8: u64 = 0xFF00_0000_0000_0000;
 
+/// The a-file.
+pub const FILE_A: u64 = 0x0101_0101_0101_0101;
+
+/// The h-file.
+pub const FILE_H: u64 = FILE_A << 7;
+
 /// The squares a slider on `sq` reaches by repeating the step `(files, ranks)` until the board
 /// edge or the first occupied square of `occ` (included), walked square by square: the plain
 /// reference that the games' line tables are checked against.
@@ -40,6 +46,58 @@ pub fn walk_ray(sq: usize, (df, dr): (i32, i32), occ: u64) -> u64 {
         r += dr;
     }
     m
+}
+
+/// The squares a slider at index `pos` of a line of eight reaches with the line occupied as in
+/// `occ` (bit `i` = index `i`; the slider's own bit is ignored), the first blocker each way
+/// included, as a byte. The one line rule behind both games' king tables (Russian diagonals
+/// folded onto a rank, Turkish ranks and files), evaluated by the compiler.
+pub const fn line_reach(pos: usize, occ: u32) -> u32 {
+    let mut reach = 0u32;
+    let mut i = pos + 1;
+    while i < 8 {
+        reach |= 1 << i;
+        if occ & (1 << i) != 0 {
+            break;
+        }
+        i += 1;
+    }
+    let mut i = pos;
+    while i > 0 {
+        i -= 1;
+        reach |= 1 << i;
+        if occ & (1 << i) != 0 {
+            break;
+        }
+    }
+    reach
+}
+
+/// Rays of four steps `(files, ranks)`: `.0[d][sq]` the squares from `sq` (excluded) to the
+/// board edge in direction `d`, `.1[d][sq]` the first of them as a one-bit set (0 at the edge).
+/// Built by the compiler for both games' tables.
+pub const fn step_rays(steps: [(i32, i32); 4]) -> ([[u64; 64]; 4], [[u64; 64]; 4]) {
+    let mut rays = [[0u64; 64]; 4];
+    let mut next = [[0u64; 64]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let (df, dr) = steps[d];
+        let mut sq = 0;
+        while sq < 64 {
+            let (mut f, mut r) = ((sq % 8) as i32 + df, (sq / 8) as i32 + dr);
+            if f >= 0 && f < 8 && r >= 0 && r < 8 {
+                next[d][sq] = 1u64 << (r * 8 + f);
+            }
+            while f >= 0 && f < 8 && r >= 0 && r < 8 {
+                rays[d][sq] |= 1u64 << (r * 8 + f);
+                f += df;
+                r += dr;
+            }
+            sq += 1;
+        }
+        d += 1;
+    }
+    (rays, next)
 }
 
 /// A square index 0..64 (`8 * rank + file`).

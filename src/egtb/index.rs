@@ -219,10 +219,7 @@ impl Geometry {
             if playable & (1 << s) == 0 {
                 continue;
             }
-            let men = Pieces {
-                men: 1 << s,
-                kings: 0,
-            };
+            let men = Pieces::men_only(1 << s);
             for (_, to, promotes) in quiet_targets::<P>(men) {
                 if !promotes {
                     step[s as usize] |= to;

@@ -24,6 +24,7 @@
 //!   (it must spend its move on it).
 
 use super::classic::{blend, ray_count, ClassicTerms};
+use crate::core::square::{FILE_A, FILE_H};
 use crate::core::{Bits, Score};
 use crate::variant::{Pieces, Russian};
 
@@ -63,8 +64,6 @@ pub const HANGING: i32 = -20;
 /// Pieces on the board at the start: the phase runs from this down to 0.
 const FULL: i32 = 24;
 
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = FILE_A << 7;
 const CENTRE_SQ: u64 = (1 << 34) | (1 << 27) | (1 << 36) | (1 << 29); // c5 d4 e5 f4
 const LONG_DIAG: u64 = 0x8040_2010_0804_0201;
 const DOUBLE_CORNER: u64 = (1 << 6)
@@ -180,14 +179,8 @@ mod tests {
 
     #[test]
     fn material_and_kings_count() {
-        let w = Pieces {
-            men: 1 << 18,
-            kings: 0,
-        };
-        let b = Pieces {
-            men: 1 << 45,
-            kings: 0,
-        };
+        let w = Pieces::men_only(1 << 18);
+        let b = Pieces::men_only(1 << 45);
         let e = classic::evaluate::<Russian>(w, b, Color::White);
         assert!(e.abs() < 60, "{e}");
         let wk = Pieces {

@@ -19,6 +19,7 @@
 //! - **Hanging pieces**: [`HANGING`] if the side to move has a piece an enemy man could take.
 
 use super::classic::{blend, ray_count, ClassicTerms};
+use crate::core::square::{FILE_A, FILE_H};
 use crate::core::{Bits, Score};
 use crate::variant::{Pieces, Turkish};
 
@@ -48,8 +49,6 @@ pub const BLOCKED: i32 = -5;
 pub const HANGING: i32 = -20;
 
 const FULL: i32 = 32;
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = FILE_A << 7;
 const CENTRE_FILES: u64 = 0x3C3C_3C3C_3C3C_3C3C;
 const RANK_2: u64 = 0xFF00;
 
@@ -108,18 +107,9 @@ mod tests {
     #[test]
     fn hanging_man_is_seen() {
         // White man d4 with a black man on d5 above it and d3 empty: it hangs.
-        let w = Pieces {
-            men: 1 << 27,
-            kings: 0,
-        };
-        let b = Pieces {
-            men: 1 << 35,
-            kings: 0,
-        };
-        let safe_b = Pieces {
-            men: 1 << 37,
-            kings: 0,
-        };
+        let w = Pieces::men_only(1 << 27);
+        let b = Pieces::men_only(1 << 35);
+        let safe_b = Pieces::men_only(1 << 37);
         assert!(
             classic::evaluate::<Turkish>(w, b, Color::White)
                 < classic::evaluate::<Turkish>(w, safe_b, Color::White)

@@ -278,17 +278,7 @@ impl<P: Evaluate> Worker<P> {
             let cs = pos.rule_state_after(state, &m, &child);
             self.push(child.key(), pos.is_reversible(&m));
             let full = n.child(&child, cs, alpha, beta, new_depth);
-            let r = if i > 0
-                && quiet
-                && depth >= LMR_MIN_DEPTH
-                && i >= LMR_MIN_MOVE
-                && keys[i] < ORDER_KILLER - 1
-                && ext == 0
-            {
-                1 + i32::from(i >= LMR_DEEP_MOVE && !pv_node)
-            } else {
-                0
-            };
+            let r = reduction(i, quiet, depth, keys[i], ext, pv_node);
             let s = self.search_child(sh, full, searched == 0, r);
             searched += 1;
             self.pop();
@@ -341,6 +331,24 @@ impl<P: Evaluate> Worker<P> {
             s = -self.search(sh, full);
         }
         s
+    }
+}
+
+/// The plies by which the `i`-th move (ordering key `key`) of a node at `depth` with
+/// extension `ext` is searched shallower: a late quiet move that is no killer, in a node not
+/// extended, by one; by two off the principal variation when very late.
+#[inline(always)]
+fn reduction(i: usize, quiet: bool, depth: i32, key: i32, ext: i32, pv_node: bool) -> i32 {
+    if i > 0
+        && quiet
+        && depth >= LMR_MIN_DEPTH
+        && i >= LMR_MIN_MOVE
+        && key < ORDER_KILLER - 1
+        && ext == 0
+    {
+        1 + i32::from(i >= LMR_DEEP_MOVE && !pv_node)
+    } else {
+        0
     }
 }
 

@@ -2,13 +2,14 @@
 //! ([`Control`]), what the threads of one search share ([`Shared`]), and the small guards that
 //! keep a panicking thread from hanging the others.
 
+use super::params::{STARVED_SIT_OUT_SEARCHES, STARVED_WAIT_PCT};
 use super::tt::TransTable;
 use super::types::{Job, RootLine};
 use crate::core::Score;
 use crate::egtb::Endgames;
 use crate::variant::Position;
 use crossbeam_channel::Sender;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -54,21 +55,33 @@ pub struct Control {
     busy: Mutex<bool>,
     idle: Condvar,
     current: Mutex<Option<Arc<Signals>>>,
-    /// The main thread of recent searches spent more time waiting for a core than running:
-    /// the machine is oversubscribed, and helpers would only take CPU from the main thread.
-    starved: AtomicBool,
+    /// Searches left in which helpers sit out: set when the main thread of a search spent a
+    /// good part of its time waiting for a core (the machine is oversubscribed, and helpers
+    /// would only take CPU from the main thread), counted down by the searches that follow.
+    sit_out: AtomicU32,
 }
 
 impl Control {
-    /// Whether helpers should sit out: see [`Control::record_main_thread`].
-    pub(super) fn starved(&self) -> bool {
-        self.starved.load(Ordering::Relaxed)
+    /// Whether the search starting now leaves its helpers out (and one search less of them
+    /// is left): see [`Control::record_main_thread`].
+    pub(super) fn take_sit_out(&self) -> bool {
+        self.sit_out
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
+            .is_ok()
+    }
+
+    /// Whether helpers would sit out now.
+    #[cfg(test)]
+    fn starved(&self) -> bool {
+        self.sit_out.load(Ordering::Relaxed) > 0
     }
 
     /// Records how the main thread fared in a search, from its scheduler statistics at the
-    /// start and at the end: starved once it waited for a core longer than it ran, no longer
-    /// once it waited less than a quarter as long as it ran (the gap keeps the state from
-    /// flapping). Searches shorter than [`STARVATION_MIN_NS`] say too little to count.
+    /// start and at the end: once it waited for a core more than [`STARVED_WAIT_PCT`] percent
+    /// of the time it ran, helpers sit out the next [`STARVED_SIT_OUT_SEARCHES`] searches.
+    /// They come back only then, and not at the first search that waits little: without its
+    /// helpers the main thread waits less on a busy machine, since they were what it waited
+    /// for. Searches shorter than [`STARVATION_MIN_NS`] say too little to count.
     pub(super) fn record_main_thread(&self, start: Option<ThreadTimes>, end: Option<ThreadTimes>) {
         let (Some(s), Some(e)) = (start, end) else {
             return;
@@ -78,10 +91,9 @@ impl Control {
         if ran + waited < STARVATION_MIN_NS {
             return;
         }
-        if waited > ran {
-            self.starved.store(true, Ordering::Relaxed);
-        } else if waited * 4 < ran {
-            self.starved.store(false, Ordering::Relaxed);
+        if waited * 100 > ran * STARVED_WAIT_PCT {
+            self.sit_out
+                .store(STARVED_SIT_OUT_SEARCHES, Ordering::Relaxed);
         }
     }
 
@@ -233,23 +245,33 @@ mod tests {
     }
 
     #[test]
-    fn helpers_sit_out_while_the_main_thread_waits_longer_than_it_runs() {
+    fn helpers_sit_out_while_the_main_thread_waits_for_a_core() {
         let c = Control::default();
+        assert!(!c.take_sit_out());
+        // Ran 40 ms, waited 2 ms (5 %, a quiet machine): helpers run.
+        c.record_main_thread(times(0, 0), times(40, 2));
         assert!(!c.starved());
-        // Ran 10 ms, waited 30 ms: starved.
-        c.record_main_thread(times(0, 0), times(10, 30));
-        assert!(c.starved());
-        // Waited a little less than it ran: still starved (no flapping).
-        c.record_main_thread(times(10, 30), times(30, 45));
+        // Ran 20 ms, waited 6 ms (30 %; four threads on two cores come to about 100 %).
+        c.record_main_thread(times(40, 2), times(60, 8));
         assert!(c.starved());
         // Too short to say anything.
-        c.record_main_thread(times(30, 45), times(30, 46));
+        c.record_main_thread(times(60, 8), times(60, 9));
         assert!(c.starved());
-        // Waited under a quarter of its running time: helpers come back.
-        c.record_main_thread(times(30, 46), times(70, 50));
+        // The next searches sit out, however little they wait, then helpers come back.
+        for i in 0..STARVED_SIT_OUT_SEARCHES as u64 {
+            assert!(c.take_sit_out());
+            c.record_main_thread(times(100 + 50 * i, 9), times(140 + 50 * i, 9));
+        }
         assert!(!c.starved());
+        assert!(!c.take_sit_out());
+        // Starved again during a sit-out: the count starts again.
+        c.record_main_thread(times(1000, 9), times(1010, 19));
+        assert!(c.take_sit_out());
+        c.record_main_thread(times(1010, 19), times(1020, 29));
+        assert_eq!(c.sit_out.load(Ordering::Relaxed), STARVED_SIT_OUT_SEARCHES);
         // No statistics (not Linux): nothing changes.
-        c.record_main_thread(None, times(70, 500));
-        assert!(!c.starved());
+        let d = Control::default();
+        d.record_main_thread(None, times(150, 500));
+        assert!(!d.starved());
     }
 }

@@ -59,6 +59,15 @@ pub const QS_NODE_BUDGET: u32 = 1 << 12;
 /// A search whose hard limit is shorter than this (seconds) runs on the main thread alone.
 pub const HELPER_MIN_TIME: f64 = 0.01;
 
+/// Helpers sit out once the main thread of a search waited for a core more than this many
+/// percent of the time it ran: the machine has no free core, and a helper time-sliced onto the
+/// main thread's core costs it more than it adds (at 10-20 ms per move, four threads on two
+/// cores: two threads scored -35 and -21 Elo against one with the old threshold of 100 %).
+/// Searches on a quiet machine wait a few percent at most.
+pub const STARVED_WAIT_PCT: u64 = 25;
+/// Searches that leave their helpers out after a starved one; then helpers try again.
+pub const STARVED_SIT_OUT_SEARCHES: u32 = 8;
+
 /// Time kept in reserve on every move, seconds (process and pipe latency).
 pub const MOVE_OVERHEAD: f64 = 0.03;
 /// Moves assumed to remain in the game when the clock has no `moves_to_go`.

@@ -187,7 +187,7 @@ impl<P: Evaluate> Searcher<P> {
             && limits.time.maximum.is_some_and(|m| m < HELPER_MIN_TIME);
         // On an oversubscribed machine helpers only take CPU time from the main thread (with
         // the scheduler's per-session fair share, from the same share): they sit out.
-        let helpers = if hurried || self.control.starved() {
+        let helpers = if self.control.take_sit_out() || hurried {
             0
         } else {
             threads - 1

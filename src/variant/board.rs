@@ -89,16 +89,18 @@ pub trait Rules:
     const PLAYABLE: u64;
     /// White's and Black's pieces at the start (all men).
     const START: [u64; 2];
-    /// The most pieces one side may have (a position with more is refused).
-    const MAX_PIECES: u32;
+    /// The most pieces one side may have (a position with more is refused); by default no
+    /// limit beyond the playable squares.
+    const MAX_PIECES: u32 = Self::PLAYABLE.count_ones();
     /// The key of "Black to move".
     const BLACK_KEY: u64;
-    /// The separator between the squares of a capture in algebraic notation.
-    const CAPTURE_SEPARATOR: char;
+    /// The separator between the squares of a capture in algebraic notation: by default `x`,
+    /// as PDN writes captures.
+    const CAPTURE_SEPARATOR: char = 'x';
     /// The PDN `GameType` number.
     const PDN_GAME_TYPE: u32;
-    /// The positions of `damka bench`.
-    const BENCH_POSITIONS: &'static [&'static str];
+    /// The positions of `damka bench`, one FEN a line (a data file of the game's module).
+    const BENCH_POSITIONS: &'static str;
     /// The default depth of `damka bench`.
     const BENCH_DEPTH: u32;
 

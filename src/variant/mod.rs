@@ -1,7 +1,7 @@
 //! The game layer: one trait, [`Position`], implemented once per game ([`russian`],
 //! [`turkish`]). Search, perft, bench, the game record and the protocols are generic over it and
-//! monomorphized, so there is no dispatch per node; the game is chosen once at the boundary by
-//! [`crate::core::Variant`].
+//! monomorphized, so there is no dispatch per node; a game chosen at run time by
+//! [`crate::core::Variant`] becomes a type in one place, [`crate::dispatch`].
 
 pub mod board;
 pub mod fen;
@@ -15,8 +15,20 @@ use std::hash::Hash;
 
 pub use board::{Board, Move, Rules};
 pub use notation::{MoveError, PositionError};
-pub use russian::{Russian, RussianPosition};
-pub use turkish::{Turkish, TurkishPosition};
+
+/// Russian draughts, the marker type of [`RussianPosition`]: its [`Rules`] are in [`russian`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Russian;
+
+/// A Russian position.
+pub type RussianPosition = Board<Russian>;
+
+/// Turkish draughts, the marker type of [`TurkishPosition`]: its [`Rules`] are in [`turkish`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Turkish;
+
+/// A Turkish position.
+pub type TurkishPosition = Board<Turkish>;
 
 /// A move of either game. A move *is* its start square, end square and captured set (plus, for
 /// a man, whether it is crowned): two capture paths with the same three are one move.
@@ -137,6 +149,11 @@ pub struct Pieces {
 }
 
 impl Pieces {
+    /// The side with the men `men` and no king.
+    pub const fn men_only(men: u64) -> Pieces {
+        Pieces { men, kings: 0 }
+    }
+
     /// All pieces of the side.
     #[inline]
     pub fn all(&self) -> u64 {

@@ -119,6 +119,13 @@ impl Peer {
         assert_eq!(self.expect(), Message::GameEnd { reason, stop });
     }
 
+    /// Asks for a game from `start` with damka (the follower) playing `color`; it must be
+    /// accepted.
+    pub fn start_game<P: Notation>(&mut self, start: &P, color: Color, minutes: u32) {
+        self.send(&gamereq(start, color, minutes));
+        assert!(matches!(self.expect(), Message::GameAcc { .. }));
+    }
+
     pub fn expect_chat(&mut self, text: &str) -> String {
         match self.expect() {
             Message::Chat(t) if t.contains(text) => t,
@@ -132,6 +139,17 @@ impl Peer {
             panic!("expected nothing from damka, got {ev:?}");
         }
     }
+}
+
+/// A follower of the test configuration changed by `change`, on one in-memory connection,
+/// with the lines it logs.
+pub fn follower<P: Evaluate>(
+    change: impl FnOnce(&mut Config),
+) -> (Peer, JoinHandle<Vec<GameRecord>>, Lines) {
+    let (mut cfg, lines) = test_config();
+    change(&mut cfg);
+    let (peer, handle) = spawn_follower::<P>(cfg);
+    (peer, handle, lines)
 }
 
 /// A follower on one in-memory connection, serving until the peer closes.

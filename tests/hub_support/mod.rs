@@ -294,6 +294,20 @@ impl Client {
         Client::start_backend(fake, config, calls)
     }
 
+    /// Starts a session with the real Russian engine, the Hub parameters `options` set before
+    /// the handshake.
+    pub fn start_engine(options: &[(&str, &str)]) -> Client {
+        let options = options
+            .iter()
+            .map(|&(name, value)| (name.to_string(), value.to_string()))
+            .collect();
+        Client::start_backend(
+            damka::engine::Engine::new(Variant::Russian),
+            HubConfig { options },
+            Arc::new(Mutex::new(Vec::new())),
+        )
+    }
+
     /// Starts a session with any engine (`calls` stays empty unless the engine logs there).
     pub fn start_backend<B: Backend + Send + 'static>(
         backend: B,

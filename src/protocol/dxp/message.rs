@@ -77,6 +77,41 @@ pub enum BackCode {
     Continue,
 }
 
+/// A one-digit code of the protocol (GAMEACC, GAMEEND, BACKACC), read and written through the
+/// one list of its values in the order of their digits.
+trait Digit: Copy + PartialEq + 'static {
+    /// Every value, the one of digit `d` at index `d`.
+    const ALL: &'static [Self];
+
+    /// The value of digit `d` (in range: the parser checked it).
+    fn from_digit(d: u8) -> Self {
+        Self::ALL[usize::from(d)]
+    }
+
+    /// The digit of the value.
+    fn digit(self) -> char {
+        let d = Self::ALL.iter().position(|&v| v == self).unwrap_or(0);
+        char::from(b'0' + d as u8)
+    }
+}
+
+impl Digit for AccCode {
+    const ALL: &'static [Self] = &[
+        Self::Accept,
+        Self::WrongVersion,
+        Self::RefuseGame,
+        Self::RefuseAll,
+    ];
+}
+
+impl Digit for EndReason {
+    const ALL: &'static [Self] = &[Self::Unknown, Self::ILose, Self::Draw, Self::IWin];
+}
+
+impl Digit for BackCode {
+    const ALL: &'static [Self] = &[Self::Accept, Self::NotSupported, Self::Continue];
+}
+
 /// One DXP message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Message {
@@ -275,12 +310,7 @@ impl Message {
             'R' => Message::GameReq(parse_gamereq(&mut f)?),
             'A' => {
                 let name = f.text(NAME_WIDTH, "the follower's name")?;
-                let code = match f.code(3, "the acceptance code")? {
-                    0 => AccCode::Accept,
-                    1 => AccCode::WrongVersion,
-                    2 => AccCode::RefuseGame,
-                    _ => AccCode::RefuseAll,
-                };
+                let code = AccCode::from_digit(f.code(3, "the acceptance code")?);
                 Message::GameAcc { name, code }
             }
             'M' => {
@@ -300,12 +330,7 @@ impl Message {
                 }
             }
             'E' => {
-                let reason = match f.code(3, "the reason")? {
-                    0 => EndReason::Unknown,
-                    1 => EndReason::ILose,
-                    2 => EndReason::Draw,
-                    _ => EndReason::IWin,
-                };
+                let reason = EndReason::from_digit(f.code(3, "the reason")?);
                 let stop = f.code(1, "the stop code")? == 1;
                 Message::GameEnd { reason, stop }
             }
@@ -315,11 +340,7 @@ impl Message {
                 let side = f.color("the colour to move")?;
                 Message::BackReq { move_number, side }
             }
-            _ => Message::BackAcc(match f.code(2, "the answer code")? {
-                0 => BackCode::Accept,
-                1 => BackCode::NotSupported,
-                _ => BackCode::Continue,
-            }),
+            _ => Message::BackAcc(BackCode::from_digit(f.code(2, "the answer code")?)),
         };
         f.end()?;
         Ok(msg)
@@ -348,15 +369,7 @@ impl Message {
                 }
                 s
             }
-            Message::GameAcc { name, code } => {
-                let c = match code {
-                    AccCode::Accept => '0',
-                    AccCode::WrongVersion => '1',
-                    AccCode::RefuseGame => '2',
-                    AccCode::RefuseAll => '3',
-                };
-                format!("A{}{c}", name_field(name))
-            }
+            Message::GameAcc { name, code } => format!("A{}{}", name_field(name), code.digit()),
             Message::Move {
                 time,
                 from,
@@ -376,13 +389,7 @@ impl Message {
                 s
             }
             Message::GameEnd { reason, stop } => {
-                let r = match reason {
-                    EndReason::Unknown => '0',
-                    EndReason::ILose => '1',
-                    EndReason::Draw => '2',
-                    EndReason::IWin => '3',
-                };
-                format!("E{r}{}", if *stop { '1' } else { '0' })
+                format!("E{}{}", reason.digit(), if *stop { '1' } else { '0' })
             }
             Message::Chat(text) => {
                 let mut s = String::from("C");
@@ -392,14 +399,7 @@ impl Message {
             Message::BackReq { move_number, side } => {
                 format!("B{:03}{}", move_number % 1000, color_letter(*side))
             }
-            Message::BackAcc(code) => {
-                let c = match code {
-                    BackCode::Accept => '0',
-                    BackCode::NotSupported => '1',
-                    BackCode::Continue => '2',
-                };
-                format!("K{c}")
-            }
+            Message::BackAcc(code) => format!("K{}", code.digit()),
         }
     }
 

@@ -8,7 +8,12 @@
 //! with the diagonal gives the reachable squares. Two table reads and a multiply per line: the
 //! hot path never walks square by square.
 
+use crate::core::square::{line_reach, step_rays};
 use crate::core::zobrist::{piece_keys, splitmix};
+
+/// File and rank steps of the four directions, in the order of their indices [`NE`], [`NW`],
+/// [`SE`], [`SW`] (so that a direction and its opposite add up to 3).
+const STEPS: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
 
 /// Direction towards h8 (+9).
 pub const NE: usize = 0;
@@ -19,43 +24,11 @@ pub const SE: usize = 2;
 /// Direction towards a1 (-9).
 pub const SW: usize = 3;
 
-/// The opposite direction.
-#[inline(always)]
-pub const fn opposite(d: usize) -> usize {
-    3 - d
-}
-
-/// File and rank steps of each direction.
-const STEPS: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
-
-const fn build_rays() -> [[u64; 64]; 4] {
-    let mut t = [[0u64; 64]; 4];
-    let mut d = 0;
-    while d < 4 {
-        let mut sq = 0;
-        while sq < 64 {
-            let (df, dr) = STEPS[d];
-            let mut f = (sq % 8) as i32 + df;
-            let mut r = (sq / 8) as i32 + dr;
-            let mut m = 0u64;
-            while f >= 0 && f < 8 && r >= 0 && r < 8 {
-                m |= 1u64 << (r * 8 + f);
-                f += df;
-                r += dr;
-            }
-            t[d][sq] = m;
-            sq += 1;
-        }
-        d += 1;
-    }
-    t
-}
-
 /// `RAY[d][sq]`: the squares from `sq` (excluded) to the board edge in direction `d`.
-pub static RAY: [[u64; 64]; 4] = build_rays();
+pub static RAY: [[u64; 64]; 4] = step_rays(STEPS).0;
 
 const fn build_diags() -> [[u64; 64]; 2] {
-    let r = build_rays();
+    let r = step_rays(STEPS).0;
     let mut t = [[0u64; 64]; 2];
     let mut sq = 0;
     while sq < 64 {
@@ -76,6 +49,12 @@ pub const fn diag_of(d: usize) -> usize {
     (d == NW || d == SE) as usize
 }
 
+/// The opposite direction.
+#[inline(always)]
+pub const fn opposite(d: usize) -> usize {
+    3 - d
+}
+
 const fn build_fill() -> [[u64; 64]; 8] {
     let mut t = [[0u64; 64]; 8];
     let mut file = 0;
@@ -83,25 +62,7 @@ const fn build_fill() -> [[u64; 64]; 8] {
         let mut occ = 0;
         while occ < 64 {
             // Bit i of `occ` is file i + 1 (the inner files b..g).
-            let full = (occ << 1) as u32;
-            let mut att = 0u32;
-            let mut f = file as i32 + 1;
-            while f < 8 {
-                att |= 1 << f;
-                if full & (1 << f) != 0 {
-                    break;
-                }
-                f += 1;
-            }
-            f = file as i32 - 1;
-            while f >= 0 {
-                att |= 1 << f;
-                if full & (1 << f) != 0 {
-                    break;
-                }
-                f -= 1;
-            }
-            t[file][occ] = (att as u64) * 0x0101_0101_0101_0101;
+            t[file][occ] = (line_reach(file, (occ as u32) << 1) as u64) * 0x0101_0101_0101_0101;
             occ += 1;
         }
         file += 1;
@@ -113,32 +74,8 @@ const fn build_fill() -> [[u64; 64]; 8] {
 /// occupancy of files b..g (first blocker included), copied to all eight ranks.
 pub static FILL: [[u64; 64]; 8] = build_fill();
 
-/// The first square of each ray: the lowest bit of a ray going up the board, the highest of
-/// one going down.
-const fn build_next() -> [[u64; 64]; 4] {
-    let rays = build_rays();
-    let mut t = [[0u64; 64]; 4];
-    let mut d = 0;
-    while d < 4 {
-        let mut sq = 0;
-        while sq < 64 {
-            let ray = rays[d][sq];
-            t[d][sq] = if ray == 0 {
-                0
-            } else if STEPS[d].1 > 0 {
-                ray & ray.wrapping_neg()
-            } else {
-                1u64 << (63 - ray.leading_zeros())
-            };
-            sq += 1;
-        }
-        d += 1;
-    }
-    t
-}
-
 /// `NEXT[d][sq]`: the neighbour of `sq` in direction `d` as a one-bit set, 0 off the board.
-pub static NEXT: [[u64; 64]; 4] = build_next();
+pub static NEXT: [[u64; 64]; 4] = step_rays(STEPS).1;
 
 /// The squares a king on `sq` reaches along diagonal `diag` (0 or 1) with occupancy `occ`,
 /// first blocker in each direction included.

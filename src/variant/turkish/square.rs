@@ -21,13 +21,7 @@ use crate::core::Color;
 /// Every square is playable.
 pub const ALL_SQUARES: u64 = !0;
 
-pub use crate::core::square::{RANK_1, RANK_8};
-
-/// The a-file.
-pub const FILE_A: u64 = 0x0101_0101_0101_0101;
-
-/// The h-file.
-pub const FILE_H: u64 = FILE_A << 7;
+pub use crate::core::square::{FILE_A, FILE_H, RANK_1, RANK_8};
 
 /// The a- and b-files (men there cannot capture towards the a-side).
 pub const FILE_AB: u64 = FILE_A | (FILE_A << 1);

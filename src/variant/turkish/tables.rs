@@ -9,6 +9,7 @@
 //! The edge squares of a line never block anything beyond them, so six bits suffice.
 
 use super::square::FILE_A;
+use crate::core::square::{line_reach, step_rays};
 use crate::core::zobrist::{piece_keys, splitmix};
 
 /// Direction towards rank 8 (`+8`).
@@ -33,104 +34,41 @@ pub const FILE_MAGIC: u64 = (1 << 50) | (1 << 43) | (1 << 36) | (1 << 29) | (1 <
 
 /// `RANK_ATTACKS[file][inner]`: the squares a king on `file` reaches along its rank (as a byte,
 /// first blocker included) when the rank's inner squares b..g are occupied as in `inner`.
-pub static RANK_ATTACKS: [[u8; 64]; 8] = build_rank_attacks();
+pub static RANK_ATTACKS: [[u8; 64]; 8] = build_line_attacks().0;
 
 /// `FILE_ATTACKS[rank][inner]`: the squares (on the a-file) a king on `rank` reaches along its
 /// file, first blocker included, when the file's inner squares of ranks 2..7 are as in `inner`.
-pub static FILE_ATTACKS: [[u64; 64]; 8] = build_file_attacks();
+pub static FILE_ATTACKS: [[u64; 64]; 8] = build_line_attacks().1;
 
 /// `RAYS[dir][sq]`: the squares strictly beyond `sq` in direction `dir`, to the edge.
-pub static RAYS: [[u64; 64]; 4] = build_rays();
+pub static RAYS: [[u64; 64]; 4] = step_rays(STEPS).0;
 
-const fn build_rank_attacks() -> [[u8; 64]; 8] {
-    let mut t = [[0u8; 64]; 8];
-    let mut file = 0;
-    while file < 8 {
+/// File and rank steps of each direction.
+const STEPS: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+
+/// Both line tables in one pass: [`RANK_ATTACKS`] (the reach as a byte of the rank) and
+/// [`FILE_ATTACKS`] (the same reach read as ranks, spread onto the a-file).
+const fn build_line_attacks() -> ([[u8; 64]; 8], [[u64; 64]; 8]) {
+    let mut rank = [[0u8; 64]; 8];
+    let mut file = [[0u64; 64]; 8];
+    let mut pos = 0;
+    while pos < 8 {
         let mut inner = 0;
         while inner < 64 {
-            let occ = (inner as u32) << 1;
-            let mut a = 0u32;
-            let mut g = file + 1;
-            while g < 8 {
-                a |= 1 << g;
-                if occ & (1 << g) != 0 {
-                    break;
-                }
-                g += 1;
-            }
-            let mut g = file as i32 - 1;
-            while g >= 0 {
-                a |= 1 << g;
-                if occ & (1 << g) != 0 {
-                    break;
-                }
-                g -= 1;
-            }
-            t[file][inner] = a as u8;
-            inner += 1;
-        }
-        file += 1;
-    }
-    t
-}
-
-const fn build_file_attacks() -> [[u64; 64]; 8] {
-    let mut t = [[0u64; 64]; 8];
-    let mut rank = 0;
-    while rank < 8 {
-        let mut inner = 0;
-        while inner < 64 {
-            // Occupancy by rank: bit r set if rank r (0-based) is occupied.
-            let occ = (inner as u32) << 1;
-            let mut a = 0u64;
-            let mut r = rank + 1;
+            let reach = line_reach(pos, (inner as u32) << 1);
+            rank[pos][inner] = reach as u8;
+            let mut r = 0;
             while r < 8 {
-                a |= 1u64 << (8 * r);
-                if occ & (1 << r) != 0 {
-                    break;
+                if reach & (1 << r) != 0 {
+                    file[pos][inner] |= 1u64 << (8 * r);
                 }
                 r += 1;
             }
-            let mut r = rank as i32 - 1;
-            while r >= 0 {
-                a |= 1u64 << (8 * r);
-                if occ & (1 << r) != 0 {
-                    break;
-                }
-                r -= 1;
-            }
-            t[rank][inner] = a;
             inner += 1;
         }
-        rank += 1;
+        pos += 1;
     }
-    t
-}
-
-const fn build_rays() -> [[u64; 64]; 4] {
-    let mut t = [[0u64; 64]; 4];
-    let mut sq = 0;
-    while sq < 64 {
-        let file = (sq % 8) as i32;
-        let rank = (sq / 8) as i32;
-        let steps: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
-        let mut d = 0;
-        while d < 4 {
-            let (df, dr) = steps[d];
-            let mut f = file + df;
-            let mut r = rank + dr;
-            let mut m = 0u64;
-            while f >= 0 && f < 8 && r >= 0 && r < 8 {
-                m |= 1u64 << (8 * r + f);
-                f += df;
-                r += dr;
-            }
-            t[d][sq] = m;
-            d += 1;
-        }
-        sq += 1;
-    }
-    t
+    (rank, file)
 }
 
 /// The squares a king on `sq` reaches along its rank and file, with the first blocker in each
@@ -176,7 +114,7 @@ mod tests {
 
     /// Plain ray walking in the four directions, to check the table lookups.
     fn slow_attacks(sq: u32, occ: u64) -> u64 {
-        [(0, 1), (1, 0), (0, -1), (-1, 0)]
+        STEPS
             .into_iter()
             .fold(0, |a, step| a | walk_ray(sq as usize, step, occ))
     }
