@@ -5,21 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PYTHON=${PYTHON:-python3}
 VENV=${HUB_CHECK_VENV:-target/hub-check-venv}
-
-if ! "$VENV/bin/python" -c 'import draughts' 2>/dev/null; then
-  rm -rf "$VENV"
-  if ! "$PYTHON" -m venv "$VENV" 2>/dev/null; then
-    # Debian-like systems ship venv separately.
-    if command -v apt-get >/dev/null 2>&1; then
-      apt-get update -qq && apt-get install -y -qq python3-venv >/dev/null
-    fi
-    rm -rf "$VENV"
-    "$PYTHON" -m venv "$VENV"
-  fi
-  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check pydraughts==0.6.7
-fi
+. tools/venv.sh
+ensure_venv "$VENV" 'import draughts' pydraughts==0.6.7
 
 # The profile .ci/run tests with (optimised, built already by then); HUB_CHECK_PROFILE=release
 # checks the fully optimised binary instead.

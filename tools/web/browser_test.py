@@ -27,9 +27,9 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 WAIT = 30  # seconds: generous for a loaded 2-core machine; conditions end waits early
 
 
-def start_server(binary):
+def start_server(binary, db, port=0):
     proc = subprocess.Popen(
-        [binary, "--port", "0", "--threads", "2", "--hash", "8"],
+        [binary, "--port", str(port), "--threads", "2", "--hash", "8", "--db", db],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -289,31 +289,38 @@ def test_drag_and_pdn_import(p):
     assert p.pieces().get("c5") == "b" and "d5" not in p.pieces()
 
 
-def test_ambiguous_capture_is_asked(p):
-    # The board component alone, given two captures with the same start and end: clicking
-    # the end square asks which one.
-    p.d.execute_async_script("""
+def mount_test_board(p, on_move, on_choose, setup, legal):
+    """The board component alone in #test-board: `setup` places pieces on `board` (64 cells,
+    a1 first), `legal` is its moves; the picked move lands in window.testPicked."""
+    p.d.execute_async_script(f"""
       const done = arguments[arguments.length - 1];
-      import('/assets/board.js').then(({ DraughtsBoard }) => {
+      import('/assets/board.js').then(({{ DraughtsBoard }}) => {{
         const host = document.createElement('div');
         host.id = 'test-board';
         host.className = 'board';
         document.body.appendChild(host);
         window.testPicked = null;
-        const b = new DraughtsBoard(host, {
-          onMove: (m) => { window.testPicked = m.text; },
-          onChoose: (moves, pick) => { window.testChoices = moves.map((m) => m.text);
-                                        pick(moves[1]); },
-        });
+        const b = new DraughtsBoard(host, {{ onMove: {on_move}, onChoose: {on_choose} }});
         const board = '.'.repeat(64).split('');
-        board[4] = 'W';
-        b.set({ board: board.join(''), legal: [
+        {setup}
+        b.set({{ board: board.join(''), legal: {legal} }});
+        done();
+      }});
+    """)
+
+
+def test_ambiguous_capture_is_asked(p):
+    # The board component alone, given two captures with the same start and end: clicking
+    # the end square asks which one.
+    mount_test_board(
+        p,
+        "(m) => { window.testPicked = m.text; }",
+        "(moves, pick) => { window.testChoices = moves.map((m) => m.text); pick(moves[1]); }",
+        "board[4] = 'W';",
+        """[
           { text: 'e1:c3:e5', from: 'e1', path: ['c3', 'e5'], captured: ['d2', 'd4'] },
           { text: 'e1:g3:e5', from: 'e1', path: ['g3', 'e5'], captured: ['f2', 'f4'] },
-        ] });
-        done();
-      });
-    """)
+        ]""")
     p.d.find_element(By.CSS_SELECTOR, '#test-board [data-square="e1"]').click()
     p.d.find_element(By.CSS_SELECTOR, '#test-board [data-square="e5"]').click()
     picked = p.wait(lambda: p.d.execute_script("return window.testPicked"), "the chosen move")
@@ -325,29 +332,17 @@ def test_ambiguous_capture_is_asked(p):
 def test_king_paths_between_captures(p):
     # A king taking two pieces on one line may pause on either square between them: entering
     # the second path square by square plays the move, by the path entered.
-    p.d.execute_async_script("""
-      const done = arguments[arguments.length - 1];
-      import('/assets/board.js').then(({ DraughtsBoard }) => {
-        const host = document.createElement('div');
-        host.id = 'test-board';
-        host.className = 'board';
-        document.body.appendChild(host);
-        window.testPicked = null;
-        const b = new DraughtsBoard(host, {
-          onMove: (m) => { window.testPicked = [m.text, ...m.path]; },
-          onChoose: () => { window.testPicked = ['asked']; },
-        });
-        const board = '.'.repeat(64).split('');
-        board[0] = 'W'; board[18] = 'b'; board[45] = 'b';
-        b.set({ board: board.join(''), legal: [
+    mount_test_board(
+        p,
+        "(m) => { window.testPicked = [m.text, ...m.path]; }",
+        "() => { window.testPicked = ['asked']; }",
+        "board[0] = 'W'; board[18] = 'b'; board[45] = 'b';",
+        """[
           { text: 'a1:d4:g7', from: 'a1', path: ['d4', 'g7'], paths: [['d4', 'g7'], ['e5', 'g7']],
             captured: ['c3', 'f6'] },
           { text: 'a1:d4:h8', from: 'a1', path: ['d4', 'h8'], paths: [['d4', 'h8'], ['e5', 'h8']],
             captured: ['c3', 'f6'] },
-        ] });
-        done();
-      });
-    """)
+        ]""")
     for sq in ("a1", "e5", "g7"):
         p.d.find_element(By.CSS_SELECTOR, f'#test-board [data-square="{sq}"]').click()
     picked = p.wait(lambda: p.d.execute_script("return window.testPicked"), "the king's move")
@@ -355,47 +350,83 @@ def test_king_paths_between_captures(p):
     p.d.execute_script("document.getElementById('test-board').remove()")
 
 
+class Server:
+    """damka-web on a free port with its database in a temporary folder; restarts on the
+    same port and database."""
+
+    def __init__(self, binary, folder):
+        self.binary = binary
+        self.db = os.path.join(folder, "rooms.sqlite3")
+        self.proc, self.url = start_server(binary, self.db)
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+    def start(self):
+        port = int(self.url.rstrip("/").rsplit(":", 1)[1])
+        self.proc, _ = start_server(self.binary, self.db, port)
+
+
+def run(tests, driver):
+    """Runs each (name, test) on a fresh page; returns how many failed."""
+    failed = 0
+    for name, test in tests:
+        start = time.time()
+        try:
+            test()
+            print(f"ok   {name} ({time.time() - start:.1f} s)")
+        except Exception:
+            failed += 1
+            print(f"FAIL {name}")
+            traceback.print_exc()
+            logs = driver.get_log("browser") if hasattr(driver, "get_log") else []
+            for entry in logs[-10:]:
+                print("  browser:", entry.get("message"))
+    return failed
+
+
 def main():
+    from browser_online import test_online_room
+
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--server", default="target/ci/damka-web")
     ap.add_argument("--screenshots", help="save the boards' screenshots in this folder")
     args = ap.parse_args()
-    proc, url = start_server(args.server)
     download_dir = tempfile.mkdtemp(prefix="damka-web-dl-")
+    server = Server(args.server, download_dir)
     driver = None
     failed = 0
     try:
         driver = start_browser(download_dir)
-        p = Page(driver, url)
-        tests = [
-            ("engine game with a multi-capture", lambda: test_engine_game_with_multi_capture(p, args.screenshots)),
-            ("hot seat, undo, flip, history", lambda: test_hot_seat_undo_flip_history(p, args.screenshots)),
-            ("hint, evaluation, PDN download", lambda: test_hint_eval_and_pdn_download(p, download_dir, args.screenshots)),
-            ("drag and PDN import", lambda: test_drag_and_pdn_import(p)),
-            ("ambiguous capture asked", lambda: test_ambiguous_capture_is_asked(p)),
-            ("king paths between captures", lambda: test_king_paths_between_captures(p)),
-        ]
-        for name, test in tests:
-            start = time.time()
-            try:
+        p = Page(driver, server.url)
+
+        def fresh(test):
+            def go():
+                p.url = server.url
                 p.open()
                 test()
-                print(f"ok   {name} ({time.time() - start:.1f} s)")
-            except Exception:
-                failed += 1
-                print(f"FAIL {name}")
-                traceback.print_exc()
-                logs = driver.get_log("browser") if hasattr(driver, "get_log") else []
-                for entry in logs[-10:]:
-                    print("  browser:", entry.get("message"))
+            return go
+
+        shots = args.screenshots
+        tests = [
+            ("engine game with a multi-capture", fresh(lambda: test_engine_game_with_multi_capture(p, shots))),
+            ("hot seat, undo, flip, history", fresh(lambda: test_hot_seat_undo_flip_history(p, shots))),
+            ("hint, evaluation, PDN download", fresh(lambda: test_hint_eval_and_pdn_download(p, download_dir, shots))),
+            ("drag and PDN import", fresh(lambda: test_drag_and_pdn_import(p))),
+            ("ambiguous capture asked", fresh(lambda: test_ambiguous_capture_is_asked(p))),
+            ("king paths between captures", fresh(lambda: test_king_paths_between_captures(p))),
+            ("online room: two players, a spectator, reload, restart",
+             fresh(lambda: test_online_room(p, lambda: start_browser(download_dir), server.stop, server.start, shots))),
+        ]
+        failed = run(tests, driver)
     finally:
         if driver is not None:
             driver.quit()
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        server.stop()
     if failed:
         print(f"{failed} browser test(s) failed")
         return 1

@@ -3,6 +3,7 @@
 // notation all come from the server.
 
 import { DraughtsBoard } from "/assets/board.js";
+import * as room from "/assets/online.js";
 
 const $ = (sel) => document.querySelector(sel);
 const statusEl = $("#status");
@@ -21,7 +22,7 @@ let lastError = "";
 const pendingRequests = [];
 
 const board = new DraughtsBoard($("#board"), {
-  onMove: (mv) => send({ type: "move", game: game.id, path: [mv.from, ...mv.path] }),
+  onMove: (mv) => sendMove({ path: [mv.from, ...mv.path] }),
   onChoose: (moves, pick) => choose(moves, pick),
 });
 
@@ -32,6 +33,17 @@ function send(msg) {
   } else {
     pendingRequests.push(msg);
     connect();
+  }
+}
+
+// A move of the page: in a room a player's move or a spectator's proposal.
+function sendMove(move) {
+  if (!game) return;
+  if (room.online.room) {
+    const type = room.online.role === "spectator" ? "propose" : "play";
+    send(Object.assign({ type, room: room.online.room }, move));
+  } else {
+    send(Object.assign({ type: "move", game: game.id }, move));
   }
 }
 
@@ -48,6 +60,14 @@ function formValues() {
 
 function startGame(extra) {
   const values = Object.assign(formValues(), extra || {});
+  if (values.opponent === "online") {
+    const [time, increment] = new FormData(form).get("clock").split("+").map(Number);
+    const create = { type: "create", variant: values.variant, color: values.color, time, increment };
+    if (values.fen) create.fen = values.fen;
+    send(create);
+    return;
+  }
+  if (values.color === "random") values.color = Math.random() < 0.5 ? "white" : "black";
   send(Object.assign({ type: "new" }, values));
 }
 
@@ -59,8 +79,14 @@ function connect() {
     $("#connection").textContent = "connected";
     $("#connection").classList.add("online");
     const id = location.hash.slice(1);
+    const inRoom = room.online.room || room.roomFromPath();
+    // Back in a room after a reload or a dropped connection: the same seat, by its token,
+    // before anything waiting to be sent.
+    if (inRoom) socket.send(JSON.stringify(room.enterMessage(inRoom)));
     if (pendingRequests.length > 0) {
       while (pendingRequests.length) socket.send(JSON.stringify(pendingRequests.shift()));
+    } else if (inRoom) {
+      // Entered already.
     } else if (game) {
       socket.send(JSON.stringify({ type: "join", game: game.id }));
     } else if (id) {
@@ -78,7 +104,21 @@ function connect() {
 }
 
 function receive(msg) {
-  if (msg.type === "state") {
+  if (msg.type === "seat") {
+    // A seat comes first on every entry: the room's versions count anew after a restart.
+    game = null;
+    room.takeSeat(msg);
+    flipped = msg.role === "black";
+  } else if (msg.type === "room") {
+    if (msg.room.id !== room.online.room) return;
+    if (game && game.id === msg.room.id && msg.room.version < game.version) return;
+    if (game && game.id === msg.room.id && msg.room.moves.length !== game.moves.length) viewing = null;
+    game = room.asGame(msg.room);
+    draw();
+  } else if (room.receiveOnline(msg)) {
+    return;
+  } else if (msg.type === "state") {
+    if (room.online.room) room.leave();
     const fresh = !game || game.id !== msg.game.id;
     if (!game || fresh || msg.game.version >= game.version) {
       if (fresh) {
@@ -104,7 +144,13 @@ function receive(msg) {
     }
     draw();
   } else if (msg.type === "error") {
-    if (!game && /unknown game/.test(msg.message)) {
+    const inRoom = room.roomFromPath();
+    if (inRoom && /stale or forged token/.test(msg.message)) {
+      // The seat this browser kept is not one the server knows: watch instead.
+      room.forgetToken(inRoom);
+      send(room.enterMessage(inRoom));
+    }
+    if (!game && /unknown game/.test(msg.message) && !inRoom) {
       history.replaceState(null, "", location.pathname);
       startGame();
       return;
@@ -115,6 +161,7 @@ function receive(msg) {
 }
 
 function requestEvaluation() {
+  if (room.online.room) return;
   if (!$("#eval-toggle").checked || !game || game.status.over || game.thinking) return;
   if (evaluation && evaluation.version === game.version) return;
   send({ type: "hint", game: game.id, purpose: "eval" });
@@ -140,6 +187,10 @@ function draw() {
   drawMoves(ply);
   drawStatus();
   drawEvaluation();
+  if (room.online.room) {
+    room.drawClocks();
+    room.drawPanel();
+  }
 }
 
 function drawMoves(ply) {
@@ -173,7 +224,9 @@ function drawStatus() {
     return;
   }
   let text;
-  if (game.status.over) {
+  if (room.online.room) {
+    text = room.statusText(game);
+  } else if (game.status.over) {
     text = "Game over: " + game.status.text + ", " + game.status.result;
   } else if (game.thinking) {
     text = game.status.text + ": the engine is thinking";
@@ -235,7 +288,8 @@ function showPly(ply) {
 function downloadPdn() {
   if (!game) return;
   const a = document.createElement("a");
-  a.href = "/api/games/" + encodeURIComponent(game.id) + "/pdn";
+  const kind = room.online.room ? "/api/rooms/" : "/api/games/";
+  a.href = kind + encodeURIComponent(game.id) + "/pdn";
   a.download = "damka-" + game.id + ".pdn";
   document.body.appendChild(a);
   a.click();
@@ -259,7 +313,17 @@ const actions = {
   },
   pdn: downloadPdn,
   import: importGame,
+  resign: () => room.online.room && confirmResign() && send({ type: "resign", room: room.online.room }),
+  draw: () => room.online.room && send({ type: "draw", room: room.online.room }),
+  decline: () => room.online.room && send({ type: "decline", room: room.online.room }),
+  opinion: () => room.online.room && send({ type: "opinion", room: room.online.room }),
 };
+
+// Resigning ends the game: asked once more, unless the page is driven by a test (the
+// dialog would block it).
+function confirmResign() {
+  return navigator.webdriver || window.confirm("Resign this game?");
+}
 
 document.addEventListener("click", (e) => {
   const el = e.target.closest("[data-action]");
@@ -286,7 +350,7 @@ $("#keyboard").addEventListener("submit", (e) => {
   const input = $("#move-input");
   const text = input.value.trim();
   if (!text || !game) return;
-  send({ type: "move", game: game.id, move: text });
+  sendMove({ move: text });
   input.value = "";
 });
 
@@ -300,8 +364,8 @@ document.addEventListener("keydown", (e) => {
     Home: () => showPly(0),
     End: () => showPly(game.moves.length),
     f: actions.flip,
-    h: actions.hint,
-    u: actions.undo,
+    h: room.online.room ? () => {} : actions.hint,
+    u: room.online.room ? () => {} : actions.undo,
     Escape: () => board.clearSelection(),
   };
   if (keys[e.key]) {

@@ -4,7 +4,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 /// Every file the page is made of: name, content type, content.
-pub const FILES: [(&str, &str, &str); 5] = [
+pub const FILES: [(&str, &str, &str); 8] = [
     (
         "index.html",
         "text/html; charset=utf-8",
@@ -24,6 +24,21 @@ pub const FILES: [(&str, &str, &str); 5] = [
         "app.js",
         "text/javascript; charset=utf-8",
         include_str!("../assets/app.js"),
+    ),
+    (
+        "online.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/online.js"),
+    ),
+    (
+        "lobby.html",
+        "text/html; charset=utf-8",
+        include_str!("../assets/lobby.html"),
+    ),
+    (
+        "lobby.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/lobby.js"),
     ),
     (
         "favicon.svg",

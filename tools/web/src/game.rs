@@ -6,7 +6,7 @@
 use damka::core::{Bits, Color, Square, Variant};
 use damka::game::pdn::{detect_variant, result_text};
 use damka::game::{Game, Record};
-use damka::variant::{GameMove, Notation, Position, RussianPosition, TurkishPosition};
+use damka::variant::{GameMove, Notation, Outcome, Position, RussianPosition, TurkishPosition};
 use serde::Serialize;
 
 /// A move as the page needs it: its text, where it starts, every landing square in order and
@@ -135,8 +135,11 @@ fn status<P: Position>(game: &Game<P>) -> Status {
     }
 }
 
-fn pdn<P: Position>(game: &Game<P>, tags: &[(&str, &str)]) -> String {
+fn pdn<P: Position>(game: &Game<P>, tags: &[(&str, &str)], declared: Option<Outcome>) -> String {
     let mut rec = Record::new(game.clone());
+    if declared.is_some() {
+        rec.result = declared;
+    }
     for (k, v) in tags {
         rec.set_tag(k, v);
     }
@@ -183,6 +186,11 @@ impl AnyGame {
     /// The side to move.
     pub fn side_to_move(&self) -> Color {
         with_game!(self, g => g.position().side_to_move())
+    }
+
+    /// The side to move at the start.
+    pub fn start_side(&self) -> Color {
+        with_game!(self, g => g.start().side_to_move())
     }
 
     /// Plies played.
@@ -273,7 +281,13 @@ impl AnyGame {
 
     /// The game as a PDN record, with the given tags (`White`, `Black`, `Event` ...).
     pub fn pdn(&self, tags: &[(&str, &str)]) -> String {
-        with_game!(self, g => pdn(g, tags))
+        with_game!(self, g => pdn(g, tags, None))
+    }
+
+    /// The game as a PDN record with a result decided outside the rules (a loss on time, a
+    /// resignation, a draw agreed); `None` is the rules' result.
+    pub fn pdn_with_result(&self, tags: &[(&str, &str)], result: Option<Outcome>) -> String {
+        with_game!(self, g => pdn(g, tags, result))
     }
 
     /// The moves of a principal variation given in Hub numbers, from the current position,

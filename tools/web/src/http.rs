@@ -3,6 +3,7 @@
 //! other bad request: `{"error": "..."}` with a 4xx status.
 
 use crate::assets;
+use crate::online::NewRoom;
 use crate::service::{ApiError, App, MoveRequest, NewGame, MOVETIME_RANGE};
 use crate::ws;
 use axum::body::Bytes;
@@ -25,6 +26,7 @@ impl IntoResponse for ApiError {
             ApiError::UnknownGame(_) => StatusCode::NOT_FOUND,
             ApiError::Busy => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::Limit(_) => StatusCode::SERVICE_UNAVAILABLE,
         };
         (
             status,
@@ -60,6 +62,11 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/hint", post(hint))
         .route("/api/games/{id}/pdn", get(pdn))
+        .route("/room/{id}", get(|| async { assets::page("index.html") }))
+        .route("/lobby", get(|| async { assets::page("lobby.html") }))
+        .route("/api/rooms", get(lobby).post(new_room))
+        .route("/api/rooms/{id}", get(room))
+        .route("/api/rooms/{id}/pdn", get(room_pdn))
         .route("/ws", get(ws::upgrade))
         .fallback(|| async { ApiError::UnknownGame("no such page".into()).into_response() })
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -130,10 +137,9 @@ async fn hint(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Res
     Ok(Json(app.hint(&id).await?).into_response())
 }
 
-async fn pdn(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let text = app.pdn(&id)?;
-    let file = format!("attachment; filename=\"damka-{id}.pdn\"");
-    Ok((
+fn pdn_file(text: String, name: &str) -> Response {
+    let file = format!("attachment; filename=\"damka-{name}.pdn\"");
+    (
         [
             (
                 header::CONTENT_TYPE,
@@ -143,5 +149,38 @@ async fn pdn(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Resp
         ],
         text,
     )
-        .into_response())
+        .into_response()
+}
+
+async fn pdn(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    Ok(pdn_file(app.pdn(&id)?, &id))
+}
+
+async fn lobby(State(app): State<Arc<App>>) -> Result<Response, ApiError> {
+    Ok(Json(app.lobby()?).into_response())
+}
+
+/// Opens a room over HTTP: the answer holds the creator's seat and its token.
+async fn new_room(
+    State(app): State<Arc<App>>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let req: NewRoom = parse(body)?;
+    let seat = app.create_room(&req)?;
+    let room = app.room_view(&seat.room)?;
+    let seat: serde_json::Value =
+        serde_json::from_str(&seat.message()).map_err(|e| ApiError::Bad(e.to_string()))?;
+    let body = serde_json::json!({ "seat": seat, "room": room });
+    Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+async fn room(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    Ok(Json(app.room_view(&id)?).into_response())
+}
+
+async fn room_pdn(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    Ok(pdn_file(app.room_pdn(&id)?, &id))
 }

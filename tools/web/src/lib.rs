@@ -1,16 +1,22 @@
 //! damka-web: the board page served by damka. Play Russian or Turkish draughts in the browser
-//! against the engine (at a chosen strength) or a friend on the same device.
+//! against the engine (at a chosen strength), a friend on the same device, or someone else
+//! online in a room that anyone may watch.
 //!
 //! Modules by concern: [`game`] (a game of either variant and the views the page draws, all
-//! rules from the damka library), [`store`] (the games held and their watchers), [`pool`] (the
-//! engine's search threads and queue), [`service`] (the operations, whatever the transport),
-//! [`http`] (the page and the JSON API), [`ws`] (the WebSocket), [`assets`] (the page's files,
-//! compiled in).
+//! rules from the damka library), [`store`] (the local games held and their watchers),
+//! [`room`] (one online game: clocks, seats, draw offers, spectators' proposals), [`online`]
+//! (the rooms and their operations), [`db`] (the rooms in SQLite), [`pool`] (the engine's
+//! search threads and queue), [`service`] (the operations on local games, whatever the
+//! transport), [`http`] (the pages and the JSON API), [`ws`] (the WebSocket), [`assets`] (the
+//! page's files, compiled in).
 
 pub mod assets;
+pub mod db;
 pub mod game;
 pub mod http;
+pub mod online;
 pub mod pool;
+pub mod room;
 pub mod service;
 pub mod store;
 pub mod ws;
@@ -22,8 +28,44 @@ pub const MAX_GAMES: usize = 1000;
 /// How many engine requests may wait for a search thread.
 pub const QUEUE: usize = 64;
 
-/// The server's state and router for `threads` search threads with `hash_mb` tables each.
+/// How the server is set up (the command line's options).
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Search threads.
+    pub threads: usize,
+    /// Transposition table of each search thread, MiB.
+    pub hash_mb: usize,
+    /// The SQLite file of the online rooms (`:memory:`: kept nowhere).
+    pub db: String,
+    /// The limits of online play.
+    pub limits: online::Limits,
+}
+
+impl Config {
+    /// `threads` search threads with `hash_mb` tables each, rooms kept in memory only.
+    pub fn new(threads: usize, hash_mb: usize) -> Config {
+        Config {
+            threads,
+            hash_mb,
+            db: ":memory:".into(),
+            limits: online::Limits::default(),
+        }
+    }
+}
+
+/// The server's state and router as `config` says; the rooms being played when the server
+/// last stopped go on (their flag timers start when called inside a tokio runtime).
+pub fn serve(config: &Config) -> Result<(Arc<service::App>, axum::Router), String> {
+    let online = online::Online::open(&config.db, config.limits)?;
+    let pool = pool::Pool::new(config.threads, config.hash_mb, QUEUE);
+    let app = service::App::new(pool, MAX_GAMES, online);
+    app.resume_rooms()?;
+    Ok((app.clone(), http::router(app)))
+}
+
+/// The server's state and router for `threads` search threads with `hash_mb` tables each,
+/// online rooms in memory only.
 pub fn build(threads: usize, hash_mb: usize) -> (Arc<service::App>, axum::Router) {
-    let app = service::App::new(pool::Pool::new(threads, hash_mb, QUEUE), MAX_GAMES);
-    (app.clone(), http::router(app))
+    // An in-memory database always opens; failing here would be a bug in the schema.
+    serve(&Config::new(threads, hash_mb)).expect("the in-memory database opens")
 }

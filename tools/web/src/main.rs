@@ -19,6 +19,34 @@ struct Args {
     /// Transposition table of each search thread, MiB.
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=4096))]
     hash: u32,
+    /// SQLite file of the online games (created when missing; `:memory:` keeps none).
+    #[arg(long, default_value = "damka-web.sqlite3")]
+    db: String,
+    /// Online games held at once (a finished one makes way for a new one).
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    max_rooms: u32,
+    /// Spectators in one online game.
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    max_spectators: u32,
+    /// WebSocket messages a connection may send per second (bursts of twice as many pass).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    rate: u32,
+}
+
+/// Waits for Ctrl-C or, on Unix, SIGTERM (how a service manager or a test stops the server).
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
 }
 
 fn main() -> ExitCode {
@@ -43,18 +71,34 @@ fn main() -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
-        let (_, router) = damka_web::build(args.threads as usize, args.hash as usize);
+        let config = damka_web::Config {
+            threads: args.threads as usize,
+            hash_mb: args.hash as usize,
+            db: args.db.clone(),
+            limits: damka_web::online::Limits {
+                max_rooms: args.max_rooms as usize,
+                max_spectators: args.max_spectators as usize,
+                rate: args.rate,
+                ..damka_web::online::Limits::default()
+            },
+        };
+        let (app, router) = match damka_web::serve(&config) {
+            Ok(x) => x,
+            Err(e) => {
+                eprintln!("damka-web: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
         match listener.local_addr() {
             Ok(a) => println!("damka-web: serving http://{a}/"),
             Err(_) => println!("damka-web: serving on {addr}"),
         }
-        let stop = async {
-            let _ = tokio::signal::ctrl_c().await;
-        };
-        match axum::serve(listener, router)
-            .with_graceful_shutdown(stop)
-            .await
-        {
+        let result = axum::serve(listener, router)
+            .with_graceful_shutdown(stop_signal())
+            .await;
+        // The time of the turns in progress counts until now when the games resume.
+        app.save_clocks();
+        match result {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("damka-web: {e}");

@@ -3,6 +3,7 @@
 //! both call these, so both speak the same requests and errors.
 
 use crate::game::{AnyGame, MoveView};
+use crate::online::Online;
 use crate::pool::{Pool, PoolError, SearchReply, SearchRequest, FULL_SKILL, SKILL_LEVELS};
 use crate::store::{Entry, GameView, Opponent, Setup, Store};
 use damka::core::{Color, Variant};
@@ -30,6 +31,8 @@ pub enum ApiError {
     Busy,
     /// The request is larger than the server reads.
     TooLarge(usize),
+    /// A limit of the server is reached (rooms, spectators, messages per second).
+    Limit(String),
 }
 
 impl std::fmt::Display for ApiError {
@@ -39,6 +42,7 @@ impl std::fmt::Display for ApiError {
             ApiError::UnknownGame(id) => write!(f, "unknown game {id:?}"),
             ApiError::Busy => write!(f, "{}", PoolError::Busy),
             ApiError::TooLarge(max) => write!(f, "message too large (the limit is {max} bytes)"),
+            ApiError::Limit(m) => f.write_str(m),
         }
     }
 }
@@ -106,12 +110,14 @@ pub struct Hint {
     pub pv: Vec<String>,
 }
 
-/// The server's state: the games and the engine pool.
+/// The server's state: the games, the online rooms and the engine pool.
 pub struct App {
     /// The games.
     pub store: Store,
     /// The search threads.
     pub pool: Pool,
+    /// The online rooms.
+    pub online: Online,
 }
 
 /// Fires when the engine's move has been played (or dropped because the game changed).
@@ -127,15 +133,7 @@ fn parse_setup(req: &NewGame) -> Result<Setup, ApiError> {
             )))
         }
     };
-    let human = match req.color.as_deref().unwrap_or("white") {
-        "white" => Color::White,
-        "black" => Color::Black,
-        c => {
-            return Err(ApiError::Bad(format!(
-                "color must be white or black, not {c:?}"
-            )))
-        }
-    };
+    let human = parse_color(req.color.as_deref())?;
     let skill = req.skill.unwrap_or(FULL_SKILL);
     if !SKILL_LEVELS.contains(&skill) {
         return Err(ApiError::Bad(format!(
@@ -159,6 +157,22 @@ fn parse_setup(req: &NewGame) -> Result<Setup, ApiError> {
     })
 }
 
+/// A colour from a form: `white` (default), `black` or `random`.
+pub fn parse_color(color: Option<&str>) -> Result<Color, ApiError> {
+    match color.unwrap_or("white") {
+        "white" => Ok(Color::White),
+        "black" => Ok(Color::Black),
+        "random" => Ok(if crate::online::random_bytes::<1>()?[0] & 1 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        }),
+        c => Err(ApiError::Bad(format!(
+            "color must be white, black or random, not {c:?}"
+        ))),
+    }
+}
+
 /// The search for the engine's move in a game: its position, time and strength level.
 fn engine_request(e: &Entry) -> SearchRequest {
     SearchRequest {
@@ -171,11 +185,12 @@ fn engine_request(e: &Entry) -> SearchRequest {
 }
 
 impl App {
-    /// A server state with `pool` and room for `capacity` games.
-    pub fn new(pool: Pool, capacity: usize) -> Arc<App> {
+    /// A server state with `pool`, room for `capacity` games, and the online rooms.
+    pub fn new(pool: Pool, capacity: usize, online: Online) -> Arc<App> {
         Arc::new(App {
             store: Store::new(capacity),
             pool,
+            online,
         })
     }
 
@@ -329,6 +344,19 @@ impl App {
     pub async fn hint(&self, id: &str) -> Result<Hint, ApiError> {
         let (game, version, movetime) =
             self.with(id, |e| (e.game.clone(), e.version, e.setup.movetime))?;
+        self.hint_for(&game, id, version, movetime.min(HINT_MAX_TIME))
+            .await
+    }
+
+    /// The engine's move in `game` (known as `id`, at `version`), searched for `movetime`
+    /// seconds at full strength: a hint, or a spectator's engine opinion in a room.
+    pub async fn hint_for(
+        &self,
+        game: &AnyGame,
+        id: &str,
+        version: u64,
+        movetime: f64,
+    ) -> Result<Hint, ApiError> {
         if game.is_over() {
             return Err(ApiError::Bad("the game is over".into()));
         }
@@ -336,7 +364,7 @@ impl App {
             variant: game.variant(),
             start: game.start_fen(),
             moves: game.hub_moves(),
-            movetime: movetime.min(HINT_MAX_TIME),
+            movetime,
             skill: FULL_SKILL,
         };
         let r = self.pool.search(request).await?;

@@ -62,29 +62,14 @@ pub struct Entry {
     used: Instant,
 }
 
-/// Everything the page draws a game from.
+/// What the page draws any game's board from, whoever plays it (the local games here, the
+/// online rooms in [`crate::room`]).
 #[derive(Clone, Debug, Serialize)]
-pub struct GameView {
-    /// The game's id.
-    pub id: String,
-    /// Counts changes.
-    pub version: u64,
+pub struct BoardView {
     /// `russian` or `turkish`.
     pub variant: &'static str,
-    /// `engine` or `human`.
-    pub opponent: &'static str,
-    /// The colour of the person at the page (`white`, `black`).
-    pub color: &'static str,
-    /// The engine's strength level.
-    pub skill: u8,
-    /// The engine's time per move, seconds.
-    pub movetime: f64,
     /// The side to move (`white`, `black`).
     pub side: &'static str,
-    /// Whether the page may enter a move now (not over, not the engine's turn).
-    pub can_move: bool,
-    /// The engine is thinking.
-    pub thinking: bool,
     /// The playable squares, 64 characters `1`/`0` (index `8 * rank + file`, a1 first).
     pub playable: String,
     /// Every board of the game, start first: 64 characters each (`w W b B .`).
@@ -97,8 +82,48 @@ pub struct GameView {
     pub status: Status,
     /// The current position as FEN.
     pub fen: String,
+}
+
+impl BoardView {
+    /// The view of `game` as the rules leave it.
+    pub fn of(game: &AnyGame) -> BoardView {
+        BoardView {
+            variant: game.variant().name(),
+            side: color_name(game.side_to_move()),
+            playable: game.playable(),
+            boards: game.boards(),
+            moves: game.history(),
+            legal: game.legal(),
+            status: game.status(),
+            fen: game.fen(),
+        }
+    }
+}
+
+/// Everything the page draws a local game from.
+#[derive(Clone, Debug, Serialize)]
+pub struct GameView {
+    /// The game's id.
+    pub id: String,
+    /// Counts changes.
+    pub version: u64,
+    /// `engine` or `human`.
+    pub opponent: &'static str,
+    /// The colour of the person at the page (`white`, `black`).
+    pub color: &'static str,
+    /// The engine's strength level.
+    pub skill: u8,
+    /// The engine's time per move, seconds.
+    pub movetime: f64,
+    /// Whether the page may enter a move now (not over, not the engine's turn).
+    pub can_move: bool,
+    /// The engine is thinking.
+    pub thinking: bool,
     /// A message about something that went wrong outside a request.
     pub notice: Option<String>,
+    /// The board, moves and result.
+    #[serde(flatten)]
+    pub board: BoardView,
 }
 
 /// The lower-case colour name.
@@ -135,21 +160,14 @@ impl Entry {
         GameView {
             id: id.to_string(),
             version: self.version,
-            variant: self.game.variant().name(),
             opponent: self.setup.opponent.name(),
             color: color_name(self.setup.human),
             skill: self.setup.skill,
             movetime: self.setup.movetime,
-            side: color_name(self.game.side_to_move()),
             can_move: !self.game.is_over() && !self.engine_to_move() && !self.thinking,
             thinking: self.thinking,
-            playable: self.game.playable(),
-            boards: self.game.boards(),
-            moves: self.game.history(),
-            legal: self.game.legal(),
-            status: self.game.status(),
-            fen: self.game.fen(),
             notice: self.notice.clone(),
+            board: BoardView::of(&self.game),
         }
     }
 

@@ -1,22 +1,38 @@
 //! The WebSocket the page talks over: one JSON object per message, each request answered by
 //! the game's new state (sent to every connection watching that game), a hint, or an error.
-//! A bad message (malformed, too large, illegal) gets `{"type":"error",...}` and the
-//! connection goes on.
+//! A bad message (malformed, too large, illegal, over the rate limit) gets
+//! `{"type":"error",...}` and the connection goes on. A connection is in at most one local
+//! game or online room at a time; in a room its seat (player or spectator) is fixed when it
+//! enters, so no later message can move for a seat it does not hold.
 
-use crate::service::{ApiError, App, MoveRequest, NewGame};
+use crate::online::{NewRoom, Seat};
+use crate::service::{ApiError, App, Hint, MoveRequest, NewGame};
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::Response;
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use std::sync::Arc;
+use std::time::Instant;
 use tokio::sync::{broadcast, mpsc};
 use tokio::task::JoinHandle;
+
+/// Messages waiting to be written to one connection. Beyond them a page that does not read
+/// gets no more direct answers, and its game's or room's states wait in their broadcast
+/// channel, where the oldest are dropped (the next state is complete anyway): a client that
+/// stops reading cannot make the server's memory grow.
+pub const OUT_QUEUE: usize = 64;
+
+/// The writer's queue of one connection.
+type Out = mpsc::Sender<Arc<str>>;
 
 /// The largest message the server reads; a larger one gets an error and is dropped.
 pub const MAX_MESSAGE: usize = 64 * 1024;
 /// Beyond this the WebSocket layer itself refuses a message and closes the connection.
 pub const HARD_LIMIT: usize = 1024 * 1024;
+/// The WebSocket layer's read buffer per connection, bytes (a longer message still arrives:
+/// it is read in several parts).
+pub const READ_BUFFER: usize = 8 * 1024;
 
 /// A request from the page.
 #[derive(Debug, Deserialize)]
@@ -42,11 +58,87 @@ enum Request {
     },
     /// Answered by `pong`.
     Ping,
+    /// Open an online room (the creator takes a seat) and enter it.
+    Create(NewRoom),
+    /// Enter a room: the seat `token` holds, else the free seat (unless `watch`), else watch.
+    Enter {
+        room: String,
+        token: Option<String>,
+        watch: Option<bool>,
+    },
+    /// A player's move in the room.
+    Play {
+        room: String,
+        #[serde(rename = "move")]
+        text: Option<String>,
+        path: Option<Vec<String>>,
+    },
+    /// A spectator's proposal for the next move.
+    Propose {
+        room: String,
+        #[serde(rename = "move")]
+        text: Option<String>,
+        path: Option<Vec<String>>,
+    },
+    /// The player resigns.
+    Resign { room: String },
+    /// The player offers a draw, or accepts the opponent's offer.
+    Draw { room: String },
+    /// The player declines the opponent's draw offer.
+    Decline { room: String },
+    /// A spectator asks for the engine's opinion (answered by `opinion`).
+    Opinion { room: String },
+}
+
+/// Messages per second a connection may send, refilled continuously; a burst of `2 * rate`
+/// passes. Beyond it messages are refused (one error per burst, so the answers do not flood
+/// back), and a connection that keeps on is closed.
+struct Bucket {
+    rate: f64,
+    tokens: f64,
+    last: Instant,
+    refused: u32,
+}
+
+/// Refused messages after which a connection is closed.
+pub const FLOOD_CLOSE: u32 = 500;
+
+impl Bucket {
+    fn new(rate: u32) -> Bucket {
+        let rate = f64::from(rate.max(1));
+        Bucket {
+            rate,
+            tokens: 2.0 * rate,
+            last: Instant::now(),
+            refused: 0,
+        }
+    }
+
+    /// Takes one message's token: `Ok` to serve it, `Err(first)` if refused (`first`: the
+    /// first refused since the last one served).
+    fn take(&mut self) -> Result<(), bool> {
+        let now = Instant::now();
+        let refill = now.duration_since(self.last).as_secs_f64() * self.rate;
+        self.tokens = (self.tokens + refill).min(2.0 * self.rate);
+        self.last = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            self.refused = 0;
+            Ok(())
+        } else {
+            self.refused += 1;
+            Err(self.refused == 1)
+        }
+    }
 }
 
 /// Upgrades the request to a WebSocket.
 pub async fn upgrade(ws: WebSocketUpgrade, State(app): State<Arc<App>>) -> Response {
+    // A small read buffer: the page's messages are short, and the default 128 KiB per
+    // connection was most of the server's memory with a thousand spectators (README,
+    // "Online play load test").
     ws.max_message_size(HARD_LIMIT)
+        .read_buffer_size(READ_BUFFER)
         .on_upgrade(move |socket| serve(socket, app))
 }
 
@@ -56,45 +148,106 @@ fn error(message: impl std::fmt::Display) -> Arc<str> {
         .into()
 }
 
-/// One connection: a writer task, the game it watches, and the requests it reads.
+/// One connection: a writer task, the game or room it is in, and the requests it reads.
 struct Connection {
     app: Arc<App>,
-    out: mpsc::UnboundedSender<Arc<str>>,
-    watched: Option<(String, JoinHandle<()>)>,
+    out: Out,
+    /// The local game or room watched, and the tasks forwarding its messages.
+    watched: Option<(String, Vec<JoinHandle<()>>)>,
+    /// Its seat, when in a room.
+    seat: Option<Seat>,
+}
+
+/// Forwards a game's or room's messages to the connection's writer.
+fn forward(mut rx: broadcast::Receiver<Arc<str>>, out: Out) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        loop {
+            match rx.recv().await {
+                Ok(msg) => {
+                    if out.send(msg).await.is_err() {
+                        break;
+                    }
+                }
+                // A slow page missed states: the next one is complete anyway.
+                Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                Err(broadcast::error::RecvError::Closed) => break,
+            }
+        }
+    })
+}
+
+/// Sends a search's answer (a hint, an engine opinion) as a `kind` message when it comes; the
+/// connection reads on meanwhile.
+fn reply_later(
+    out: &Out,
+    kind: &'static str,
+    purpose: Option<String>,
+    search: impl std::future::Future<Output = Result<Hint, ApiError>> + Send + 'static,
+) {
+    let out = out.clone();
+    tokio::spawn(async move {
+        let msg = match search.await {
+            Ok(h) => {
+                let mut v = serde_json::json!(h);
+                v["type"] = kind.into();
+                if let Some(p) = purpose {
+                    v["purpose"] = p.into();
+                }
+                v.to_string().into()
+            }
+            Err(e) => error(e),
+        };
+        let _ = out.send(msg).await;
+    });
 }
 
 impl Connection {
-    /// Watches game `id` (the last one asked for; a connection watches one game at a time).
+    /// Stops hearing the game or room watched, and leaves the room's seat.
+    fn unwatch(&mut self) {
+        if let Some((_, tasks)) = self.watched.take() {
+            tasks.iter().for_each(JoinHandle::abort);
+        }
+        if let Some(seat) = self.seat.take() {
+            self.app.leave_room(&seat);
+        }
+    }
+
+    /// Watches local game `id` (a connection watches one game or room at a time).
     fn watch(&mut self, id: &str) -> Result<(), ApiError> {
-        if self.watched.as_ref().is_some_and(|(w, _)| w == id) {
+        if self.seat.is_none() && self.watched.as_ref().is_some_and(|(w, _)| w == id) {
             return Ok(());
         }
-        let mut rx = self.app.subscribe(id)?;
-        let out = self.out.clone();
-        let task = tokio::spawn(async move {
-            loop {
-                match rx.recv().await {
-                    Ok(msg) => {
-                        if out.send(msg).is_err() {
-                            break;
-                        }
-                    }
-                    // A slow page missed states: the next one is complete anyway.
-                    Err(broadcast::error::RecvError::Lagged(_)) => continue,
-                    Err(broadcast::error::RecvError::Closed) => break,
-                }
-            }
-        });
-        if let Some((_, old)) = self.watched.replace((id.to_string(), task)) {
-            old.abort();
+        let rx = self.app.subscribe(id)?;
+        self.unwatch();
+        self.watched = Some((id.to_string(), vec![forward(rx, self.out.clone())]));
+        Ok(())
+    }
+
+    /// The seat in room `room`, which the connection must have entered.
+    fn seat(&self, room: &str) -> Result<&Seat, ApiError> {
+        self.seat
+            .as_ref()
+            .filter(|s| s.room == room)
+            .ok_or_else(|| ApiError::Bad(format!("enter room {room} first")))
+    }
+
+    fn enter(&mut self, room: &str, token: Option<&str>, watch: bool) -> Result<(), ApiError> {
+        let entered = self.app.enter_room(room, token, watch)?;
+        self.unwatch();
+        for m in entered.first {
+            let _ = self.out.try_send(m.into());
         }
+        let mut tasks = vec![forward(entered.events, self.out.clone())];
+        tasks.extend(entered.watch_events.map(|rx| forward(rx, self.out.clone())));
+        self.watched = Some((room.to_string(), tasks));
+        self.seat = Some(entered.seat);
         Ok(())
     }
 
     fn send_state(&self, id: &str) -> Result<(), ApiError> {
         let view = self.app.view(id)?;
         let msg = serde_json::json!({ "type": "state", "game": view }).to_string();
-        let _ = self.out.send(msg.into());
+        let _ = self.out.try_send(msg.into());
         Ok(())
     }
 
@@ -125,24 +278,49 @@ impl Connection {
                 self.app.undo(&game)?;
             }
             Request::Hint { game, purpose } => {
-                let (app, out) = (self.app.clone(), self.out.clone());
-                // A search takes time: the connection reads on meanwhile.
-                tokio::spawn(async move {
-                    let msg = match app.hint(&game).await {
-                        Ok(h) => {
-                            let mut v = serde_json::json!(h);
-                            v["type"] = "hint".into();
-                            v["purpose"] = purpose.unwrap_or_else(|| "hint".into()).into();
-                            v.to_string().into()
-                        }
-                        Err(e) => error(e),
-                    };
-                    let _ = out.send(msg);
+                let app = self.app.clone();
+                let purpose = purpose.unwrap_or_else(|| "hint".into());
+                reply_later(&self.out, "hint", Some(purpose), async move {
+                    app.hint(&game).await
                 });
             }
             Request::Ping => {
-                let _ = self.out.send(r#"{"type":"pong"}"#.into());
+                let _ = self.out.try_send(r#"{"type":"pong"}"#.into());
             }
+            req => self.handle_room(req)?,
+        }
+        Ok(())
+    }
+
+    fn handle_room(&mut self, req: Request) -> Result<(), ApiError> {
+        match req {
+            Request::Create(form) => {
+                let seat = self.app.create_room(&form)?;
+                self.enter(&seat.room, seat.token.as_deref(), false)?;
+            }
+            Request::Enter { room, token, watch } => {
+                self.enter(&room, token.as_deref(), watch.unwrap_or(false))?
+            }
+            Request::Play { room, text, path } => {
+                let seat = self.seat(&room)?;
+                self.app.room_play(seat, path.as_deref(), text.as_deref())?;
+            }
+            Request::Propose { room, text, path } => {
+                let seat = self.seat(&room)?;
+                self.app
+                    .room_propose(seat, path.as_deref(), text.as_deref())?;
+            }
+            Request::Resign { room } => self.app.room_resign(self.seat(&room)?)?,
+            Request::Draw { room } => self.app.room_draw(self.seat(&room)?)?,
+            Request::Decline { room } => self.app.room_decline(self.seat(&room)?)?,
+            Request::Opinion { room } => {
+                let seat = self.seat(&room)?.clone();
+                let app = self.app.clone();
+                reply_later(&self.out, "opinion", None, async move {
+                    app.room_opinion(&seat).await
+                });
+            }
+            _ => {}
         }
         Ok(())
     }
@@ -150,7 +328,7 @@ impl Connection {
 
 async fn serve(socket: WebSocket, app: Arc<App>) {
     let (mut sink, mut stream) = socket.split();
-    let (out, mut queue) = mpsc::unbounded_channel::<Arc<str>>();
+    let (out, mut queue) = mpsc::channel::<Arc<str>>(OUT_QUEUE);
     let writer = tokio::spawn(async move {
         while let Some(msg) = queue.recv().await {
             if sink
@@ -163,29 +341,36 @@ async fn serve(socket: WebSocket, app: Arc<App>) {
         }
     });
     let mut conn = Connection {
-        app,
+        app: app.clone(),
         out: out.clone(),
         watched: None,
+        seat: None,
     };
+    let mut bucket = Bucket::new(app.online.limits.rate);
     while let Some(msg) = stream.next().await {
-        let result = match msg {
-            Ok(Message::Text(t)) => conn.handle(t.as_str()),
-            Ok(Message::Binary(b)) => match std::str::from_utf8(&b) {
-                Ok(t) => conn.handle(t),
-                Err(_) => Err(ApiError::Bad("binary messages must be UTF-8 JSON".into())),
-            },
+        let text = match msg {
+            Ok(Message::Text(t)) => Ok(t.to_string()),
+            Ok(Message::Binary(b)) => String::from_utf8(b.to_vec())
+                .map_err(|_| ApiError::Bad("binary messages must be UTF-8 JSON".into())),
             Ok(Message::Close(_)) => break,
-            Ok(_) => Ok(()),
+            Ok(_) => continue,
             // Too large for the WebSocket layer, or a broken connection: it cannot go on.
             Err(_) => break,
         };
+        let result = match bucket.take() {
+            Ok(()) => text.and_then(|t| conn.handle(&t)),
+            Err(_) if bucket.refused >= FLOOD_CLOSE => break,
+            Err(true) => Err(ApiError::Limit(format!(
+                "too many messages: at most {} a second (this one and the next are dropped until then)",
+                app.online.limits.rate
+            ))),
+            Err(false) => Ok(()),
+        };
         if let Err(e) = result {
-            let _ = out.send(error(e));
+            let _ = out.try_send(error(e));
         }
     }
-    if let Some((_, task)) = conn.watched.take() {
-        task.abort();
-    }
+    conn.unwatch();
     drop(conn);
     drop(out);
     let _ = writer.await;

@@ -2,12 +2,14 @@
 //! real server on a free port. Bad input of every kind gets a clear error and the server
 //! goes on serving.
 
+mod common;
+
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use futures_util::{SinkExt, StreamExt};
+use common::{next, send, wait_for};
+use futures_util::SinkExt;
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
-use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
 use tower::ServiceExt;
 
@@ -277,41 +279,8 @@ async fn a_king_capture_is_accepted_by_every_path() {
     );
 }
 
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
 async fn serve() -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, router()).await.unwrap() });
-    format!("ws://{addr}/ws")
-}
-
-async fn next(ws: &mut Ws) -> Value {
-    loop {
-        let msg = tokio::time::timeout(Duration::from_secs(20), ws.next())
-            .await
-            .expect("a message within 20 s")
-            .expect("the connection stays open")
-            .expect("a good frame");
-        if let Message::Text(t) = msg {
-            return serde_json::from_str(t.as_str()).unwrap();
-        }
-    }
-}
-
-/// The next message of `kind` whose test holds (states arrive for every change).
-async fn wait_for(ws: &mut Ws, kind: &str, test: impl Fn(&Value) -> bool) -> Value {
-    loop {
-        let v = next(ws).await;
-        if v["type"] == kind && test(&v) {
-            return v;
-        }
-    }
-}
-
-async fn send(ws: &mut Ws, v: Value) {
-    ws.send(Message::Text(v.to_string().into())).await.unwrap();
+    common::serve(damka_web::Config::new(1, 1)).await.0
 }
 
 #[tokio::test]
@@ -389,4 +358,61 @@ async fn bad_websocket_messages_get_errors_and_the_connection_goes_on() {
     send(&mut again, json!({"type":"join","game":id})).await;
     let s = wait_for(&mut again, "state", |_| true).await;
     assert_eq!(s["game"]["id"], id.as_str());
+}
+
+#[tokio::test]
+async fn rooms_lobby_and_room_page_over_http() {
+    let app = router();
+    let (s, v) = call_json(&app, "POST", "/api/rooms", r#"{"time":60,"color":"black"}"#).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    assert_eq!(v["seat"]["role"], "black");
+    assert_eq!(v["seat"]["token"].as_str().unwrap().len(), 32);
+    assert_eq!(v["room"]["seats"], json!([false, true]));
+    assert_eq!(v["room"]["running"], Value::Null);
+    let id = v["room"]["id"].as_str().unwrap().to_string();
+    let (s, lobby) = call_json(&app, "GET", "/api/rooms", "").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(lobby["open"][0]["id"], id.as_str());
+    assert!(lobby["live"].as_array().unwrap().is_empty());
+    let (s, r) = call_json(&app, "GET", &format!("/api/rooms/{id}"), "").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(r["opponent"], "online");
+    assert!(
+        r.get("tokens").is_none() && !r.to_string().contains(v["seat"]["token"].as_str().unwrap())
+    );
+    let (s, pdn) = call(&app, "GET", &format!("/api/rooms/{id}/pdn"), "").await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(
+        pdn.contains("[TimeControl \"60+3\"]") && pdn.contains("[Result \"*\"]"),
+        "{pdn}"
+    );
+    for (uri, status) in [
+        ("/api/rooms/rnope", StatusCode::NOT_FOUND),
+        ("/api/rooms/rnope/pdn", StatusCode::NOT_FOUND),
+    ] {
+        let (s, v) = call_json(&app, "GET", uri, "").await;
+        assert_eq!(s, status, "{uri}");
+        assert!(error_of(&v).contains("unknown game"));
+    }
+    let (s, v) = call_json(&app, "POST", "/api/rooms", r#"{"increment":-1}"#).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(error_of(&v).contains("increment"));
+    let (s, html) = call(&app, "GET", &format!("/room/{id}"), "").await;
+    assert_eq!(s, StatusCode::OK);
+    for needle in [
+        "id=\"room-link\"",
+        "id=\"clock-white\"",
+        "id=\"clock-black\"",
+        "id=\"proposals\"",
+        "<option value=\"online\">",
+        "<option value=\"random\">",
+        "data-action=\"resign\"",
+        "data-action=\"draw\"",
+        "data-action=\"opinion\"",
+    ] {
+        assert!(html.contains(needle), "room page lacks {needle}");
+    }
+    let (s, html) = call(&app, "GET", "/lobby", "").await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(html.contains("id=\"live-rooms\"") && html.contains("/assets/lobby.js"));
 }

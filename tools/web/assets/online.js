@@ -1,0 +1,186 @@
+// damka-web online rooms (see README, "Online play"): the seat and its token (kept in this
+// browser's localStorage, so a reload or a dropped connection comes back to the same seat),
+// the clocks (the server's times, counted down here between its messages), the draw offer,
+// and the spectators' proposals. app.js draws the board and calls these.
+
+const $ = (sel) => document.querySelector(sel);
+const tokenKey = (room) => "damka-seat-" + room;
+
+/** Where this page is: the room, its role in it, the last view and when it came. */
+export const online = {
+  room: null,
+  role: null, // "white" | "black" | "spectator"
+  view: null,
+  receivedAt: 0,
+  proposals: [], // the tally so far for the move to come (spectators only)
+  opinion: null,
+};
+
+/** The room named by the page's address (/room/ID), if any. */
+export function roomFromPath() {
+  const m = location.pathname.match(/^\/room\/([A-Za-z0-9]+)$/);
+  return m ? m[1] : null;
+}
+
+function storage(fn) {
+  try {
+    return fn(window.localStorage);
+  } catch (e) {
+    return null; // storage refused (private mode): the seat lasts as long as the page
+  }
+}
+
+/** The message that enters `room`: with this browser's token for it, if it has one. */
+export function enterMessage(room) {
+  const token = storage((s) => s.getItem(tokenKey(room)));
+  if (token) return { type: "enter", room, token };
+  return { type: "enter", room, watch: new URLSearchParams(location.search).has("watch") };
+}
+
+/** The server refused the token kept for the room: forget it. */
+export function forgetToken(room) {
+  storage((s) => s.removeItem(tokenKey(room)));
+}
+
+/** A `seat` message: where this page sits. */
+export function takeSeat(msg) {
+  online.room = msg.room;
+  online.role = msg.role;
+  online.proposals = [];
+  online.opinion = null;
+  if (msg.token) storage((s) => s.setItem(tokenKey(msg.room), msg.token));
+  const path = "/room/" + msg.room;
+  if (location.pathname !== path) history.replaceState(null, "", path + location.search);
+  document.body.classList.add("online");
+  document.body.classList.toggle("spectator", msg.role === "spectator");
+  $("#online").hidden = false;
+  const link = $("#room-link");
+  link.href = location.origin + path;
+  link.textContent = location.origin + path;
+}
+
+/** Leaves online mode (a local game was started). */
+export function leave() {
+  online.room = null;
+  online.role = null;
+  online.view = null;
+  document.body.classList.remove("online", "spectator");
+  $("#online").hidden = true;
+  if (roomFromPath()) history.replaceState(null, "", "/");
+}
+
+/** A room's view as the game app.js draws: it may move when it is its turn (a player) or
+ *  propose a move (a spectator). */
+export function asGame(view) {
+  // A move was played: the proposals for it are over (the view holds their result).
+  if (online.view && online.view.moves.length !== view.moves.length) online.proposals = [];
+  online.view = view;
+  online.receivedAt = performance.now();
+  const started = view.seats[0] && view.seats[1];
+  const mine = online.role === view.side || online.role === "spectator";
+  return Object.assign({}, view, {
+    can_move: !view.status.over && started && mine,
+    thinking: false,
+    notice: null,
+  });
+}
+
+/** The status line of a room. */
+export function statusText(game) {
+  const v = online.view;
+  if (game.status.over) return "Game over: " + game.status.text + ", " + game.status.result;
+  if (!(v.seats[0] && v.seats[1])) return "Waiting for an opponent: send them the room's link";
+  let text;
+  if (online.role === "spectator") {
+    text = "Watching: " + game.status.text + ". Make a move on the board to propose it";
+  } else if (online.role === game.side) {
+    text = "Your move (" + game.side + ")";
+  } else {
+    text = game.status.text + ": your opponent's move";
+  }
+  if (v.draw_offer) {
+    text += v.draw_offer === online.role ? ". You offered a draw" : ". " + cap(v.draw_offer) + " offers a draw";
+  }
+  return text;
+}
+
+function cap(s) {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function clockText(ms) {
+  const t = Math.max(0, ms);
+  const m = Math.floor(t / 60000);
+  const s = Math.floor((t % 60000) / 1000);
+  const tenths = t < 10000 ? "." + Math.floor((t % 1000) / 100) : "";
+  return m + ":" + String(s).padStart(2, "0") + tenths;
+}
+
+/** Redraws the clocks from the last view, the running one counted down since it came. */
+export function drawClocks() {
+  const v = online.view;
+  if (!v) return;
+  const since = performance.now() - online.receivedAt;
+  ["white", "black"].forEach((c, i) => {
+    const el = $("#clock-" + c);
+    const running = v.running === c;
+    el.textContent = clockText(v.clocks[i] - (running ? since : 0));
+    el.classList.toggle("running", running);
+  });
+}
+
+function item(p, extra) {
+  const li = document.createElement("li");
+  li.dataset.move = p.move;
+  li.dataset.count = p.count;
+  li.textContent = p.move + ": " + p.count + (extra || "");
+  return li;
+}
+
+/** Redraws the room's panel: seat, buttons, proposals, the engine's opinion. */
+export function drawPanel() {
+  const v = online.view;
+  if (!v) return;
+  const player = online.role === "white" || online.role === "black";
+  const seat = player ? "You play " + online.role : "You are watching";
+  $("#seat").textContent = seat + " · " + v.spectators + " watching · " + v.time[0] / 60 + " min + " + v.time[1] + " s";
+  const live = !v.status.over && v.seats[0] && v.seats[1];
+  $("#online-player").hidden = !player || !live;
+  const offered = v.draw_offer && v.draw_offer !== online.role;
+  $('[data-action="decline"]').hidden = !offered;
+  $('[data-action="draw"]').textContent = offered ? "Accept draw" : "Offer draw";
+  $("#online-spectator").hidden = player || v.status.over;
+  $("#proposals").replaceChildren(...(player ? [] : online.proposals.map((p) => item(p))));
+  const last = v.last_proposals;
+  $("#last-proposals-title").textContent = last
+    ? "Proposals for move " + last.ply + " (played " + last.played + ")"
+    : "";
+  $("#last-proposals").replaceChildren(
+    ...(last ? last.proposals : []).map((p) => {
+      const li = item(p, p.matched ? " ✓ matched" : "");
+      li.dataset.matched = p.matched;
+      if (p.matched) li.classList.add("matched");
+      return li;
+    })
+  );
+  const op = online.opinion && online.opinion.version === v.version ? online.opinion : null;
+  $("#opinion").textContent = op ? "Engine: " + op.move.text + " (" + op.score_text + ", depth " + op.depth + "): " + op.pv.join(" ") : "";
+}
+
+/** A message about the room other than its state; true if it was one. */
+export function receiveOnline(msg) {
+  if (msg.type === "proposals") {
+    if (msg.room !== online.room) return true;
+    online.proposals = msg.proposals;
+  } else if (msg.type === "spectators") {
+    if (online.view && msg.room === online.room) online.view.spectators = msg.count;
+  } else if (msg.type === "opinion") {
+    online.opinion = msg;
+  } else {
+    return false;
+  }
+  drawPanel();
+  return true;
+}
+
+setInterval(drawClocks, 100);

@@ -1,0 +1,522 @@
+//! One online room: a game between two people on two devices, its server-side clocks, the
+//! seats held by secret tokens, the draw offer, and the spectators' proposals for the next
+//! move. Pure state: the caller passes the time (`Instant`), so every rule here is tested
+//! without waiting; [`crate::online`] holds the rooms, sends their changes and saves them.
+
+use crate::game::{AnyGame, Status};
+use crate::store::{color_name, BoardView};
+use damka::core::Color;
+use damka::game::pdn::result_text;
+use damka::variant::Outcome;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Instant;
+use tokio::sync::broadcast;
+
+/// A time control: every player starts with `base_ms` and gains `inc_ms` after each move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Time for the game, milliseconds.
+    pub base_ms: i64,
+    /// Added after each move (Fischer increment), milliseconds.
+    pub inc_ms: i64,
+}
+
+/// Who is at a connection: a player on a colour, or a spectator known by a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Holds the seat of this colour.
+    Player(Color),
+    /// Watches; the number tells one spectator's proposals from another's.
+    Spectator(u64),
+}
+
+/// How a game ended outside the rules of the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// This side's time ran out.
+    Time(Color),
+    /// This side resigned.
+    Resigned(Color),
+    /// Both players agreed to a draw.
+    Agreed,
+}
+
+impl Ending {
+    /// The result it gives.
+    pub fn outcome(self) -> Outcome {
+        match self {
+            Ending::Time(c) | Ending::Resigned(c) => Outcome::Win(c.opposite()),
+            Ending::Agreed => Outcome::Draw,
+        }
+    }
+
+    /// Its words in the status line, after the result (`White wins (Black's time ran out)`).
+    pub fn reason(self) -> String {
+        match self {
+            Ending::Time(c) => format!("{}'s time ran out", title(c)),
+            Ending::Resigned(c) => format!("{} resigned", title(c)),
+            Ending::Agreed => "draw agreed".into(),
+        }
+    }
+
+    /// The name saved in the database.
+    pub fn code(self) -> &'static str {
+        match self {
+            Ending::Time(Color::White) => "time-white",
+            Ending::Time(Color::Black) => "time-black",
+            Ending::Resigned(Color::White) => "resign-white",
+            Ending::Resigned(Color::Black) => "resign-black",
+            Ending::Agreed => "agreed",
+        }
+    }
+
+    /// The ending saved as `code`, if it is one.
+    pub fn from_code(code: &str) -> Option<Ending> {
+        [
+            Ending::Time(Color::White),
+            Ending::Time(Color::Black),
+            Ending::Resigned(Color::White),
+            Ending::Resigned(Color::Black),
+            Ending::Agreed,
+        ]
+        .into_iter()
+        .find(|e| e.code() == code)
+    }
+}
+
+fn title(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+fn idx(c: Color) -> usize {
+    match c {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+/// Compares two tokens in time that does not depend on where they differ.
+fn same_token(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
+}
+
+/// One proposed move and how many spectators proposed it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Proposal {
+    /// The move, in algebraic notation.
+    #[serde(rename = "move")]
+    pub text: String,
+    /// Spectators who proposed it.
+    pub count: usize,
+    /// Whether it is the move played (known after the move).
+    pub matched: bool,
+}
+
+/// The proposals for one move, shown to everyone once it is played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Tally {
+    /// The ply the proposals were for (1: the game's first move).
+    pub ply: usize,
+    /// The move played.
+    pub played: String,
+    /// The proposals, most proposed first.
+    pub proposals: Vec<Proposal>,
+}
+
+/// Everything a room's page draws from (the same for players and spectators).
+#[derive(Clone, Debug, Serialize)]
+pub struct RoomView {
+    /// The room's id.
+    pub id: String,
+    /// Counts changes.
+    pub version: u64,
+    /// Always `online`: the page draws a room like a game.
+    pub opponent: &'static str,
+    /// The time control: seconds for the game and added per move.
+    pub time: [f64; 2],
+    /// Time left now, milliseconds, White and Black.
+    pub clocks: [i64; 2],
+    /// The colour whose clock runs, if one does.
+    pub running: Option<&'static str>,
+    /// Whether each seat (White, Black) is taken.
+    pub seats: [bool; 2],
+    /// The colour that offered a draw, if an offer stands.
+    pub draw_offer: Option<&'static str>,
+    /// Spectators watching now.
+    pub spectators: usize,
+    /// The proposals for the last move played, with the one that matched.
+    pub last_proposals: Option<Tally>,
+    /// The board, moves and result.
+    #[serde(flatten)]
+    pub board: BoardView,
+}
+
+/// An online game and everything about it.
+pub struct Room {
+    /// The room's id (in its link).
+    pub id: String,
+    /// The game.
+    pub game: AnyGame,
+    /// The time control.
+    pub control: TimeControl,
+    /// The seats' tokens (White, Black); `None`: free.
+    pub tokens: [Option<String>; 2],
+    /// Time left at the start of the turn in progress, milliseconds (White, Black).
+    pub remaining: [i64; 2],
+    /// When the turn in progress started: the clock of the side to move runs since then.
+    pub turn_start: Option<Instant>,
+    /// The end decided outside the rules of the board.
+    pub ending: Option<Ending>,
+    /// The colour whose draw offer stands.
+    pub draw_offer: Option<Color>,
+    /// Counts changes.
+    pub version: u64,
+    /// Spectators watching now.
+    pub spectators: usize,
+    /// Moves saved in the database so far.
+    pub saved_plies: usize,
+    /// Created, seconds since 1970.
+    pub created: u64,
+    /// Engine opinions asked for, by spectator.
+    pub opinions: HashMap<u64, u32>,
+    /// The last move's proposals.
+    pub last_tally: Option<Tally>,
+    proposals: HashMap<u64, String>,
+    /// Every change, to everyone in the room.
+    pub events: broadcast::Sender<Arc<str>>,
+    /// The proposals as they come, to the spectators only.
+    pub watch_events: broadcast::Sender<Arc<str>>,
+}
+
+impl Room {
+    /// A room for `game` with both seats free and full clocks.
+    pub fn new(id: String, game: AnyGame, control: TimeControl, created: u64) -> Room {
+        Room {
+            id,
+            game,
+            control,
+            tokens: [None, None],
+            remaining: [control.base_ms; 2],
+            turn_start: None,
+            ending: None,
+            draw_offer: None,
+            version: 0,
+            spectators: 0,
+            saved_plies: 0,
+            created,
+            opinions: HashMap::new(),
+            last_tally: None,
+            proposals: HashMap::new(),
+            events: broadcast::channel(64).0,
+            watch_events: broadcast::channel(64).0,
+        }
+    }
+
+    /// The colour whose seat `token` holds.
+    pub fn seat_of(&self, token: &str) -> Option<Color> {
+        [Color::White, Color::Black]
+            .into_iter()
+            .find(|&c| matches!(&self.tokens[idx(c)], Some(t) if same_token(t, token)))
+    }
+
+    /// Gives seat `color` to `token` if it is free; the clocks start once both are taken.
+    pub fn take_seat(&mut self, color: Color, token: String, now: Instant) -> bool {
+        if self.tokens[idx(color)].is_some() || self.is_over() {
+            return false;
+        }
+        self.tokens[idx(color)] = Some(token);
+        if self.tokens.iter().all(Option::is_some) {
+            self.turn_start = Some(now);
+        }
+        true
+    }
+
+    /// The free seat, if one is (White first).
+    pub fn free_seat(&self) -> Option<Color> {
+        [Color::White, Color::Black]
+            .into_iter()
+            .find(|&c| self.tokens[idx(c)].is_none())
+    }
+
+    /// Both seats are taken: the game is on.
+    pub fn started(&self) -> bool {
+        self.tokens.iter().all(Option::is_some)
+    }
+
+    /// Whether the game is over, by the rules or otherwise.
+    pub fn is_over(&self) -> bool {
+        self.ending.is_some() || self.game.is_over()
+    }
+
+    /// The result, by the rules or otherwise.
+    pub fn status(&self) -> Status {
+        match self.ending {
+            Some(e) => Status {
+                over: true,
+                result: result_text(Some(e.outcome())).to_string(),
+                text: format!("{} ({})", e.outcome(), e.reason()),
+            },
+            None => self.game.status(),
+        }
+    }
+
+    /// The clock that runs now, if one does.
+    pub fn running(&self) -> Option<Color> {
+        self.turn_start
+            .filter(|_| !self.is_over())
+            .map(|_| self.game.side_to_move())
+    }
+
+    /// Time left now, milliseconds (White, Black).
+    pub fn clocks(&self, now: Instant) -> [i64; 2] {
+        let mut c = self.remaining;
+        if let (Some(side), Some(start)) = (self.running(), self.turn_start) {
+            let used = now.saturating_duration_since(start).as_millis() as i64;
+            c[idx(side)] = (c[idx(side)] - used).max(0);
+        }
+        c
+    }
+
+    /// Milliseconds until the running clock reaches zero.
+    pub fn time_to_flag(&self, now: Instant) -> Option<i64> {
+        self.running().map(|side| self.clocks(now)[idx(side)])
+    }
+
+    /// Ends the game if the running clock is at zero; true if it ended now.
+    pub fn flag(&mut self, now: Instant) -> bool {
+        match self.running() {
+            Some(side) if self.clocks(now)[idx(side)] <= 0 => {
+                self.remaining = self.clocks(now);
+                self.ending = Some(Ending::Time(side));
+                self.turn_start = None;
+                self.draw_offer = None;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Stops the clocks where they are now (before a save at shutdown, or at the game's end):
+    /// the running one goes on from there at the next turn start.
+    pub fn settle_clocks(&mut self, now: Instant) {
+        self.remaining = self.clocks(now);
+        if self.turn_start.is_some() {
+            self.turn_start = Some(now);
+        }
+    }
+
+    fn check_turn(&mut self, color: Color, now: Instant) -> Result<(), String> {
+        if self.is_over() {
+            return Err("the game is over".into());
+        }
+        if !self.started() {
+            return Err("waiting for the opponent to take the other seat".into());
+        }
+        if self.flag(now) {
+            return Err("your time ran out".into());
+        }
+        if self.game.side_to_move() != color {
+            return Err(format!(
+                "it is {}'s turn",
+                color_name(self.game.side_to_move())
+            ));
+        }
+        Ok(())
+    }
+
+    /// Plays `color`'s move, given by its squares or its text: the clocks and the draw offer
+    /// follow, and the proposals for it are tallied.
+    pub fn play(
+        &mut self,
+        color: Color,
+        path: Option<&[String]>,
+        text: Option<&str>,
+        now: Instant,
+    ) -> Result<(), String> {
+        self.check_turn(color, now)?;
+        // The mover's clock stops before the move changes the side to move.
+        let left = self.clocks(now);
+        play_on(&mut self.game, path, text)?;
+        self.remaining = left;
+        self.remaining[idx(color)] += self.control.inc_ms;
+        self.turn_start = (!self.game.is_over()).then_some(now);
+        // A move answers the opponent's offer: declined. The mover's own offer stands.
+        if self.draw_offer == Some(color.opposite()) {
+            self.draw_offer = None;
+        }
+        let played = self
+            .game
+            .history()
+            .last()
+            .map(|m| m.text.clone())
+            .unwrap_or_default();
+        let mut proposals: Vec<Proposal> = self
+            .tally()
+            .into_iter()
+            .map(|mut p| {
+                p.matched = p.text == played;
+                p
+            })
+            .collect();
+        proposals.sort_by(|a, b| b.count.cmp(&a.count).then(a.text.cmp(&b.text)));
+        self.last_tally = Some(Tally {
+            ply: self.game.ply(),
+            played,
+            proposals,
+        });
+        self.proposals.clear();
+        Ok(())
+    }
+
+    /// `color` resigns.
+    pub fn resign(&mut self, color: Color, now: Instant) -> Result<(), String> {
+        if self.is_over() {
+            return Err("the game is over".into());
+        }
+        self.settle_clocks(now);
+        self.ending = Some(Ending::Resigned(color));
+        self.turn_start = None;
+        self.draw_offer = None;
+        Ok(())
+    }
+
+    /// `color` offers a draw, or accepts the opponent's offer (then the game is drawn).
+    /// Returns true when the game ends by it.
+    pub fn offer_draw(&mut self, color: Color, now: Instant) -> Result<bool, String> {
+        if self.is_over() {
+            return Err("the game is over".into());
+        }
+        if !self.started() {
+            return Err("waiting for the opponent to take the other seat".into());
+        }
+        match self.draw_offer {
+            Some(c) if c == color => Err("your draw offer stands already".into()),
+            Some(_) => {
+                self.settle_clocks(now);
+                self.ending = Some(Ending::Agreed);
+                self.turn_start = None;
+                self.draw_offer = None;
+                Ok(true)
+            }
+            None => {
+                self.draw_offer = Some(color);
+                Ok(false)
+            }
+        }
+    }
+
+    /// `color` declines the opponent's draw offer.
+    pub fn decline_draw(&mut self, color: Color) -> Result<(), String> {
+        match self.draw_offer {
+            Some(c) if c != color => {
+                self.draw_offer = None;
+                Ok(())
+            }
+            _ => Err("there is no draw offer to decline".into()),
+        }
+    }
+
+    /// Spectator `who` proposes a move for the side to move (replacing an earlier one);
+    /// returns it in algebraic notation.
+    pub fn propose(
+        &mut self,
+        who: u64,
+        path: Option<&[String]>,
+        text: Option<&str>,
+    ) -> Result<String, String> {
+        if self.is_over() {
+            return Err("the game is over".into());
+        }
+        let mut trial = self.game.clone();
+        play_on(&mut trial, path, text)?;
+        let mv = trial
+            .history()
+            .last()
+            .map(|m| m.text.clone())
+            .ok_or("no move")?;
+        self.proposals.insert(who, mv.clone());
+        Ok(mv)
+    }
+
+    /// The proposals for the move to come, most proposed first.
+    pub fn tally(&self) -> Vec<Proposal> {
+        let mut counts: HashMap<&str, usize> = HashMap::new();
+        for m in self.proposals.values() {
+            *counts.entry(m).or_default() += 1;
+        }
+        let mut v: Vec<Proposal> = counts
+            .into_iter()
+            .map(|(m, count)| Proposal {
+                text: m.to_string(),
+                count,
+                matched: false,
+            })
+            .collect();
+        v.sort_by(|a, b| b.count.cmp(&a.count).then(a.text.cmp(&b.text)));
+        v
+    }
+
+    /// Forgets spectator `who`'s proposal (they left).
+    pub fn forget(&mut self, who: u64) {
+        self.proposals.remove(&who);
+    }
+
+    /// What every page in the room draws.
+    pub fn view(&self, now: Instant) -> RoomView {
+        let mut board = BoardView::of(&self.game);
+        board.status = self.status();
+        if self.ending.is_some() {
+            board.legal.clear();
+        }
+        RoomView {
+            id: self.id.clone(),
+            version: self.version,
+            opponent: "online",
+            time: [
+                self.control.base_ms as f64 / 1000.0,
+                self.control.inc_ms as f64 / 1000.0,
+            ],
+            clocks: self.clocks(now),
+            running: self.running().map(color_name),
+            seats: [self.tokens[0].is_some(), self.tokens[1].is_some()],
+            draw_offer: self.draw_offer.map(color_name),
+            spectators: self.spectators,
+            last_proposals: self.last_tally.clone(),
+            board,
+        }
+    }
+
+    /// Records a change: a new version, and the view sent to everyone in the room.
+    pub fn changed(&mut self, now: Instant) {
+        self.version += 1;
+        let msg = serde_json::json!({ "type": "room", "room": self.view(now) }).to_string();
+        // Nobody in the room is not an error.
+        let _ = self.events.send(msg.into());
+    }
+
+    /// Sends the proposals so far to the spectators.
+    pub fn proposals_changed(&self) {
+        let msg = serde_json::json!({
+            "type": "proposals",
+            "room": self.id,
+            "ply": self.game.ply() + 1,
+            "proposals": self.tally(),
+        })
+        .to_string();
+        let _ = self.watch_events.send(msg.into());
+    }
+}
+
+/// Plays a move given by its squares (preferred) or its text.
+fn play_on(game: &mut AnyGame, path: Option<&[String]>, text: Option<&str>) -> Result<(), String> {
+    match (path, text) {
+        (Some(p), _) => game.play_path(p),
+        (None, Some(t)) => game.play_text(t),
+        (None, None) => Err("a move needs \"move\" or \"path\"".into()),
+    }
+}

@@ -1,0 +1,296 @@
+//! The online load test (README, "Performance", "Online play load test"): the damka-web binary
+//! on loopback, 50 rooms with two players and 20 spectators each (1,100 WebSocket clients in
+//! this process), every room playing 30 plies as fast as its players answer. Every move must
+//! reach every spectator; reported: move-to-screen latency (from the player's send to each
+//! spectator's receipt of the state with the move: median, 99th percentile, worst) and the
+//! server's memory (resident set, from /proc). Bounded: it fails after 90 s.
+//!
+//!     nice -n 19 cargo test --profile ci -p damka-web --test load -- --ignored --nocapture
+//!
+//! `DAMKA_LOAD_ROOMS`, `DAMKA_LOAD_SPECTATORS` and `DAMKA_LOAD_PLIES` change the sizes.
+
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use serde_json::json;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio_tungstenite::tungstenite::Message;
+
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// The parts of a message the clients read (parsed without building a whole JSON tree).
+#[derive(Deserialize)]
+struct Msg {
+    #[serde(rename = "type")]
+    kind: String,
+    room: Option<serde_json::Value>,
+    role: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct RoomMsg {
+    id: String,
+    side: String,
+    moves: Vec<serde::de::IgnoredAny>,
+    legal: Vec<Legal>,
+    status: Over,
+    seats: [bool; 2],
+}
+
+#[derive(Deserialize)]
+struct Legal {
+    text: String,
+}
+
+#[derive(Deserialize)]
+struct Over {
+    over: bool,
+}
+
+fn size(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn rss_kib(pid: u32, field: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with(field))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn start(rooms: usize, spectators: usize) -> (Server, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_damka-web"))
+        .args(["--bind", "127.0.0.1", "--port", "0", "--db", ":memory:"])
+        .args(["--max-rooms", &(rooms + 10).to_string()])
+        .args(["--max-spectators", &(spectators + 10).to_string()])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the damka-web binary starts");
+    let mut line = String::new();
+    let out = child.stdout.take().expect("its output");
+    BufReader::new(out).read_line(&mut line).unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .expect("the address it serves")
+        .trim()
+        .trim_end_matches('/')
+        .to_string();
+    (Server(child), format!("ws://{addr}/ws"))
+}
+
+async fn read(ws: &mut Ws) -> Option<Msg> {
+    loop {
+        match ws.next().await? {
+            Ok(Message::Text(t)) => return serde_json::from_str(t.as_str()).ok(),
+            Ok(_) => continue,
+            Err(_) => return None,
+        }
+    }
+}
+
+async fn send(ws: &mut Ws, v: serde_json::Value) {
+    ws.send(Message::Text(v.to_string().into())).await.unwrap();
+}
+
+/// When each ply of a room was sent by its player.
+type Sent = Arc<Mutex<Vec<Option<Instant>>>>;
+
+/// A player: moves the first legal move on its turn until `plies` are played.
+async fn player(mut ws: Ws, role: String, plies: usize, sent: Sent) {
+    while let Some(m) = read(&mut ws).await {
+        let Some(r) = m.room.filter(|_| m.kind == "room") else {
+            continue;
+        };
+        let Ok(r) = serde_json::from_value::<RoomMsg>(r) else {
+            continue;
+        };
+        let n = r.moves.len();
+        if r.status.over || n >= plies {
+            return;
+        }
+        if r.side == role && r.seats == [true, true] {
+            if let Some(mv) = r.legal.first() {
+                sent.lock().unwrap()[n + 1] = Some(Instant::now());
+                send(
+                    &mut ws,
+                    json!({"type": "play", "room": r.id, "move": mv.text}),
+                )
+                .await;
+            }
+        }
+    }
+}
+
+/// A spectator: when each ply reached it, until the game's end or `plies`.
+async fn spectator(mut ws: Ws, plies: usize) -> Vec<Option<Instant>> {
+    let mut seen = vec![None; plies + 1];
+    let mut have = 0;
+    while let Some(m) = read(&mut ws).await {
+        let Some(r) = m.room.filter(|_| m.kind == "room") else {
+            continue;
+        };
+        let Ok(r) = serde_json::from_value::<RoomMsg>(r) else {
+            continue;
+        };
+        let now = Instant::now();
+        let n = r.moves.len().min(plies);
+        for slot in seen.iter_mut().take(n + 1).skip(have + 1) {
+            *slot = Some(now);
+        }
+        have = have.max(n);
+        if r.status.over || n >= plies {
+            break;
+        }
+    }
+    seen
+}
+
+async fn connect(url: &str, first: serde_json::Value) -> (Ws, String) {
+    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    send(&mut ws, first).await;
+    loop {
+        let m = read(&mut ws).await.expect("a seat");
+        if m.kind == "seat" {
+            return (ws, m.role.unwrap_or_default());
+        }
+        if m.kind == "error" {
+            panic!("refused: {:?}", m.room);
+        }
+    }
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a load test: run it on its own (README, Performance)"]
+async fn rooms_with_spectators_under_load() {
+    let (rooms, spectators, plies) = (
+        size("DAMKA_LOAD_ROOMS", 50),
+        size("DAMKA_LOAD_SPECTATORS", 20),
+        size("DAMKA_LOAD_PLIES", 30),
+    );
+    let (server, url) = start(rooms, spectators);
+    let pid = server.0.id();
+    let idle_kib = rss_kib(pid, "VmRSS:");
+    let t0 = Instant::now();
+    let mut players = Vec::new();
+    let mut watchers = Vec::new();
+    let mut sents = Vec::new();
+    for _ in 0..rooms {
+        let create = json!({"type": "create", "color": "white", "time": 600, "increment": 0});
+        let (white, _) = connect(&url, create).await;
+        // The creator's seat message came first; the room's id is in its state.
+        let mut white = white;
+        let id = loop {
+            let m = read(&mut white).await.expect("the room");
+            if let Some(r) = m.room.filter(|_| m.kind == "room") {
+                break r["id"].as_str().unwrap().to_string();
+            }
+        };
+        let mut room_watchers = Vec::new();
+        for _ in 0..spectators {
+            let (ws, role) =
+                connect(&url, json!({"type": "enter", "room": id, "watch": true})).await;
+            assert_eq!(role, "spectator");
+            room_watchers.push(ws);
+        }
+        let (black, role) = connect(&url, json!({"type": "enter", "room": id})).await;
+        assert_eq!(role, "black");
+        let sent: Sent = Arc::new(Mutex::new(vec![None; plies + 1]));
+        players.push((white, black, sent.clone()));
+        watchers.push(room_watchers);
+        sents.push(sent);
+    }
+    let connected_kib = rss_kib(pid, "VmRSS:");
+    let setup = t0.elapsed();
+    let t1 = Instant::now();
+    let mut tasks = Vec::new();
+    for (w, b, sent) in players {
+        tasks.push(tokio::spawn(player(w, "white".into(), plies, sent.clone())));
+        tasks.push(tokio::spawn(player(b, "black".into(), plies, sent)));
+    }
+    let mut seen_tasks = Vec::new();
+    for (r, room_watchers) in watchers.into_iter().enumerate() {
+        for ws in room_watchers {
+            seen_tasks.push((r, tokio::spawn(spectator(ws, plies))));
+        }
+    }
+    let run = async {
+        let mut seen = Vec::new();
+        for (r, t) in seen_tasks {
+            seen.push((r, t.await.unwrap()));
+        }
+        seen
+    };
+    let seen = tokio::time::timeout(Duration::from_secs(90), run)
+        .await
+        .expect("the load test ends within 90 s");
+    let played = t1.elapsed();
+    let peak_kib = rss_kib(pid, "VmHWM:");
+    let mut latencies = Vec::new();
+    let mut missing = 0;
+    for (r, times) in &seen {
+        let sent = sents[*r].lock().unwrap();
+        for ply in 1..=plies {
+            match (sent[ply], times[ply]) {
+                (Some(s), Some(t)) => {
+                    latencies.push(t.saturating_duration_since(s).as_secs_f64() * 1e3)
+                }
+                (Some(_), None) => missing += 1,
+                _ => {}
+            }
+        }
+    }
+    latencies.sort_by(|a, b| a.total_cmp(b));
+    let moves: usize = sents
+        .iter()
+        .map(|s| s.lock().unwrap().iter().flatten().count())
+        .sum();
+    println!(
+        "load: {rooms} rooms x {spectators} spectators, {moves} moves, {} deliveries in {:.1} s \
+         (set-up {:.1} s): latency median {:.1} ms, p99 {:.1} ms, max {:.1} ms; server RSS \
+         idle {} MiB, connected {} MiB, peak {} MiB",
+        latencies.len(),
+        played.as_secs_f64(),
+        setup.as_secs_f64(),
+        percentile(&latencies, 0.5),
+        percentile(&latencies, 0.99),
+        latencies.last().copied().unwrap_or(0.0),
+        idle_kib / 1024,
+        connected_kib / 1024,
+        peak_kib / 1024,
+    );
+    assert_eq!(missing, 0, "moves that did not reach a spectator");
+    assert_eq!(
+        latencies.len(),
+        moves * spectators,
+        "every move to every spectator"
+    );
+    assert!(moves >= rooms * 10, "the games were played: {moves} moves");
+    for t in tasks {
+        let _ = t.await;
+    }
+    drop(server);
+}
