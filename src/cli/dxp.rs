@@ -121,7 +121,7 @@ pub fn summary(i: usize, r: &GameRecord) -> String {
     format!(
         "game {}: damka {}, {} plies, {end}, used {:.1} s of {:.0} s",
         i + 1,
-        dxp::session::side_name(r.color),
+        r.color.name(),
         r.moves.len(),
         r.used,
         r.clock

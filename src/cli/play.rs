@@ -211,7 +211,7 @@ impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
             if over.is_none() && self.player(side) == Player::Engine {
                 match self.engine_move() {
                     Ok(text) => {
-                        writeln!(self.out, "{} (engine) plays {text}", color_name(side))?;
+                        writeln!(self.out, "{} (engine) plays {text}", side.name())?;
                         self.show()?;
                         continue;
                     }
@@ -227,7 +227,7 @@ impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
                 write!(
                     self.out,
                     "{} to move ({})> ",
-                    color_name(side),
+                    side.name(),
                     self.game.move_number()
                 )?;
             }
@@ -323,7 +323,7 @@ impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
                 writeln!(
                     self.out,
                     "{} plays {}",
-                    color_name(side),
+                    side.name(),
                     pos.move_to_algebraic(&mv)
                 )?;
                 self.show()
@@ -497,13 +497,6 @@ impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
             writeln!(self.out, "Last move: {}", p.move_to_algebraic(m))?;
         }
         Ok(())
-    }
-}
-
-fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "White",
-        Color::Black => "Black",
     }
 }
 

@@ -41,6 +41,14 @@ impl Color {
         self as usize
     }
 
+    /// `White` or `Black`, for people.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Color::White => "White",
+            Color::Black => "Black",
+        }
+    }
+
     /// `W` or `B`, as in FEN and the Hub position string.
     pub const fn letter(self) -> char {
         match self {

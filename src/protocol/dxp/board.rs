@@ -4,7 +4,7 @@
 //! its end and the set of captured squares, which is exactly what a [`GameMove`] is.
 
 use super::message::{Message, Setup};
-use crate::core::{Bits, Color};
+use crate::core::Bits;
 use crate::variant::{GameMove, Notation, Position};
 
 /// Number of squares in a GAMEREQ position for game `P` (32 Russian, 64 Turkish).
@@ -91,10 +91,7 @@ pub fn find_move<P: Position>(
         .into_iter()
         .find(|m| m.from() == f && m.to() == t && m.captured() == set)
         .ok_or_else(|| {
-            let side = match pos.side_to_move() {
-                Color::White => "White",
-                Color::Black => "Black",
-            };
+            let side = pos.side_to_move().name();
             format!("illegal move {} ({side} to move)", text())
         })
 }

@@ -87,7 +87,7 @@ fn answer_request<P: Evaluate>(
     conn.log(&format!(
         "game accepted from {:?}: damka plays {}, {} min, {} moves, start {}",
         req.name,
-        super::session::side_name(req.follower_color),
+        req.follower_color.name(),
         req.minutes,
         req.moves,
         game.start().to_hub()

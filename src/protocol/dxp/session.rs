@@ -442,7 +442,7 @@ impl<'a, P: Evaluate> Table<'a, P> {
         if self.our_turn() {
             let text = format!(
                 "move out of turn: {} is to move, and that is damka (ignored)",
-                side_name(self.seat.color)
+                self.seat.color.name()
             );
             self.conn.log(&text);
             self.conn.chat(&text);
@@ -541,13 +541,5 @@ impl<'a, P: Evaluate> Table<'a, P> {
                 Event::Closed(_) => return (over, After::Closed),
             }
         }
-    }
-}
-
-/// `White` or `Black`.
-pub fn side_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "White",
-        Color::Black => "Black",
     }
 }

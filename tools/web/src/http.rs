@@ -168,9 +168,7 @@ async fn new_room(
     let req: NewRoom = parse(body)?;
     let seat = app.create_room(&req)?;
     let room = app.room_view(&seat.room)?;
-    let seat: serde_json::Value =
-        serde_json::from_str(&seat.message()).map_err(|e| ApiError::Bad(e.to_string()))?;
-    let body = serde_json::json!({ "seat": seat, "room": room });
+    let body = serde_json::json!({ "seat": seat.json(), "room": room });
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
 

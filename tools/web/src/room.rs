@@ -55,8 +55,8 @@ impl Ending {
     /// Its words in the status line, after the result (`White wins (Black's time ran out)`).
     pub fn reason(self) -> String {
         match self {
-            Ending::Time(c) => format!("{}'s time ran out", title(c)),
-            Ending::Resigned(c) => format!("{} resigned", title(c)),
+            Ending::Time(c) => format!("{}'s time ran out", c.name()),
+            Ending::Resigned(c) => format!("{} resigned", c.name()),
             Ending::Agreed => "draw agreed".into(),
         }
     }
@@ -83,20 +83,6 @@ impl Ending {
         ]
         .into_iter()
         .find(|e| e.code() == code)
-    }
-}
-
-fn title(c: Color) -> &'static str {
-    match c {
-        Color::White => "White",
-        Color::Black => "Black",
-    }
-}
-
-fn idx(c: Color) -> usize {
-    match c {
-        Color::White => 0,
-        Color::Black => 1,
     }
 }
 
@@ -221,15 +207,15 @@ impl Room {
     pub fn seat_of(&self, token: &str) -> Option<Color> {
         [Color::White, Color::Black]
             .into_iter()
-            .find(|&c| matches!(&self.tokens[idx(c)], Some(t) if same_token(t, token)))
+            .find(|&c| matches!(&self.tokens[c.index()], Some(t) if same_token(t, token)))
     }
 
     /// Gives seat `color` to `token` if it is free; the clocks start once both are taken.
     pub fn take_seat(&mut self, color: Color, token: String, now: Instant) -> bool {
-        if self.tokens[idx(color)].is_some() || self.is_over() {
+        if self.tokens[color.index()].is_some() || self.is_over() {
             return false;
         }
-        self.tokens[idx(color)] = Some(token);
+        self.tokens[color.index()] = Some(token);
         if self.tokens.iter().all(Option::is_some) {
             self.turn_start = Some(now);
         }
@@ -240,7 +226,7 @@ impl Room {
     pub fn free_seat(&self) -> Option<Color> {
         [Color::White, Color::Black]
             .into_iter()
-            .find(|&c| self.tokens[idx(c)].is_none())
+            .find(|&c| self.tokens[c.index()].is_none())
     }
 
     /// Both seats are taken: the game is on.
@@ -277,20 +263,20 @@ impl Room {
         let mut c = self.remaining;
         if let (Some(side), Some(start)) = (self.running(), self.turn_start) {
             let used = now.saturating_duration_since(start).as_millis() as i64;
-            c[idx(side)] = (c[idx(side)] - used).max(0);
+            c[side.index()] = (c[side.index()] - used).max(0);
         }
         c
     }
 
     /// Milliseconds until the running clock reaches zero.
     pub fn time_to_flag(&self, now: Instant) -> Option<i64> {
-        self.running().map(|side| self.clocks(now)[idx(side)])
+        self.running().map(|side| self.clocks(now)[side.index()])
     }
 
     /// Ends the game if the running clock is at zero; true if it ended now.
     pub fn flag(&mut self, now: Instant) -> bool {
         match self.running() {
-            Some(side) if self.clocks(now)[idx(side)] <= 0 => {
+            Some(side) if self.clocks(now)[side.index()] <= 0 => {
                 self.remaining = self.clocks(now);
                 self.ending = Some(Ending::Time(side));
                 self.turn_start = None;
@@ -343,7 +329,7 @@ impl Room {
         let left = self.clocks(now);
         play_on(&mut self.game, path, text)?;
         self.remaining = left;
-        self.remaining[idx(color)] += self.control.inc_ms;
+        self.remaining[color.index()] += self.control.inc_ms;
         self.turn_start = (!self.game.is_over()).then_some(now);
         // A move answers the opponent's offer: declined. The mover's own offer stands.
         if self.draw_offer == Some(color.opposite()) {

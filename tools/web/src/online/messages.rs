@@ -59,14 +59,18 @@ pub struct Seat {
 }
 
 impl Seat {
-    /// The `seat` message telling the connection where it sits.
-    pub fn message(&self) -> String {
+    /// The `seat` message telling the connection where it sits, as JSON.
+    pub fn json(&self) -> serde_json::Value {
         let role = match self.role {
             Role::Player(c) => crate::store::color_name(c),
             Role::Spectator(_) => "spectator",
         };
         serde_json::json!({ "type": "seat", "room": self.room, "role": role, "token": self.token })
-            .to_string()
+    }
+
+    /// The `seat` message as the WebSocket sends it.
+    pub fn message(&self) -> String {
+        self.json().to_string()
     }
 }
 
