@@ -23,3 +23,27 @@ pub fn dispatch<T: GameTask>(variant: Variant, task: T) -> T::Output {
         Variant::Turkish => task.run::<TurkishPosition>(),
     }
 }
+
+/// A value for whichever game is chosen at run time, typed per game: `R` for Russian, `T` for
+/// Turkish (for example a game session or a game record of each). [`per_game!`](crate::per_game)
+/// runs one piece of generic code on it, whichever game it holds.
+#[derive(Clone, Debug)]
+pub enum PerGame<R, T> {
+    /// Russian draughts.
+    Russian(R),
+    /// Turkish draughts.
+    Turkish(T),
+}
+
+/// Runs `$body` with `$x` bound to the value inside a [`PerGame`](crate::dispatch::PerGame)
+/// (or a reference to it, for a `&PerGame` or `&mut PerGame`), whichever game it holds: the
+/// body is written once and compiled for each game.
+#[macro_export]
+macro_rules! per_game {
+    ($value:expr, $x:ident => $body:expr) => {
+        match $value {
+            $crate::dispatch::PerGame::Russian($x) => $body,
+            $crate::dispatch::PerGame::Turkish($x) => $body,
+        }
+    };
+}

@@ -7,6 +7,7 @@
 //! callbacks. Nothing below this file is dispatched per node.
 
 mod endgames;
+mod options;
 mod session;
 pub mod skill;
 
@@ -15,6 +16,7 @@ pub use options::{MAX_MULTIPV, MAX_SEED};
 pub use session::{clock_seed, GameSession};
 
 use crate::core::{Score, Variant};
+use crate::dispatch::PerGame;
 use crate::egtb::Endgames;
 use crate::eval::Evaluate;
 use crate::game::Game;
@@ -290,23 +292,7 @@ pub fn search_limits(limits: &Limits, mode: GoMode) -> SearchLimits {
 
 /// The session of whichever game is chosen: the one place the facade turns a [`Variant`]
 /// into a type.
-enum AnyGame {
-    Russian(GameSession<RussianPosition>),
-    Turkish(GameSession<TurkishPosition>),
-}
-
-/// Runs `$body` with `$s` bound to the session of whichever game is chosen.
-macro_rules! with_session {
-    ($game:expr, $s:ident => $body:expr) => {
-        match $game {
-            AnyGame::Russian($s) => $body,
-            AnyGame::Turkish($s) => $body,
-        }
-    };
-}
-
-// After the macro, which it uses.
-mod options;
+type AnyGame = PerGame<GameSession<RussianPosition>, GameSession<TurkishPosition>>;
 
 /// The engine: current game, options and search threads. The thread count and table size
 /// live in the session's searcher, nowhere else.
@@ -377,14 +363,14 @@ impl Engine {
     pub fn set_variant(&mut self, variant: Variant) {
         self.stop_and_wait();
         if variant == self.variant() {
-            with_session!(&mut self.game, s => s.set_game(Game::from_start()));
+            crate::per_game!(&mut self.game, s => s.set_game(Game::from_start()));
         } else {
             let (threads, hash_mb) = (self.threads(), self.hash_mb());
-            let (multipv, skill) = with_session!(&self.game, s => (s.multipv(), s.skill()));
+            let (multipv, skill) = crate::per_game!(&self.game, s => (s.multipv(), s.skill()));
             // Free the old table before allocating the new one.
             self.game = Self::make(variant, 1, 1);
             self.game = Self::make(variant, threads, hash_mb);
-            with_session!(&mut self.game, s => {
+            crate::per_game!(&mut self.game, s => {
                 s.set_multipv(multipv);
                 s.set_skill(skill);
                 s.set_seed(self.seed);
@@ -413,7 +399,7 @@ impl Engine {
             }
         };
         let variety = self.book_variety;
-        with_session!(&mut self.game, s => {
+        crate::per_game!(&mut self.game, s => {
             s.set_book(book);
             s.set_book_variety(variety);
         });
@@ -447,21 +433,21 @@ impl Engine {
     }
 
     fn stop_and_wait(&mut self) {
-        with_session!(&mut self.game, s => s.stop_and_wait())
+        crate::per_game!(&mut self.game, s => s.stop_and_wait())
     }
 
     /// Number of search threads (at least 1). Threads the system refuses to start are not
     /// fatal: the engine keeps those it could start and [`Engine::take_notices`] says so.
     pub fn set_threads(&mut self, n: usize) {
         let n = n.clamp(1, MAX_THREADS);
-        with_session!(&mut self.game, s => s.searcher_mut().set_threads(n));
+        crate::per_game!(&mut self.game, s => s.searcher_mut().set_threads(n));
     }
 
     /// Messages about resources asked for but not granted since the last call (threads that
     /// could not start, a smaller table than asked), for the user: the Hub session sends them
     /// as `info string=...`, the command line prints them.
     pub fn take_notices(&mut self) -> Vec<String> {
-        let mut out = with_session!(&mut self.game, s => s.searcher_mut().take_notices());
+        let mut out = crate::per_game!(&mut self.game, s => s.searcher_mut().take_notices());
         // Endgame databases that could not be opened, or were found missing or damaged.
         out.extend(self.endgames.take_messages());
         out
@@ -469,45 +455,45 @@ impl Engine {
 
     /// The number of search threads.
     pub fn threads(&self) -> usize {
-        with_session!(&self.game, s => s.searcher().threads())
+        crate::per_game!(&self.game, s => s.searcher().threads())
     }
 
     /// Transposition table size in MiB (at least 1); clears it. A size the system refuses is
     /// halved until granted ([`Engine::take_notices`] says so).
     pub fn set_hash_mb(&mut self, mb: usize) {
         let mb = mb.clamp(1, MAX_HASH_MB);
-        with_session!(&mut self.game, s => s.searcher_mut().set_hash_mb(mb));
+        crate::per_game!(&mut self.game, s => s.searcher_mut().set_hash_mb(mb));
     }
 
     /// The transposition table size in MiB.
     pub fn hash_mb(&self) -> usize {
-        with_session!(&self.game, s => s.searcher().hash_mb())
+        crate::per_game!(&self.game, s => s.searcher().hash_mb())
     }
     /// Forgets the previous game: clears the transposition table and history tables.
     pub fn new_game(&mut self) {
-        with_session!(&mut self.game, s => s.searcher_mut().clear());
+        crate::per_game!(&mut self.game, s => s.searcher_mut().clear());
     }
 
     /// Sets the position (Hub position string or FEN) and plays `moves` (Hub numbers or
     /// algebraic) from it; the history is kept for repetition and draw rules. On error the
     /// position is left as it was.
     pub fn set_position(&mut self, pos: &str, moves: &[&str]) -> Result<(), EngineError> {
-        with_session!(&mut self.game, s => s.set_position(pos, moves))
+        crate::per_game!(&mut self.game, s => s.set_position(pos, moves))
     }
 
     /// The current position as FEN.
     pub fn fen(&self) -> String {
-        with_session!(&self.game, s => s.game().position().to_fen())
+        crate::per_game!(&self.game, s => s.game().position().to_fen())
     }
 
     /// The current position as a Hub position string.
     pub fn hub_position(&self) -> String {
-        with_session!(&self.game, s => s.game().position().to_hub())
+        crate::per_game!(&self.game, s => s.game().position().to_hub())
     }
 
     /// Legal moves in the current position.
     pub fn legal_moves(&self) -> Vec<MoveText> {
-        with_session!(&self.game, s => {
+        crate::per_game!(&self.game, s => {
             let pos = s.game().position();
             pos.legal_moves().iter().map(|m| text(pos, m)).collect()
         })
@@ -523,7 +509,7 @@ impl Engine {
         on_done: DoneCallback,
     ) -> Result<(), EngineError> {
         let tables = self.endgames.tables.clone();
-        with_session!(&mut self.game, s => {
+        crate::per_game!(&mut self.game, s => {
             let root = *s.game().position();
             s.go(
                 &limits,
@@ -540,25 +526,25 @@ impl Engine {
 
     /// Asks the running search to stop soon (it still reports through `on_done`).
     pub fn stop(&self) {
-        with_session!(&self.game, s => s.searcher().stop())
+        crate::per_game!(&self.game, s => s.searcher().stop())
     }
 
     /// The expected move was played: a ponder search goes on as a normal search with the
     /// clock now running; the time it already spent counts.
     pub fn ponder_hit(&self) {
-        with_session!(&self.game, s => s.searcher().ponder_hit())
+        crate::per_game!(&self.game, s => s.searcher().ponder_hit())
     }
 
     /// Whether a search is running.
     pub fn is_searching(&self) -> bool {
-        with_session!(&self.game, s => s.searcher().is_searching())
+        crate::per_game!(&self.game, s => s.searcher().is_searching())
     }
 
     /// Blocks until the running search (if any) has finished: its result is computed and
     /// handed to `on_done`, which may still be running on the search thread (the engine is
     /// free before the answer is delivered, so the next `go` never waits for that thread).
     pub fn wait(&mut self) {
-        with_session!(&self.game, s => s.searcher().wait())
+        crate::per_game!(&self.game, s => s.searcher().wait())
     }
 
     /// Runs a search to completion on the calling thread's behalf and returns its result.

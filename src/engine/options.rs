@@ -3,8 +3,8 @@
 
 use super::skill::{MAX_SKILL, MIN_SKILL};
 use super::{
-    parse_bool, AnyGame, Engine, EngineError, EngineOption, OptionKind, MAX_EGTB_CACHE_MB,
-    MAX_HASH_MB, MAX_THREADS,
+    parse_bool, Engine, EngineError, EngineOption, OptionKind, MAX_EGTB_CACHE_MB, MAX_HASH_MB,
+    MAX_THREADS,
 };
 use crate::core::Variant;
 
@@ -64,13 +64,13 @@ impl Engine {
                 "multipv",
                 1,
                 MAX_MULTIPV as i64,
-                with_session!(&self.game, s => s.multipv()).to_string(),
+                crate::per_game!(&self.game, s => s.multipv()).to_string(),
             ),
             int_option(
                 "skill",
                 i64::from(MIN_SKILL),
                 i64::from(MAX_SKILL),
-                with_session!(&self.game, s => s.skill()).to_string(),
+                crate::per_game!(&self.game, s => s.skill()).to_string(),
             ),
             int_option("seed", 0, MAX_SEED as i64, self.seed.to_string()),
             EngineOption {
@@ -160,20 +160,20 @@ impl Engine {
             "multipv" => {
                 let n = int(1, MAX_MULTIPV)? as u32;
                 self.stop_and_wait();
-                with_session!(&mut self.game, s => s.set_multipv(n));
+                crate::per_game!(&mut self.game, s => s.set_multipv(n));
                 Ok(())
             }
             "skill" => {
                 let n = int(usize::from(MIN_SKILL), usize::from(MAX_SKILL))? as u8;
                 self.stop_and_wait();
-                with_session!(&mut self.game, s => s.set_skill(n));
+                crate::per_game!(&mut self.game, s => s.set_skill(n));
                 Ok(())
             }
             "seed" => {
                 let n = int(0, MAX_SEED)? as u64;
                 self.stop_and_wait();
                 self.seed = n;
-                with_session!(&mut self.game, s => s.set_seed(n));
+                crate::per_game!(&mut self.game, s => s.set_seed(n));
                 Ok(())
             }
             _ => Err(EngineError::BadOption(format!("unknown option {name:?}"))),

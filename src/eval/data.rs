@@ -23,12 +23,32 @@ use std::io::{self, Read, Write};
 /// Size of one record.
 pub const RECORD_BYTES: usize = 32;
 
-/// Flag: Black is to move.
-pub const FLAG_BLACK: u8 = 1;
-/// Flag: the side to move has a capture (the position is not quiet).
-pub const FLAG_CAPTURE: u8 = 2;
-/// Flag: the game's result was adjudicated (score threshold or ply cap), not played out.
-pub const FLAG_ADJUDICATED: u8 = 4;
+/// The bits of a record's flags byte (byte 17).
+#[derive(Clone, Copy)]
+#[repr(u8)]
+enum Flag {
+    /// Black is to move.
+    Black = 1,
+    /// The side to move has a capture (the position is not quiet).
+    Capture = 2,
+    /// The game's result was adjudicated (score threshold or ply cap), not played out.
+    Adjudicated = 4,
+}
+
+impl Flag {
+    /// Every flag's bit.
+    const ALL: u8 = Flag::Black as u8 | Flag::Capture as u8 | Flag::Adjudicated as u8;
+
+    /// Whether the flags byte `b` has this flag.
+    fn of(self, b: u8) -> bool {
+        b & self as u8 != 0
+    }
+
+    /// This flag's bit if `on`, else 0.
+    fn bit(self, on: bool) -> u8 {
+        on as u8 * self as u8
+    }
+}
 
 /// One position of a self-play game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,9 +120,9 @@ impl Record {
             Variant::Russian => 0,
             Variant::Turkish => 1,
         };
-        out[17] = ((self.side == Color::Black) as u8 * FLAG_BLACK)
-            | (self.capture as u8 * FLAG_CAPTURE)
-            | (self.adjudicated as u8 * FLAG_ADJUDICATED);
+        out[17] = Flag::Black.bit(self.side == Color::Black)
+            | Flag::Capture.bit(self.capture)
+            | Flag::Adjudicated.bit(self.adjudicated);
         out[18] = (self.result + 1) as u8;
         out[19] = self.reversible_plies;
         out[20..22].copy_from_slice(&self.score.to_le_bytes());
@@ -125,7 +145,7 @@ impl Record {
             1 => Variant::Turkish,
             v => return Err(format!("unknown game code {v}")),
         };
-        if b[17] & !(FLAG_BLACK | FLAG_CAPTURE | FLAG_ADJUDICATED) != 0 || b[18] > 2 {
+        if b[17] & !Flag::ALL != 0 || b[18] > 2 {
             return Err("bad flags or result".into());
         }
         if b[29..32] != [0, 0, 0] {
@@ -150,13 +170,13 @@ impl Record {
             variant,
             white,
             black,
-            side: if b[17] & FLAG_BLACK != 0 {
+            side: if Flag::Black.of(b[17]) {
                 Color::Black
             } else {
                 Color::White
             },
-            capture: b[17] & FLAG_CAPTURE != 0,
-            adjudicated: b[17] & FLAG_ADJUDICATED != 0,
+            capture: Flag::Capture.of(b[17]),
+            adjudicated: Flag::Adjudicated.of(b[17]),
             result: b[18] as i8 - 1,
             reversible_plies: b[19],
             score: i16::from_le_bytes([b[20], b[21]]),

@@ -2,7 +2,8 @@
 //! lenient reading); a known key with a missing or unreadable value is an error, and so is an
 //! unknown command.
 
-use super::parse::{parse_line, Line, SyntaxError};
+use super::parse::{parse_line, Line, LineError, SyntaxError};
+pub use super::parse::{shorten, shorten_to};
 use crate::engine::{GoMode, Limits};
 use std::fmt;
 
@@ -124,17 +125,8 @@ pub enum Command {
 /// Why a line is not a command the engine can carry out.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CommandError {
-    /// The line could not be split.
-    Syntax(SyntaxError),
-    /// The command word is not a Hub command.
-    Unknown(String),
-    /// A required argument is missing.
-    Missing {
-        /// The command.
-        command: &'static str,
-        /// The missing key.
-        key: &'static str,
-    },
+    /// Not a Hub command line at all, or one without a required key.
+    Line(LineError),
     /// An argument's value cannot be read.
     BadValue {
         /// The key.
@@ -151,9 +143,7 @@ pub enum CommandError {
 impl fmt::Display for CommandError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CommandError::Syntax(e) => write!(f, "syntax error: {e}"),
-            CommandError::Unknown(c) => write!(f, "unknown command {}", shorten(c)),
-            CommandError::Missing { command, key } => write!(f, "{command} needs {key}"),
+            CommandError::Line(e) => e.fmt(f),
             CommandError::BadValue {
                 key,
                 value,
@@ -170,25 +160,15 @@ impl fmt::Display for CommandError {
 
 impl std::error::Error for CommandError {}
 
-impl From<SyntaxError> for CommandError {
-    fn from(e: SyntaxError) -> Self {
-        CommandError::Syntax(e)
+impl From<LineError> for CommandError {
+    fn from(e: LineError) -> Self {
+        CommandError::Line(e)
     }
 }
 
-/// At most 40 characters of user text, for error messages.
-pub fn shorten(s: &str) -> String {
-    shorten_to(s, 40)
-}
-
-/// At most `max` characters of `s`, with `...` when cut.
-pub fn shorten_to(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(max).collect();
-        t.push_str("...");
-        t
+impl From<SyntaxError> for CommandError {
+    fn from(e: SyntaxError) -> Self {
+        CommandError::Line(LineError::Syntax(e))
     }
 }
 
@@ -211,24 +191,20 @@ pub fn command_of(line: &Line<'_>) -> Result<Command, CommandError> {
         "ping" => Command::Ping,
         "quit" => Command::Quit,
         "set-param" => Command::SetParam {
-            name: required(line, "set-param", "name")?.to_string(),
-            value: required(line, "set-param", "value")?.to_string(),
+            name: line.required("set-param", "name")?.to_string(),
+            value: line.required("set-param", "value")?.to_string(),
         },
         "pos" => parse_pos(line)?,
         "level" => Command::Level(parse_level(line)?),
         "go" => Command::Go(parse_go(line)?),
-        other => return Err(CommandError::Unknown(other.to_string())),
+        other => {
+            return Err(LineError::Unknown {
+                kind: "command",
+                word: other.to_string(),
+            }
+            .into())
+        }
     })
-}
-
-/// The value of `key`, which must be present as `key=value`.
-fn required<'a>(
-    line: &Line<'a>,
-    command: &'static str,
-    key: &'static str,
-) -> Result<&'a str, CommandError> {
-    line.value(key)
-        .ok_or(CommandError::Missing { command, key })
 }
 
 fn parse_pos(line: &Line<'_>) -> Result<Command, CommandError> {
@@ -236,10 +212,11 @@ fn parse_pos(line: &Line<'_>) -> Result<Command, CommandError> {
         Some(p) => PosSource::Text(p.to_string()),
         None if line.has_flag("start") => PosSource::Start,
         None => {
-            return Err(CommandError::Missing {
-                command: "pos",
+            return Err(LineError::Missing {
+                word: "pos",
                 key: "pos",
-            })
+            }
+            .into())
         }
     };
     let moves = line
@@ -260,10 +237,7 @@ fn bad(key: &str, value: &str, expected: &'static str) -> CommandError {
 /// A known key given as a bare flag has no value.
 fn check_not_flag(line: &Line<'_>, key: &'static str) -> Result<(), CommandError> {
     if line.has_flag(key) {
-        Err(CommandError::Missing {
-            command: "level",
-            key,
-        })
+        Err(LineError::Missing { word: "level", key }.into())
     } else {
         Ok(())
     }
@@ -367,7 +341,7 @@ mod tests {
     /// The key a line is missing.
     fn missing(s: &str) -> &'static str {
         match err(s) {
-            CommandError::Missing { key, .. } => key,
+            CommandError::Line(LineError::Missing { key, .. }) => key,
             e => panic!("{s}: {e:?}"),
         }
     }
@@ -446,7 +420,7 @@ mod tests {
             assert!(
                 matches!(
                     err(bad),
-                    CommandError::BadValue { .. } | CommandError::Missing { .. }
+                    CommandError::BadValue { .. } | CommandError::Line(LineError::Missing { .. })
                 ),
                 "{bad}"
             );
@@ -502,9 +476,18 @@ mod tests {
 
     #[test]
     fn unknown_and_malformed() {
-        assert!(matches!(err("launch"), CommandError::Unknown(_)));
-        assert!(matches!(err("HUB"), CommandError::Unknown(_)));
-        assert!(matches!(err("pos=1"), CommandError::Syntax(_)));
+        assert!(matches!(
+            err("launch"),
+            CommandError::Line(LineError::Unknown { .. })
+        ));
+        assert!(matches!(
+            err("HUB"),
+            CommandError::Line(LineError::Unknown { .. })
+        ));
+        assert!(matches!(
+            err("pos=1"),
+            CommandError::Line(LineError::Syntax(_))
+        ));
         let long = "x".repeat(1000);
         assert!(err(&long).to_string().len() < 80);
     }

@@ -36,6 +36,11 @@ pub struct Line<'a> {
 }
 
 impl<'a> Line<'a> {
+    /// The value of `key`, which message `word` must have as `key=value`.
+    pub fn required(&self, word: &'static str, key: &'static str) -> Result<&'a str, LineError> {
+        self.value(key).ok_or(LineError::Missing { word, key })
+    }
+
     /// The value of the last `key=...` for `key` (a later repetition overrides an earlier one).
     pub fn value(&self, key: &str) -> Option<&'a str> {
         self.args.iter().rev().find_map(|a| match *a {
@@ -97,6 +102,62 @@ impl fmt::Display for SyntaxError {
 }
 
 impl std::error::Error for SyntaxError {}
+
+/// Why a line is not a message of its kind, found before any value is read: what Hub commands
+/// ([`super::command::CommandError`]) and engine replies ([`super::reply::ReplyError`]) share.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineError {
+    /// The line could not be split.
+    Syntax(SyntaxError),
+    /// The first word is not a message of this kind.
+    Unknown {
+        /// What was expected: `command` or `reply`.
+        kind: &'static str,
+        /// The word as written.
+        word: String,
+    },
+    /// A required key is missing.
+    Missing {
+        /// The message's word.
+        word: &'static str,
+        /// The missing key.
+        key: &'static str,
+    },
+}
+
+impl fmt::Display for LineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LineError::Syntax(e) => write!(f, "syntax error: {e}"),
+            LineError::Unknown { kind, word } => write!(f, "unknown {kind} {}", shorten(word)),
+            LineError::Missing { word, key } => write!(f, "{word} needs {key}"),
+        }
+    }
+}
+
+impl std::error::Error for LineError {}
+
+impl From<SyntaxError> for LineError {
+    fn from(e: SyntaxError) -> Self {
+        LineError::Syntax(e)
+    }
+}
+
+/// At most 40 characters of user text, for error messages.
+pub fn shorten(s: &str) -> String {
+    shorten_to(s, 40)
+}
+
+/// At most `max` characters of `s`, with `...` when cut.
+pub fn shorten_to(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(max).collect();
+        t.push_str("...");
+        t
+    }
+}
 
 /// Splits a line. `Ok(None)` for a blank line (which the protocol ignores).
 pub fn parse_line(text: &str) -> Result<Option<Line<'_>>, SyntaxError> {

@@ -7,10 +7,8 @@
 //! game over a statistic). A `done` without a move, a `param` without a name and an unknown
 //! reply word are errors.
 
-use super::command::shorten;
 use super::format::Reply;
-use super::parse::{parse_line, Line, SyntaxError};
-use std::fmt;
+use super::parse::{parse_line, Line, LineError};
 
 /// `id`: who the engine is.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -221,38 +219,7 @@ fn info_reply(i: &InfoLine) -> Reply {
 }
 
 /// Why an engine's line is not a reply a client can use.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ReplyError {
-    /// The line could not be split.
-    Syntax(SyntaxError),
-    /// The first word is not a Hub reply.
-    Unknown(String),
-    /// A required argument is missing.
-    Missing {
-        /// The reply.
-        reply: &'static str,
-        /// The missing key.
-        key: &'static str,
-    },
-}
-
-impl fmt::Display for ReplyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ReplyError::Syntax(e) => write!(f, "syntax error: {e}"),
-            ReplyError::Unknown(c) => write!(f, "unknown reply {}", shorten(c)),
-            ReplyError::Missing { reply, key } => write!(f, "{reply} without {key}="),
-        }
-    }
-}
-
-impl std::error::Error for ReplyError {}
-
-impl From<SyntaxError> for ReplyError {
-    fn from(e: SyntaxError) -> Self {
-        ReplyError::Syntax(e)
-    }
-}
+pub type ReplyError = LineError;
 
 /// Reads one line the engine wrote; `Ok(None)` for a blank line.
 pub fn parse_reply(text: &str) -> Result<Option<EngineReply>, ReplyError> {
@@ -260,7 +227,7 @@ pub fn parse_reply(text: &str) -> Result<Option<EngineReply>, ReplyError> {
         return Ok(None);
     };
     let owned = |k: &str| line.value(k).map(str::to_string);
-    let required = |reply, key| line.value(key).ok_or(ReplyError::Missing { reply, key });
+    let required = |word, key| line.required(word, key);
     Ok(Some(match line.command {
         "id" => EngineReply::Id(Id {
             name: owned("name"),
@@ -284,7 +251,12 @@ pub fn parse_reply(text: &str) -> Result<Option<EngineReply>, ReplyError> {
             // An engine's `error` without a message is still an error.
             message: owned("message").unwrap_or_default(),
         },
-        other => return Err(ReplyError::Unknown(other.to_string())),
+        other => {
+            return Err(LineError::Unknown {
+                kind: "reply",
+                word: other.to_string(),
+            })
+        }
     }))
 }
 
@@ -464,7 +436,7 @@ mod tests {
         assert_eq!(
             parse_reply("done ponder=1-5"),
             Err(ReplyError::Missing {
-                reply: "done",
+                word: "done",
                 key: "move"
             })
         );
@@ -474,7 +446,7 @@ mod tests {
         ));
         assert!(matches!(
             parse_reply("readyok"),
-            Err(ReplyError::Unknown(_))
+            Err(ReplyError::Unknown { .. })
         ));
         assert!(matches!(
             parse_reply("done move=\"12-16"),
@@ -482,7 +454,7 @@ mod tests {
         ));
         assert_eq!(
             parse_reply("done ponder=1").unwrap_err().to_string(),
-            "done without move="
+            "done needs move"
         );
     }
 }

@@ -378,7 +378,7 @@ impl Engine {
                 Err(e @ (ReplyError::Syntax(_) | ReplyError::Missing { .. })) => {
                     return Err(malformed(e.to_string()))
                 }
-                Ok(Some(_)) | Err(ReplyError::Unknown(_)) => {
+                Ok(Some(_)) | Err(ReplyError::Unknown { .. }) => {
                     return Err(malformed("unexpected during a search".into()))
                 }
             }

@@ -4,6 +4,7 @@
 //! PDN) is the library's; this file only turns its answers into data for the page.
 
 use damka::core::{Bits, Color, Square, Variant};
+use damka::dispatch::PerGame;
 use damka::game::pdn::{detect_variant, result_text};
 use damka::game::{Game, Record};
 use damka::variant::{GameMove, Notation, Outcome, Position, RussianPosition, TurkishPosition};
@@ -42,20 +43,19 @@ pub struct Status {
 
 /// A game of either variant.
 #[derive(Clone, Debug)]
-pub enum AnyGame {
-    /// Russian draughts.
-    Russian(Game<RussianPosition>),
-    /// Turkish draughts.
-    Turkish(Game<TurkishPosition>),
-}
+pub struct AnyGame(PerGame<Game<RussianPosition>, Game<TurkishPosition>>);
 
 /// Runs `$body` with `$g` bound to the typed game.
 macro_rules! with_game {
     ($game:expr, $g:ident => $body:expr) => {
-        match $game {
-            AnyGame::Russian($g) => $body,
-            AnyGame::Turkish($g) => $body,
-        }
+        damka::per_game!(&$game.0, $g => $body)
+    };
+}
+
+/// Runs `$body` with `$g` bound to the typed game, mutably.
+macro_rules! with_game_mut {
+    ($game:expr, $g:ident => $body:expr) => {
+        damka::per_game!(&mut $game.0, $g => $body)
     };
 }
 
@@ -150,37 +150,35 @@ impl AnyGame {
     /// A game of `variant` from its initial position, or from `fen` (FEN or Hub position).
     pub fn new(variant: Variant, fen: Option<&str>) -> Result<AnyGame, String> {
         let fen = fen.map(str::trim).filter(|f| !f.is_empty());
-        Ok(match (variant, fen) {
-            (Variant::Russian, None) => AnyGame::Russian(Game::from_start()),
-            (Variant::Turkish, None) => AnyGame::Turkish(Game::from_start()),
-            (Variant::Russian, Some(f)) => {
-                AnyGame::Russian(Game::from_fen(f).map_err(|e| format!("bad FEN: {}", e.0))?)
+        fn typed<P: Position>(fen: Option<&str>) -> Result<Game<P>, String> {
+            match fen {
+                None => Ok(Game::from_start()),
+                Some(f) => Game::from_fen(f).map_err(|e| format!("bad FEN: {}", e.0)),
             }
-            (Variant::Turkish, Some(f)) => {
-                AnyGame::Turkish(Game::from_fen(f).map_err(|e| format!("bad FEN: {}", e.0))?)
-            }
-        })
+        }
+        Ok(AnyGame(match variant {
+            Variant::Russian => PerGame::Russian(typed(fen)?),
+            Variant::Turkish => PerGame::Turkish(typed(fen)?),
+        }))
     }
 
     /// The game of a PDN record; its `GameType` tag decides the variant, else `variant`.
     pub fn from_pdn(text: &str, variant: Variant) -> Result<AnyGame, String> {
-        let variant = detect_variant(text).unwrap_or(variant);
-        Ok(match variant {
-            Variant::Russian => {
-                AnyGame::Russian(Record::from_pdn(text).map_err(|e| e.to_string())?.game)
-            }
-            Variant::Turkish => {
-                AnyGame::Turkish(Record::from_pdn(text).map_err(|e| e.to_string())?.game)
-            }
-        })
+        fn typed<P: Position>(text: &str) -> Result<Game<P>, String> {
+            Ok(Record::from_pdn(text).map_err(|e| e.to_string())?.game)
+        }
+        Ok(AnyGame(match detect_variant(text).unwrap_or(variant) {
+            Variant::Russian => PerGame::Russian(typed(text)?),
+            Variant::Turkish => PerGame::Turkish(typed(text)?),
+        }))
     }
 
     /// The variant.
     pub fn variant(&self) -> Variant {
-        match self {
-            AnyGame::Russian(_) => Variant::Russian,
-            AnyGame::Turkish(_) => Variant::Turkish,
+        fn of<P: Position>(_: &Game<P>) -> Variant {
+            P::VARIANT
         }
+        with_game!(self, g => of(g))
     }
 
     /// The side to move.
@@ -209,7 +207,7 @@ impl AnyGame {
         if self.is_over() {
             return Err("the game is over".into());
         }
-        with_game!(self, g => g.play_text(text).map(|_| ()).map_err(|e| e.to_string()))
+        with_game_mut!(self, g => g.play_text(text).map(|_| ()).map_err(|e| e.to_string()))
     }
 
     /// Plays a move given by its start square and every landing square, in order.
@@ -217,12 +215,12 @@ impl AnyGame {
         if self.is_over() {
             return Err("the game is over".into());
         }
-        with_game!(self, g => play_path(g, squares))
+        with_game_mut!(self, g => play_path(g, squares))
     }
 
     /// Takes back the last move; false at the start.
     pub fn undo(&mut self) -> bool {
-        with_game!(self, g => g.undo().is_some())
+        with_game_mut!(self, g => g.undo().is_some())
     }
 
     /// The start position as FEN.

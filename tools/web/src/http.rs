@@ -7,8 +7,7 @@ use crate::online::NewRoom;
 use crate::service::{ApiError, App, MoveRequest, NewGame, MOVETIME_RANGE};
 use crate::ws;
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::{DefaultBodyLimit, FromRequest, Path, Request, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -36,18 +35,29 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// Parses a JSON body (an empty body is `{}`).
-fn parse<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
-    let body = body.map_err(|e| match e.status() {
-        StatusCode::PAYLOAD_TOO_LARGE => ApiError::TooLarge(MAX_BODY),
-        _ => ApiError::Bad(format!("could not read the request: {e}")),
-    })?;
-    let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
-        b"{}"
-    } else {
-        &body
-    };
-    serde_json::from_slice(body).map_err(|e| ApiError::Bad(format!("malformed JSON: {e}")))
+/// A JSON request body (an empty body is `{}`): a malformed or oversized one is refused with
+/// the API's own error, not axum's plain-text rejection.
+struct JsonBody<T>(T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let body = Bytes::from_request(req, state)
+            .await
+            .map_err(|e| match e.status() {
+                StatusCode::PAYLOAD_TOO_LARGE => ApiError::TooLarge(MAX_BODY),
+                _ => ApiError::Bad(format!("could not read the request: {e}")),
+            })?;
+        let body: &[u8] = if body.iter().all(u8::is_ascii_whitespace) {
+            b"{}"
+        } else {
+            &body
+        };
+        serde_json::from_slice(body)
+            .map(JsonBody)
+            .map_err(|e| ApiError::Bad(format!("malformed JSON: {e}")))
+    }
 }
 
 /// The router: the page, its files, the API and the WebSocket.
@@ -104,14 +114,11 @@ async fn settle(
 
 async fn new_game(
     State(app): State<Arc<App>>,
-    body: Result<Bytes, BytesRejection>,
+    JsonBody(req): JsonBody<NewGame>,
 ) -> Result<Response, ApiError> {
-    let req: NewGame = parse(body)?;
     let view = app.new_game(&req)?;
     let done = app.kick(&view.id)?;
-    let mut resp = settle(&app, &view.id, done).await?;
-    *resp.status_mut() = StatusCode::CREATED;
-    Ok(resp)
+    Ok((StatusCode::CREATED, settle(&app, &view.id, done).await?).into_response())
 }
 
 async fn view(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, ApiError> {
@@ -121,9 +128,8 @@ async fn view(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Res
 async fn play(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
-    body: Result<Bytes, BytesRejection>,
+    JsonBody(req): JsonBody<MoveRequest>,
 ) -> Result<Response, ApiError> {
-    let req: MoveRequest = parse(body)?;
     let (_, done) = app.play(&id, &req)?;
     settle(&app, &id, done).await
 }
@@ -163,12 +169,10 @@ async fn lobby(State(app): State<Arc<App>>) -> Result<Response, ApiError> {
 /// Opens a room over HTTP: the answer holds the creator's seat and its token.
 async fn new_room(
     State(app): State<Arc<App>>,
-    body: Result<Bytes, BytesRejection>,
+    JsonBody(req): JsonBody<NewRoom>,
 ) -> Result<Response, ApiError> {
-    let req: NewRoom = parse(body)?;
     let seat = app.create_room(&req)?;
-    let room = app.room_view(&seat.room)?;
-    let body = serde_json::json!({ "seat": seat.json(), "room": room });
+    let body = serde_json::json!({ "seat": seat.json(), "room": app.room_view(&seat.room)? });
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
 
