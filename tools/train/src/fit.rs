@@ -180,10 +180,27 @@ fn initial(variant: Variant, with_classic: bool) -> Weights {
     w
 }
 
-/// Trains and returns the float weights, printing the losses of each epoch.
-pub fn train(set: &DataSet, args: &Args, k: f64) -> Weights {
+/// The float weights of an integer net (the inverse of [`quantize`]), to train on from it.
+pub fn weights_of(net: &Net) -> Weights {
+    let mut w = Vec::new();
+    let pairs = net
+        .patterns
+        .iter()
+        .chain(net.kings.iter())
+        .chain(net.material.iter())
+        .chain(std::iter::once(&net.classic));
+    for p in pairs {
+        w.push(p[0] as f32 / SCALE as f32);
+        w.push(p[1] as f32 / SCALE as f32);
+    }
+    w
+}
+
+/// Trains from `start` (or from [`initial`] weights) and returns the float weights, printing
+/// the losses of each epoch.
+pub fn train(set: &DataSet, args: &Args, k: f64, start: Option<Weights>) -> Weights {
     let variant = args.variant;
-    let mut w = initial(variant, args.with_classic);
+    let mut w = start.unwrap_or_else(|| initial(variant, args.with_classic));
     let classic_at = 2 * (pattern::feature_count(variant) - 1);
     let n = w.len();
     let (mut m, mut v) = (vec![0f32; n], vec![0f32; n]);

@@ -65,6 +65,10 @@ pub struct Args {
     /// patterns then learn what it misses.
     #[arg(long)]
     pub with_classic: bool,
+    /// Start from this net's weights (a weights file of the same game) instead of zeros: the
+    /// next generation learns from new games without forgetting what the last one knew.
+    #[arg(long)]
+    pub init: Option<PathBuf>,
     /// Scale K of the sigmoid in centi-men; fitted on the data when omitted.
     #[arg(long)]
     pub k: Option<f64>,
@@ -111,7 +115,30 @@ fn main() {
     );
     let k = args.k.unwrap_or_else(|| fit::fit_k(&set.train));
     eprintln!("K = {k:.1} centi-men");
-    let weights = fit::train(&set, &args, k);
+    let start = match &args.init {
+        None => None,
+        Some(p) => match netfile::load(p) {
+            Ok(net) if net.variant == args.variant => {
+                if (net.classic != [0, 0]) != args.with_classic {
+                    eprintln!(
+                        "damka-train: {}: --with-classic must match the net's",
+                        p.display()
+                    );
+                    std::process::exit(2);
+                }
+                Some(fit::weights_of(&net))
+            }
+            Ok(_) => {
+                eprintln!("damka-train: {}: a net for another game", p.display());
+                std::process::exit(2);
+            }
+            Err(e) => {
+                eprintln!("damka-train: {e}");
+                std::process::exit(2);
+            }
+        },
+    };
+    let weights = fit::train(&set, &args, k, start);
     let net = fit::quantize(&weights, args.variant, &args.name);
     let (ce, mse) = fit::evaluate_net(&net, &set.valid, k, args.lambda);
     eprintln!("integer net on validation: loss {ce:.5} mse {mse:.5}");
