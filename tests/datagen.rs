@@ -154,3 +154,55 @@ fn records_round_trip_and_malformed_ones_are_refused() {
     bad[30] = 1;
     assert!(Reader::new(&bad[..]).next().unwrap().is_err());
 }
+
+/// `datagen --rescore` on a file: the same records, in the same order, with scores of a
+/// deeper search, with one thread or two; the records with a capture pending are left as
+/// they were.
+#[test]
+fn rescore_keeps_the_records_and_changes_the_scores() {
+    let dir = std::env::temp_dir().join(format!("damka-rescore-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (variant, seed) in [("russian", 5), ("turkish", 6)] {
+        let input = dir.join("in.bin");
+        let _ = std::fs::remove_file(&input);
+        datagen(variant, &input, seed);
+        let rescore = |out: &std::path::Path, threads: &str| {
+            let _ = std::fs::remove_file(out);
+            let st = Command::new(env!("CARGO_BIN_EXE_damka"))
+                .args(["datagen", "--variant", variant, "--nodes", "3000"])
+                .args(["--threads", threads, "--eval", "classic", "--rescore"])
+                .arg(&input)
+                .arg("--out")
+                .arg(out)
+                .output()
+                .unwrap();
+            assert!(
+                st.status.success(),
+                "{}",
+                String::from_utf8_lossy(&st.stderr)
+            );
+            data::read_file(out).unwrap()
+        };
+        let before = data::read_file(&input).unwrap();
+        let one = rescore(&dir.join("one.bin"), "1");
+        assert_eq!(one.len(), before.len());
+        let mut changed = 0;
+        for (a, b) in before.iter().zip(&one) {
+            let mut b2 = *b;
+            b2.score = a.score;
+            assert_eq!(*a, b2, "everything but the score is kept");
+            if a.capture {
+                assert_eq!(a.score, b.score);
+            }
+            changed += (a.score != b.score) as usize;
+        }
+        assert!(changed > 0, "a deeper search changes some scores");
+        // Two threads: the first half of the records, then the second, in order.
+        let two = rescore(&dir.join("two.bin"), "2");
+        assert_eq!(two.len(), one.len());
+        for (a, b) in before.iter().zip(&two) {
+            assert_eq!((a.white, a.black, a.ply), (b.white, b.black, b.ply));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -46,8 +46,8 @@ pub struct DatagenArgs {
     /// File the records are appended to.
     #[arg(long)]
     pub out: std::path::PathBuf,
-    /// Number of games (one of --games and --positions is needed).
-    #[arg(long, required_unless_present = "positions")]
+    /// Number of games (one of --games, --positions and --rescore is needed).
+    #[arg(long, required_unless_present_any = ["positions", "rescore"])]
     pub games: Option<u64>,
     /// Stop starting games once this many positions are written.
     #[arg(long)]
@@ -64,6 +64,12 @@ pub struct DatagenArgs {
     /// Transposition table per thread, MiB.
     #[arg(long, default_value_t = 4)]
     pub hash: usize,
+    /// Play no games: search every position of this datagen file (records of the chosen
+    /// game, in their order) with `--nodes` and write it to `--out` with the new score, all
+    /// else kept. Deeper labels for positions of cheaper games. The history is not in a
+    /// record, so repetitions and the rule counters are not seen by these searches.
+    #[arg(long, conflicts_with_all = ["games", "positions"])]
+    pub rescore: Option<std::path::PathBuf>,
     /// The evaluation playing the games.
     #[command(flatten)]
     pub eval: EvalArgs,
@@ -270,6 +276,99 @@ fn generate<P: Evaluate + RecordRules>(
     Ok(p)
 }
 
+/// Searches every record of `input` again (one chunk of records per thread, written back in
+/// their order) and writes each with its new score.
+fn rescore<P: Evaluate + RecordRules>(
+    args: &DatagenArgs,
+    input: &std::path::Path,
+    out: &mut dyn Write,
+) -> Result<Progress, String> {
+    let records: Vec<Record> = crate::eval::data::read_file(input)?
+        .into_iter()
+        .filter(|r| r.variant == P::VARIANT)
+        .collect();
+    let records = Arc::new(records);
+    let threads = args.threads.max(1);
+    let chunk = records.len().div_ceil(threads).max(1);
+    let done = Arc::new(AtomicU64::new(0));
+    let mut handles = Vec::new();
+    for t in 0..threads {
+        let (records, done) = (records.clone(), done.clone());
+        let (nodes, hash) = (args.nodes, args.hash);
+        handles.push(std::thread::spawn(
+            move || -> Result<Vec<Record>, String> {
+                let mut searcher = Searcher::<P>::new(1, hash);
+                let part = records.iter().skip(t * chunk).take(chunk);
+                let mut outv = Vec::new();
+                for r in part {
+                    let mut r = *r;
+                    if r.capture {
+                        // The trainer skips these: no search.
+                        outv.push(r);
+                        done.fetch_add(1, Ordering::Relaxed);
+                        continue;
+                    }
+                    let pos: P = r.position()?;
+                    let job = Job {
+                        root: pos,
+                        root_state: Default::default(),
+                        history: Vec::new(),
+                        root_moves: Vec::new(),
+                        limits: SearchLimits {
+                            nodes: Some(nodes),
+                            ..SearchLimits::default()
+                        },
+                    };
+                    let f = searcher.search(job, |_| {});
+                    if f.best.is_some() {
+                        r.score = f.score.clamp(-30000, 30000) as i16;
+                    }
+                    outv.push(r);
+                    done.fetch_add(1, Ordering::Relaxed);
+                }
+                Ok(outv)
+            },
+        ));
+    }
+    let start = Instant::now();
+    let mut p = Progress {
+        start,
+        positions: 0,
+        games: 0,
+        wins: [0; 3],
+        last: start,
+    };
+    while handles.iter().any(|h| !h.is_finished()) {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        if p.last.elapsed().as_secs_f64() >= 10.0 {
+            p.last = Instant::now();
+            p.positions = done.load(Ordering::Relaxed);
+            let t = start.elapsed().as_secs_f64();
+            let left = (records.len() as u64).saturating_sub(p.positions) as f64 * t
+                / p.positions.max(1) as f64;
+            eprintln!(
+                "rescore: {} of {} positions, {:.0} positions/s, about {left:.0} s left",
+                p.positions,
+                records.len(),
+                p.positions as f64 / t
+            );
+        }
+    }
+    for h in handles {
+        let part = h
+            .join()
+            .map_err(|_| "a rescore thread panicked".to_string())??;
+        for r in &part {
+            r.write_to(out)
+                .map_err(|e| format!("{}: {e}", args.out.display()))?;
+        }
+    }
+    p.positions = records.len() as u64;
+    out.flush()
+        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+    Ok(p)
+}
+
 fn report(p: &Progress, args: &DatagenArgs, last: bool) {
     let t = p.start.elapsed().as_secs_f64().max(1e-9);
     let gps = p.games as f64 / t;
@@ -320,7 +419,10 @@ pub fn run(args: DatagenArgs) -> i32 {
     impl GameTask for Generate<'_> {
         type Output = Result<Progress, String>;
         fn run<P: Evaluate + Perft + RecordRules>(self) -> Self::Output {
-            generate::<P>(self.0, self.1)
+            match &self.0.rescore {
+                Some(input) => rescore::<P>(self.0, input, self.1),
+                None => generate::<P>(self.0, self.1),
+            }
         }
     }
     let res = dispatch(args.variant, Generate(&args, &mut out));

@@ -310,3 +310,28 @@ pub fn evaluate_net(net: &Net, part: &Part, k: f64, lambda: f64) -> (f64, f64) {
     let n = part.len().max(1) as f64;
     (ce / n, mse / n)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `--init`: a net's weights turned to floats and quantised again are the same net.
+    #[test]
+    fn weights_of_a_net_quantise_back_to_it() {
+        for variant in [Variant::Russian, Variant::Turkish] {
+            let mut net = Net::zeros(variant, "t");
+            let mut rng = Rng::new(7);
+            let mut r = || (rng.next_u64() % 20001) as i16 - 10000;
+            for p in net.patterns.iter_mut().chain(net.kings.iter_mut()) {
+                *p = [r(), r()];
+            }
+            for p in net.material.iter_mut() {
+                *p = [r(), r()];
+            }
+            net.classic = [r(), r()];
+            let w = weights_of(&net);
+            assert_eq!(w.len(), 2 * pattern::feature_count(variant));
+            assert_eq!(quantize(&w, variant, "t"), net);
+        }
+    }
+}
