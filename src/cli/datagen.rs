@@ -371,6 +371,14 @@ fn rescore<P: Evaluate + RecordRules>(
 
 fn report(p: &Progress, args: &DatagenArgs, last: bool) {
     let t = p.start.elapsed().as_secs_f64().max(1e-9);
+    if args.rescore.is_some() {
+        eprintln!(
+            "datagen done: {} positions rescored, {:.0} positions/s, {t:.0} s elapsed",
+            p.positions,
+            p.positions as f64 / t
+        );
+        return;
+    }
     let gps = p.games as f64 / t;
     let left = match (args.games, args.positions) {
         (Some(g), _) => (g.saturating_sub(p.games)) as f64 / gps.max(1e-9),
