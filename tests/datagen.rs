@@ -206,3 +206,23 @@ fn rescore_keeps_the_records_and_changes_the_scores() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--rescore` of a missing file: exit status 2, the file named, and no output file made.
+#[test]
+fn rescore_of_a_missing_file_is_a_clear_error() {
+    let dir = std::env::temp_dir().join(format!("damka-rescore-missing-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("out.bin");
+    let st = Command::new(env!("CARGO_BIN_EXE_damka"))
+        .args(["datagen", "--variant", "russian", "--rescore"])
+        .arg(dir.join("no-such-file.bin"))
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(st.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&st.stderr);
+    assert!(err.contains("no-such-file.bin"), "{err}");
+    assert!(!out.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -280,10 +280,10 @@ fn generate<P: Evaluate + RecordRules>(
 /// their order) and writes each with its new score.
 fn rescore<P: Evaluate + RecordRules>(
     args: &DatagenArgs,
-    input: &std::path::Path,
+    records: Vec<Record>,
     out: &mut dyn Write,
 ) -> Result<Progress, String> {
-    let records: Vec<Record> = crate::eval::data::read_file(input)?
+    let records: Vec<Record> = records
         .into_iter()
         .filter(|r| r.variant == P::VARIANT)
         .collect();
@@ -411,6 +411,15 @@ pub fn run(args: DatagenArgs) -> i32 {
         eprintln!("damka datagen: {e}");
         return 2;
     }
+    // The file to rescore is read first: a missing or malformed one leaves `--out` alone.
+    let input = match args.rescore.as_deref().map(crate::eval::data::read_file) {
+        None => None,
+        Some(Ok(records)) => Some(records),
+        Some(Err(e)) => {
+            eprintln!("damka datagen: {e}");
+            return 2;
+        }
+    };
     let file = match std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -423,17 +432,17 @@ pub fn run(args: DatagenArgs) -> i32 {
         }
     };
     let mut out = BufWriter::new(file);
-    struct Generate<'a>(&'a DatagenArgs, &'a mut dyn Write);
+    struct Generate<'a>(&'a DatagenArgs, Option<Vec<Record>>, &'a mut dyn Write);
     impl GameTask for Generate<'_> {
         type Output = Result<Progress, String>;
         fn run<P: Evaluate + Perft + RecordRules>(self) -> Self::Output {
-            match &self.0.rescore {
-                Some(input) => rescore::<P>(self.0, input, self.1),
-                None => generate::<P>(self.0, self.1),
+            match self.1 {
+                Some(records) => rescore::<P>(self.0, records, self.2),
+                None => generate::<P>(self.0, self.2),
             }
         }
     }
-    let res = dispatch(args.variant, Generate(&args, &mut out));
+    let res = dispatch(args.variant, Generate(&args, input, &mut out));
     match res {
         Ok(p) => {
             report(&p, &args, true);
