@@ -6,33 +6,39 @@ use damka::eval::data::{self, Reader, Record, RECORD_BYTES};
 use damka::variant::{Pieces, Position, RussianPosition, TurkishPosition};
 use std::process::Command;
 
-fn datagen(variant: &str, out: &std::path::Path, seed: u64) {
-    let st = Command::new(env!("CARGO_BIN_EXE_damka"))
-        .args([
-            "datagen",
-            "--variant",
-            variant,
-            "--games",
-            "4",
-            "--nodes",
-            "400",
-        ])
-        .args([
-            "--seed",
-            &seed.to_string(),
-            "--threads",
-            "1",
-            "--eval",
-            "classic",
-        ])
-        .arg("--out")
-        .arg(out)
-        .output()
-        .unwrap();
+/// Runs `cmd`, which must succeed; its output.
+fn succeeds(cmd: &mut Command) -> std::process::Output {
+    let st = cmd.output().unwrap();
     assert!(
         st.status.success(),
         "{}",
         String::from_utf8_lossy(&st.stderr)
+    );
+    st
+}
+
+fn datagen(variant: &str, out: &std::path::Path, seed: u64) {
+    let st = succeeds(
+        Command::new(env!("CARGO_BIN_EXE_damka"))
+            .args([
+                "datagen",
+                "--variant",
+                variant,
+                "--games",
+                "4",
+                "--nodes",
+                "400",
+            ])
+            .args([
+                "--seed",
+                &seed.to_string(),
+                "--threads",
+                "1",
+                "--eval",
+                "classic",
+            ])
+            .arg("--out")
+            .arg(out),
     );
     let err = String::from_utf8_lossy(&st.stderr);
     assert!(
@@ -168,18 +174,13 @@ fn rescore_keeps_the_records_and_changes_the_scores() {
         datagen(variant, &input, seed);
         let rescore = |out: &std::path::Path, threads: &str| {
             let _ = std::fs::remove_file(out);
-            let st = Command::new(env!("CARGO_BIN_EXE_damka"))
-                .args(["datagen", "--variant", variant, "--nodes", "3000"])
-                .args(["--threads", threads, "--eval", "classic", "--rescore"])
-                .arg(&input)
-                .arg("--out")
-                .arg(out)
-                .output()
-                .unwrap();
-            assert!(
-                st.status.success(),
-                "{}",
-                String::from_utf8_lossy(&st.stderr)
+            succeeds(
+                Command::new(env!("CARGO_BIN_EXE_damka"))
+                    .args(["datagen", "--variant", variant, "--nodes", "3000"])
+                    .args(["--threads", threads, "--eval", "classic", "--rescore"])
+                    .arg(&input)
+                    .arg("--out")
+                    .arg(out),
             );
             data::read_file(out).unwrap()
         };
