@@ -2,8 +2,7 @@
 //! lenient reading); a known key with a missing or unreadable value is an error, and so is an
 //! unknown command.
 
-use super::parse::{parse_line, Line, LineError, SyntaxError};
-pub use super::parse::{shorten, shorten_to};
+use super::parse::{parse_line, shorten, Line, LineError, SyntaxError};
 use crate::engine::{GoMode, Limits};
 use std::fmt;
 

@@ -227,7 +227,6 @@ pub fn parse_reply(text: &str) -> Result<Option<EngineReply>, ReplyError> {
         return Ok(None);
     };
     let owned = |k: &str| line.value(k).map(str::to_string);
-    let required = |word, key| line.required(word, key);
     Ok(Some(match line.command {
         "id" => EngineReply::Id(Id {
             name: owned("name"),
@@ -235,7 +234,7 @@ pub fn parse_reply(text: &str) -> Result<Option<EngineReply>, ReplyError> {
             author: owned("author"),
         }),
         "param" => EngineReply::Param(ParamDecl {
-            name: required("param", "name")?.to_string(),
+            name: line.required("param", "name")?.to_string(),
             value: owned("value"),
             kind: param_kind(&line),
         }),
@@ -244,7 +243,7 @@ pub fn parse_reply(text: &str) -> Result<Option<EngineReply>, ReplyError> {
         "pong" => EngineReply::Pong,
         "info" => EngineReply::Info(parse_info(&line)),
         "done" => EngineReply::Done {
-            mv: required("done", "move")?.to_string(),
+            mv: line.required("done", "move")?.to_string(),
             ponder: owned("ponder"),
         },
         "error" => EngineReply::Error {

@@ -6,8 +6,9 @@
 //! waits on both and is the only one that writes. So `stop`, `ponder-hit` and `ping` are
 //! handled while a search runs, and output lines never interleave.
 
-use super::command::{parse_command, shorten, shorten_to, Command, PosSource};
+use super::command::{parse_command, Command, PosSource};
 use super::format::{self, Reply};
+use super::parse::{shorten, shorten_to};
 use super::reader::{read_loop, Input};
 use super::reply::{EngineReply, Id, ParamDecl, ParamKind};
 use super::{Backend, SearchRequest};
