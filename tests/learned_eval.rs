@@ -2,6 +2,7 @@
 //! weights file (round trip, malformed files), and the compiled-in nets.
 
 use damka::core::{Color, Rng, Variant};
+use damka::eval::network::{self, Network};
 use damka::eval::pattern::{self, Net};
 use damka::eval::{netfile, rotate, select};
 use damka::variant::{Pieces, Position, RussianPosition, TurkishPosition};
@@ -18,6 +19,17 @@ fn random_net(variant: Variant, seed: u64) -> Net {
         *m = [r(), r()];
     }
     net.classic = [r(), r()];
+    // First-layer weights about a quarter of a unit's range, so that units are cut off at
+    // both ends on many positions (both sides of the clamp are exercised).
+    let mut q = |span: u64| (rng.below(2 * span + 1) as i64 - span as i64) as i16;
+    let mut n = Network::zeros();
+    for w in n.w1.iter_mut().chain(n.b1.iter_mut()) {
+        *w = q(network::QA as u64 / 4);
+    }
+    for o in n.out.iter_mut() {
+        *o = [q(3000), q(3000)];
+    }
+    net.network = Some(n);
     net
 }
 
@@ -104,8 +116,11 @@ fn integer_inference_equals_reference_and_is_colour_symmetric_turkish() {
 fn training_features_give_the_net_score() {
     // The trainer's features, weighted as it weighs them, give the engine's score (up to the
     // final rounding), so the trainer fits exactly what the engine computes.
+    // The network term is not in these features (the trainer computes it itself; its test is
+    // in tools/train).
     for variant in Variant::ALL {
-        let net = random_net(variant, 99);
+        let mut net = random_net(variant, 99);
+        net.network = None;
         let positions = match variant {
             Variant::Russian => random_sides::<RussianPosition>(500, 3),
             Variant::Turkish => random_sides::<TurkishPosition>(500, 3),
@@ -150,6 +165,22 @@ fn weights_file_round_trips_and_refuses_damage() {
         let mut windows = bytes.clone();
         windows[48] += 1;
         assert!(err(&windows).contains("windows"));
+        let mut version = bytes.clone();
+        version[8] = 2;
+        assert!(err(&version).contains("version 2"));
+        // The hidden-unit count sits after the linear weights, before the network's.
+        let at =
+            bytes.len() - 4 - 2 * (network::INPUTS * network::HIDDEN + 3 * network::HIDDEN) - 4;
+        assert_eq!(bytes[at..at + 4], (network::HIDDEN as u32).to_le_bytes());
+        let mut hidden = bytes.clone();
+        hidden[at] ^= 3;
+        assert!(err(&hidden).contains("hidden units"));
+        // A net without a network is a shorter file that reads back as such.
+        let mut linear = net.clone();
+        linear.network = None;
+        let lb = netfile::to_bytes(&linear);
+        assert_eq!(lb.len(), at + 8);
+        assert_eq!(netfile::from_bytes(&lb).unwrap(), linear);
     }
 }
 

@@ -9,6 +9,7 @@
 pub mod classic;
 pub mod data;
 pub mod netfile;
+pub mod network;
 pub mod pattern;
 pub mod russian;
 pub mod select;

@@ -4,18 +4,21 @@
 //! | bytes | field                                                               |
 //! |-------|---------------------------------------------------------------------|
 //! | 8     | magic `DAMKAPAT`                                                    |
-//! | 4     | format version, u32 = 2                                              |
+//! | 4     | format version, u32 = 3 (version 2, before the network, is refused)      |
 //! | 1     | game: 0 Russian, 1 Turkish; then 3 zero bytes                       |
 //! | 32    | name, ASCII, padded with zero bytes                                 |
 //! | 4     | number of windows, u32 (must be the game's)                         |
 //! | ...   | pattern weights, then king weights, material, hand-written evaluation: i16 pairs (opening, ending) |
+//! | 4     | hidden units of the network, u32: 0 (none) or `HIDDEN`                   |
+//! | ...   | if any: first-layer weights (input-major), biases (i16), output weights (i16 pairs) |
 //! | 4     | FNV-1a hash (32 bits) of every byte before it                       |
 
+use super::network::{Network, HIDDEN, INPUTS};
 use super::pattern::{windows, Net, KING_WEIGHTS, MATERIAL_WEIGHTS, PATTERNS};
 use crate::core::Variant;
 
 const MAGIC: &[u8; 8] = b"DAMKAPAT";
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 const NAME_BYTES: usize = 32;
 
 fn fnv(bytes: &[u8]) -> u32 {
@@ -53,6 +56,16 @@ pub fn to_bytes(net: &Net) -> Vec<u8> {
         v.extend_from_slice(&p[0].to_le_bytes());
         v.extend_from_slice(&p[1].to_le_bytes());
     }
+    match &net.network {
+        None => v.extend_from_slice(&0u32.to_le_bytes()),
+        Some(n) => {
+            v.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+            let pairs = n.out.iter().flat_map(|p| p.iter());
+            for x in n.w1.iter().chain(&n.b1).chain(pairs) {
+                v.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+    }
     let h = fnv(&v);
     v.extend_from_slice(&h.to_le_bytes());
     v
@@ -67,7 +80,7 @@ pub fn from_bytes(b: &[u8]) -> Result<Net, String> {
     let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes"));
     if u32_at(8) != VERSION {
         return Err(format!(
-            "weights format version {} (expected {VERSION})",
+            "weights format version {} (expected {VERSION}; retrain or convert older nets)",
             u32_at(8)
         ));
     }
@@ -95,14 +108,38 @@ pub fn from_bytes(b: &[u8]) -> Result<Net, String> {
         ));
     }
     let pairs = nw * PATTERNS + KING_WEIGHTS + MATERIAL_WEIGHTS + 1;
-    let want = head + pairs * 4 + 4;
+    let linear_end = head + pairs * 4;
+    if b.len() < linear_end + 8 {
+        return Err(format!("{} bytes, too short for its weights", b.len()));
+    }
+    let (hidden, net_bytes) = match u32_at(linear_end) as usize {
+        0 => (0, 4),
+        HIDDEN => (HIDDEN, 4 + 2 * (INPUTS * HIDDEN + 3 * HIDDEN)),
+        h => {
+            return Err(format!(
+                "a network of {h} hidden units (this build has {HIDDEN})"
+            ))
+        }
+    };
+    let want = linear_end + net_bytes + 4;
     if b.len() != want {
         return Err(format!("{} bytes, expected {want}", b.len()));
     }
     if fnv(&b[..want - 4]) != u32_at(want - 4) {
         return Err("checksum mismatch (file damaged)".into());
     }
-    let mut it = b[head..want - 4].chunks_exact(4).map(|c| {
+    let network = (hidden != 0).then(|| {
+        let mut it = b[linear_end + 4..want - 4]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let w1: Vec<i16> = it.by_ref().take(INPUTS * HIDDEN).collect();
+        let b1: Vec<i16> = it.by_ref().take(HIDDEN).collect();
+        let out: Vec<[i16; 2]> = (0..HIDDEN)
+            .map(|_| [it.next().expect("counted"), it.next().expect("counted")])
+            .collect();
+        Network { w1, b1, out }
+    });
+    let mut it = b[head..linear_end].chunks_exact(4).map(|c| {
         [
             i16::from_le_bytes([c[0], c[1]]),
             i16::from_le_bytes([c[2], c[3]]),
@@ -122,6 +159,7 @@ pub fn from_bytes(b: &[u8]) -> Result<Net, String> {
         kings,
         material,
         classic,
+        network,
     })
 }
 

@@ -12,14 +12,18 @@
 //!   number < [`PATTERNS`] that indexes the window's own table of weights.
 //! - **Kings**: one weight per square for an own king and one for an enemy king.
 //! - **Material**: one weight each per own man, enemy man, own king, enemy king.
+//! - **Network** (optional): a hidden layer over all the pieces ([`super::network`]), the
+//!   one term that is not linear in the pieces.
 //!
 //! Every weight is a pair (opening, ending), interpolated by the number of pieces on the board
 //! like the hand-written evaluation; weights are in 1/[`SCALE`] centi-men.
 //!
-//! The eight bits of a window are taken with BMI2 `pext` where the CPU has it (chosen at run
-//! time), else by a portable loop that takes the same bits in the same order, so both give
+//! Where the CPU has BMI2 and AVX2 (chosen at run time) the eight bits of a window are taken
+//! with `pext` and the network's loops are compiled for AVX2; elsewhere a portable loop takes
+//! the same bits in the same order and the same network code runs without AVX2, so both give
 //! the same score (tested).
 
+use super::network::Network;
 use super::rotate;
 use crate::core::{Color, Score, Variant};
 use crate::variant::{Pieces, Russian, Turkish};
@@ -128,6 +132,8 @@ pub struct Net {
     /// Weight of the hand-written evaluation, in 1/SCALE centi-men per man of its score
     /// (`16 * 100` = taken as it is); 0 = not computed.
     pub classic: [i16; 2],
+    /// The network over the pieces, if the net has one.
+    pub network: Option<Network>,
 }
 
 /// The pieces seen from the side to move: (own, enemy), Black's turned half a turn.
@@ -166,7 +172,7 @@ struct Pext;
 impl Extract for Pext {
     #[inline(always)]
     fn extract(b: u64, mask: u64, _squares: &[u8; 8]) -> usize {
-        // SAFETY: only reached from `eval_bmi2`, which runs only where BMI2 was detected.
+        // SAFETY: only reached from `eval_fast`, which runs only where BMI2 was detected.
         unsafe { std::arch::x86_64::_pext_u64(b, mask) as usize }
     }
 }
@@ -193,10 +199,12 @@ fn squares_of(ws: &[u64]) -> Vec<[u8; 8]> {
         .collect()
 }
 
-static HAS_BMI2: Lazy<bool> = Lazy::new(|| {
+/// BMI2 (`pext` for the windows) and AVX2 (wider integer adds for the network): the CPUs
+/// that have one have the other.
+static HAS_FAST: Lazy<bool> = Lazy::new(|| {
     #[cfg(target_arch = "x86_64")]
     {
-        std::arch::is_x86_feature_detected!("bmi2")
+        std::arch::is_x86_feature_detected!("bmi2") && std::arch::is_x86_feature_detected!("avx2")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -214,6 +222,7 @@ impl Net {
             kings: vec![[0; 2]; KING_WEIGHTS],
             material: [[0; 2]; MATERIAL_WEIGHTS],
             classic: [0; 2],
+            network: None,
         }
     }
 
@@ -229,6 +238,11 @@ impl Net {
             let p = self.patterns[w * PATTERNS + idx];
             o += p[0] as i32;
             e += p[1] as i32;
+        }
+        if let Some(n) = &self.network {
+            let (no, ne) = n.forward(own, opp);
+            o += no;
+            e += ne;
         }
         self.finish(own, opp, o, e)
     }
@@ -267,8 +281,8 @@ impl Net {
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "bmi2")]
-    fn eval_bmi2(&self, own: Pieces, opp: Pieces) -> Score {
+    #[target_feature(enable = "bmi2,avx2")]
+    fn eval_fast(&self, own: Pieces, opp: Pieces) -> Score {
         self.eval_with::<Pext>(own, opp)
     }
 
@@ -278,9 +292,9 @@ impl Net {
     pub fn evaluate(&self, white: Pieces, black: Pieces, side: Color) -> Score {
         let (own, opp) = view(white, black, side);
         #[cfg(target_arch = "x86_64")]
-        if *HAS_BMI2 {
-            // SAFETY: BMI2 is present (checked at run time).
-            return unsafe { self.eval_bmi2(own, opp) };
+        if *HAS_FAST {
+            // SAFETY: BMI2 and AVX2 are present (checked at run time).
+            return unsafe { self.eval_fast(own, opp) };
         }
         self.eval_with::<Portable>(own, opp)
     }
@@ -292,7 +306,7 @@ impl Net {
     }
 
     /// The same score by the plainest computation: every window's base-3 index built square
-    /// by square (3^k per square), for testing the fast paths.
+    /// by square (3^k per square), the network unit by unit, for testing the fast paths.
     pub fn evaluate_reference(&self, white: Pieces, black: Pieces, side: Color) -> Score {
         let (own, opp) = view(white, black, side);
         let (mut o, mut e) = (0i32, 0i32);
@@ -314,6 +328,11 @@ impl Net {
             }
             o += self.patterns[w * PATTERNS + idx][0] as i32;
             e += self.patterns[w * PATTERNS + idx][1] as i32;
+        }
+        if let Some(n) = &self.network {
+            let (no, ne) = n.forward_reference(own, opp);
+            o += no;
+            e += ne;
         }
         self.finish(own, opp, o, e)
     }

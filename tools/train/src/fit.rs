@@ -1,8 +1,10 @@
 //! The data set, the fit of K, the training loop and the quantisation.
 
+use crate::nn::{Adam, Floats};
 use crate::Args;
 use damka::core::{Rng, Variant};
 use damka::eval::data::Record;
+use damka::eval::network::{self, HIDDEN};
 use damka::eval::pattern::{self, Net, SCALE};
 
 /// One training position: its features (a range of the set's arrays), phase and targets.
@@ -10,6 +12,9 @@ use damka::eval::pattern::{self, Net, SCALE};
 pub struct Sample {
     start: u32,
     len: u8,
+    /// The network's inputs: `inputs[in_start..in_start + in_len]`.
+    in_start: u32,
+    in_len: u8,
     phase: f32,
     /// Game result for the side to move: 1, 0.5 or 0.
     result: f32,
@@ -23,6 +28,7 @@ pub struct Part {
     samples: Vec<Sample>,
     feats: Vec<u32>,
     counts: Vec<f32>,
+    inputs: Vec<u16>,
     records: Vec<Record>,
 }
 
@@ -30,6 +36,10 @@ impl Part {
     /// Number of positions.
     pub fn len(&self) -> usize {
         self.samples.len()
+    }
+
+    fn inputs_of(&self, s: &Sample) -> &[u16] {
+        &self.inputs[s.in_start as usize..s.in_start as usize + s.in_len as usize]
     }
 
     fn push(&mut self, r: &Record, variant: Variant, buf: &mut Vec<(u32, f32)>) {
@@ -40,9 +50,14 @@ impl Part {
             self.feats.push(f);
             self.counts.push(c);
         }
+        let in_start = self.inputs.len() as u32;
+        let (own, opp) = pattern::view(r.white, r.black, r.side);
+        network::inputs(own, opp, |i| self.inputs.push(i as u16));
         self.samples.push(Sample {
             start,
             len: buf.len() as u8,
+            in_start,
+            in_len: (self.inputs.len() - in_start as usize) as u8,
             phase,
             result: (r.result_for_side() as f32 + 1.0) / 2.0,
             score: r.score as f32,
@@ -126,6 +141,22 @@ pub fn fit_k(part: &Part) -> f64 {
 /// Float weights: `2 * feature_count` values, (opening, ending) interleaved, centi-men.
 pub type Weights = Vec<f32>;
 
+/// The linear part's score plus the network's, if there is one (`pre` receives its units'
+/// inputs).
+fn predict_all(
+    w: &[f32],
+    nn: Option<&Floats>,
+    part: &Part,
+    s: &Sample,
+    pre: &mut [f32; HIDDEN],
+) -> f64 {
+    let lin = predict(w, part, s);
+    match nn {
+        None => lin,
+        Some(n) => lin + n.forward(part.inputs_of(s), s.phase, pre),
+    }
+}
+
 fn predict(w: &[f32], part: &Part, s: &Sample) -> f64 {
     let mut o = 0.0f64;
     let mut e = 0.0f64;
@@ -150,10 +181,12 @@ fn losses(score: f64, t: f64, k: f64) -> (f64, f64) {
     (ce, (p - t) * (p - t))
 }
 
-fn part_loss(w: &[f32], part: &Part, k: f64, lambda: f64) -> (f64, f64) {
+fn part_loss(w: &[f32], nn: Option<&Floats>, part: &Part, k: f64, lambda: f64) -> (f64, f64) {
     let (mut ce, mut mse) = (0.0, 0.0);
+    let mut pre = [0f32; HIDDEN];
     for s in &part.samples {
-        let (a, b) = losses(predict(w, part, s), target(s, k, lambda), k);
+        let score = predict_all(w, nn, part, s, &mut pre);
+        let (a, b) = losses(score, target(s, k, lambda), k);
         ce += a;
         mse += b;
     }
@@ -196,11 +229,19 @@ pub fn weights_of(net: &Net) -> Weights {
     w
 }
 
-/// Trains from `start` (or from [`initial`] weights) and returns the float weights, printing
-/// the losses of each epoch.
-pub fn train(set: &DataSet, args: &Args, k: f64, start: Option<Weights>) -> Weights {
+/// Trains from `start` (or from [`initial`] weights), with the network `nn` if given, and
+/// returns the float weights, printing the losses of each epoch.
+pub fn train(
+    set: &DataSet,
+    args: &Args,
+    k: f64,
+    start: Option<Weights>,
+    mut nn: Option<Floats>,
+) -> (Weights, Option<Floats>) {
     let variant = args.variant;
     let mut w = start.unwrap_or_else(|| initial(variant, args.with_classic));
+    let mut adam_nn = Adam::new();
+    let mut pre = [0f32; HIDDEN];
     let classic_at = 2 * (pattern::feature_count(variant) - 1);
     let n = w.len();
     let (mut m, mut v) = (vec![0f32; n], vec![0f32; n]);
@@ -213,7 +254,7 @@ pub fn train(set: &DataSet, args: &Args, k: f64, start: Option<Weights>) -> Weig
     let mut order: Vec<u32> = (0..set.train.len() as u32).collect();
     let mut rng = Rng::new(args.seed);
     let mut lr = args.lr;
-    let (vce, vmse) = part_loss(&w, &set.valid, k, args.lambda);
+    let (vce, vmse) = part_loss(&w, nn.as_ref(), &set.valid, k, args.lambda);
     eprintln!("epoch 0: validation loss {vce:.5} mse {vmse:.5}");
     for epoch in 1..=args.epochs {
         rng.shuffle(&mut order);
@@ -223,12 +264,16 @@ pub fn train(set: &DataSet, args: &Args, k: f64, start: Option<Weights>) -> Weig
             touched.clear();
             for &i in batch {
                 let s = &set.train.samples[i as usize];
-                let score = predict(&w, &set.train, s);
+                let score = predict_all(&w, nn.as_ref(), &set.train, s, &mut pre);
                 let tg = target(s, k, args.lambda);
                 let (a, b) = losses(score, tg, k);
                 tce += a;
                 tmse += b;
                 let g = (sigmoid(score / k) - tg) / k;
+                if let Some(n) = &nn {
+                    let ins = set.train.inputs_of(s);
+                    n.backward(ins, s.phase, g as f32, &pre, &mut adam_nn.grad);
+                }
                 let ph = s.phase as f64;
                 let a0 = s.start as usize;
                 for j in a0..a0 + s.len as usize {
@@ -246,6 +291,9 @@ pub fn train(set: &DataSet, args: &Args, k: f64, start: Option<Weights>) -> Weig
             }
             t += 1;
             let bs = batch.len() as f64;
+            if let Some(n) = &mut nn {
+                adam_nn.step(n, bs as f32, args.nn_lr * lr / args.lr, lr, args.nn_l2);
+            }
             let c1 = 1.0 - b1.powi(t);
             let c2 = 1.0 - b2.powi(t);
             for &h in &touched {
@@ -267,7 +315,7 @@ pub fn train(set: &DataSet, args: &Args, k: f64, start: Option<Weights>) -> Weig
             }
         }
         let nt = set.train.len().max(1) as f64;
-        let (vce, vmse) = part_loss(&w, &set.valid, k, args.lambda);
+        let (vce, vmse) = part_loss(&w, nn.as_ref(), &set.valid, k, args.lambda);
         eprintln!(
             "epoch {epoch}: training loss {:.5} mse {:.5}, validation loss {vce:.5} mse {vmse:.5} (step {lr:.3})",
             tce / nt,
@@ -275,7 +323,7 @@ pub fn train(set: &DataSet, args: &Args, k: f64, start: Option<Weights>) -> Weig
         );
         lr *= args.decay;
     }
-    w
+    (w, nn)
 }
 
 /// Rounds the float weights to the net's integers (1/SCALE centi-men).

@@ -14,6 +14,7 @@
 //! so no position of a validation game is trained on.
 
 mod fit;
+mod nn;
 
 use clap::Parser;
 use damka::core::Variant;
@@ -69,6 +70,18 @@ pub struct Args {
     /// next generation learns from new games without forgetting what the last one knew.
     #[arg(long)]
     pub init: Option<PathBuf>,
+    /// Add the network over the pieces (`damka::eval::network`), trained jointly with the
+    /// linear terms; implied when `--init` names a net that has one.
+    #[arg(long)]
+    pub network: bool,
+    /// Adam step size of the network's first layer (in units of a hidden unit's range; the
+    /// output weights use `--lr`), decayed like `--lr`.
+    #[arg(long, default_value_t = 0.002)]
+    pub nn_lr: f64,
+    /// L2 penalty on the network's output weights (per position, in centi-men): it keeps the
+    /// network from large terms that cancel on the training positions and not elsewhere.
+    #[arg(long, default_value_t = 0.0)]
+    pub nn_l2: f64,
     /// Scale K of the sigmoid in centi-men; fitted on the data when omitted.
     #[arg(long)]
     pub k: Option<f64>,
@@ -115,6 +128,7 @@ fn main() {
     );
     let k = args.k.unwrap_or_else(|| fit::fit_k(&set.train));
     eprintln!("K = {k:.1} centi-men");
+    let mut nn = None;
     let start = match &args.init {
         None => None,
         Some(p) => match netfile::load(p) {
@@ -126,6 +140,7 @@ fn main() {
                     );
                     std::process::exit(2);
                 }
+                nn = net.network.as_ref().map(nn::Floats::of);
                 Some(fit::weights_of(&net))
             }
             Ok(_) => {
@@ -138,8 +153,12 @@ fn main() {
             }
         },
     };
-    let weights = fit::train(&set, &args, k, start);
-    let net = fit::quantize(&weights, args.variant, &args.name);
+    if args.network && nn.is_none() {
+        nn = Some(nn::Floats::initial(args.seed));
+    }
+    let (weights, nn) = fit::train(&set, &args, k, start, nn);
+    let mut net = fit::quantize(&weights, args.variant, &args.name);
+    net.network = nn.as_ref().map(nn::Floats::quantize);
     let (ce, mse) = fit::evaluate_net(&net, &set.valid, k, args.lambda);
     eprintln!("integer net on validation: loss {ce:.5} mse {mse:.5}");
     if let Err(e) = std::fs::write(&args.out, netfile::to_bytes(&net)) {

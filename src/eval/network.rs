@@ -1,0 +1,111 @@
+//! The learned evaluation's non-linear term: a small network over the pieces, one hidden layer
+//! of [`HIDDEN`] clipped-ReLU units, added to the region patterns of [`super::pattern`].
+//!
+//! Inputs (side-to-move view, [`super::pattern::view`]): one per (kind, square) for own man,
+//! own king, enemy man, enemy king on each of the 64 squares ([`INPUTS`]); a position has at
+//! most 32 of them set, so the first layer is summed from scratch at every evaluation (the
+//! rows of the pieces on the board, about as many loads as the patterns' window lookups) and
+//! the search needs no accumulator state. Unit `j`:
+//! `h_j = clamp(b_j + sum over pieces of w[input][j], 0, 1)`, and the term is
+//! `sum_j h_j * out_j`, with an opening and an ending weight per unit like every other weight.
+//!
+//! Integers: first-layer weights in 1/[`QA`], the output weights in 1/`SCALE` centi-men as
+//! the patterns', sums in `i32` (at most 32 rows of `i16` plus a bias cannot overflow, nor
+//! can [`HIDDEN`] products of a unit at most [`QA`] and an `i16`). The loops are the same code
+//! for every CPU; where AVX2 is present it is compiled with AVX2 enabled (chosen at run time
+//! by [`super::pattern`]), which changes how many lanes an instruction adds, never the sum.
+
+use crate::core::Bits;
+use crate::variant::Pieces;
+
+/// Hidden units.
+pub const HIDDEN: usize = 64;
+/// Inputs: own man, own king, enemy man, enemy king, 64 squares each.
+pub const INPUTS: usize = 256;
+/// First-layer weights and biases are in 1/QA; a unit's output is an integer in `0..=QA`.
+pub const QA: i32 = 256;
+const QA_SHIFT: u32 = 8;
+
+/// The network's weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    /// `INPUTS * HIDDEN` first-layer weights, input-major (the row of an input is contiguous).
+    pub w1: Vec<i16>,
+    /// `HIDDEN` biases.
+    pub b1: Vec<i16>,
+    /// `HIDDEN` output weights (opening, ending), 1/`SCALE` centi-men per unit at full output.
+    pub out: Vec<[i16; 2]>,
+}
+
+/// The input numbers of a position's pieces (side-to-move view), in a fixed order.
+#[inline]
+pub fn inputs(own: Pieces, opp: Pieces, mut f: impl FnMut(usize)) {
+    for (kind, b) in [own.men, own.kings, opp.men, opp.kings]
+        .into_iter()
+        .enumerate()
+    {
+        for s in Bits(b) {
+            f(kind * 64 + s.index());
+        }
+    }
+}
+
+impl Network {
+    /// A network whose every weight is zero (it adds nothing).
+    pub fn zeros() -> Network {
+        Network {
+            w1: vec![0; INPUTS * HIDDEN],
+            b1: vec![0; HIDDEN],
+            out: vec![[0; 2]; HIDDEN],
+        }
+    }
+
+    /// The term's (opening, ending) sums, in 1/`SCALE` centi-men. Inlined into each caller so
+    /// that the caller's target features (AVX2 or none) decide the instructions.
+    #[inline(always)]
+    pub fn forward(&self, own: Pieces, opp: Pieces) -> (i32, i32) {
+        let mut acc = [0i32; HIDDEN];
+        for (a, &b) in acc.iter_mut().zip(self.b1.iter()) {
+            *a = b as i32;
+        }
+        inputs(own, opp, |i| {
+            let row: &[i16; HIDDEN] = self.w1[i * HIDDEN..(i + 1) * HIDDEN]
+                .try_into()
+                .expect("a row has HIDDEN weights");
+            for (a, &w) in acc.iter_mut().zip(row.iter()) {
+                *a += w as i32;
+            }
+        });
+        let (mut o, mut e) = (0i32, 0i32);
+        for (a, w) in acc.iter().zip(self.out.iter()) {
+            let h = (*a).clamp(0, QA);
+            o += h * w[0] as i32;
+            e += h * w[1] as i32;
+        }
+        (o >> QA_SHIFT, e >> QA_SHIFT)
+    }
+
+    /// The same sums by the plainest loops (every input of every square tested), for testing
+    /// [`Network::forward`].
+    pub fn forward_reference(&self, own: Pieces, opp: Pieces) -> (i32, i32) {
+        let (mut o, mut e) = (0i64, 0i64);
+        for j in 0..HIDDEN {
+            let mut a = self.b1[j] as i64;
+            for s in 0..64 {
+                let on = [own.men, own.kings, opp.men, opp.kings].map(|b| b >> s & 1 != 0);
+                for (kind, &set) in on.iter().enumerate() {
+                    if set {
+                        a += self.w1[(kind * 64 + s) * HIDDEN + j] as i64;
+                    }
+                }
+            }
+            let h = a.clamp(0, QA as i64);
+            o += h * self.out[j][0] as i64;
+            e += h * self.out[j][1] as i64;
+        }
+        (
+            o.div_euclid(QA as i64) as i32,
+            e.div_euclid(QA as i64) as i32,
+        )
+    }
+}
