@@ -166,8 +166,8 @@ fn weights_file_round_trips_and_refuses_damage() {
         windows[48] += 1;
         assert!(err(&windows).contains("windows"));
         let mut version = bytes.clone();
-        version[8] = 2;
-        assert!(err(&version).contains("version 2"));
+        version[8] = 7;
+        assert!(err(&version).contains("version 7"));
         // The hidden-unit count sits after the linear weights, before the network's.
         let at =
             bytes.len() - 4 - 2 * (network::INPUTS * network::HIDDEN + 3 * network::HIDDEN) - 4;
@@ -181,6 +181,14 @@ fn weights_file_round_trips_and_refuses_damage() {
         let lb = netfile::to_bytes(&linear);
         assert_eq!(lb.len(), at + 8);
         assert_eq!(netfile::from_bytes(&lb).unwrap(), linear);
+        // Version 2 (generations 1 and 2): the same without the hidden-unit count.
+        let mut v2 = lb[..at].to_vec();
+        v2[8] = 2;
+        let h = v2.iter().fold(0x811c_9dc5u32, |h, &b| {
+            (h ^ b as u32).wrapping_mul(0x0100_0193)
+        });
+        v2.extend_from_slice(&h.to_le_bytes());
+        assert_eq!(netfile::from_bytes(&v2).unwrap(), linear);
     }
 }
 

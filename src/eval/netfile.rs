@@ -4,7 +4,7 @@
 //! | bytes | field                                                               |
 //! |-------|---------------------------------------------------------------------|
 //! | 8     | magic `DAMKAPAT`                                                    |
-//! | 4     | format version, u32 = 3 (version 2, before the network, is refused)      |
+//! | 4     | format version, u32 = 3 (version 2, generations 1 and 2, has no network: read too) |
 //! | 1     | game: 0 Russian, 1 Turkish; then 3 zero bytes                       |
 //! | 32    | name, ASCII, padded with zero bytes                                 |
 //! | 4     | number of windows, u32 (must be the game's)                         |
@@ -71,6 +71,17 @@ pub fn to_bytes(net: &Net) -> Vec<u8> {
     v
 }
 
+/// The network's hidden units and its bytes (with the count) for a version-3 count.
+fn hidden_of(count: usize) -> Result<(usize, usize), String> {
+    match count {
+        0 => Ok((0, 4)),
+        HIDDEN => Ok((HIDDEN, 4 + 2 * (INPUTS * HIDDEN + 3 * HIDDEN))),
+        h => Err(format!(
+            "a network of {h} hidden units (this build has {HIDDEN})"
+        )),
+    }
+}
+
 /// Reads a net; the error says what is wrong.
 pub fn from_bytes(b: &[u8]) -> Result<Net, String> {
     let head = 8 + 4 + 4 + NAME_BYTES + 4;
@@ -78,10 +89,10 @@ pub fn from_bytes(b: &[u8]) -> Result<Net, String> {
         return Err("not a damka pattern weights file (no DAMKAPAT header)".into());
     }
     let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes"));
-    if u32_at(8) != VERSION {
+    let version = u32_at(8);
+    if version != 2 && version != VERSION {
         return Err(format!(
-            "weights format version {} (expected {VERSION}; retrain or convert older nets)",
-            u32_at(8)
+            "weights format version {version} (expected 2 or {VERSION})"
         ));
     }
     let variant = match b[12] {
@@ -109,17 +120,12 @@ pub fn from_bytes(b: &[u8]) -> Result<Net, String> {
     }
     let pairs = nw * PATTERNS + KING_WEIGHTS + MATERIAL_WEIGHTS + 1;
     let linear_end = head + pairs * 4;
-    if b.len() < linear_end + 8 {
-        return Err(format!("{} bytes, too short for its weights", b.len()));
-    }
-    let (hidden, net_bytes) = match u32_at(linear_end) as usize {
-        0 => (0, 4),
-        HIDDEN => (HIDDEN, 4 + 2 * (INPUTS * HIDDEN + 3 * HIDDEN)),
-        h => {
-            return Err(format!(
-                "a network of {h} hidden units (this build has {HIDDEN})"
-            ))
+    let (hidden, net_bytes) = match version {
+        2 => (0, 0),
+        _ if b.len() < linear_end + 8 => {
+            return Err(format!("{} bytes, too short for its weights", b.len()))
         }
+        _ => hidden_of(u32_at(linear_end) as usize)?,
     };
     let want = linear_end + net_bytes + 4;
     if b.len() != want {
