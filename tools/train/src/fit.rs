@@ -1,6 +1,6 @@
 //! The data set, the fit of K, the training loop and the quantisation.
 
-use crate::nn::{Adam, Floats};
+use crate::nn::{adam_corrections, adam_update, Adam, Floats};
 use crate::Args;
 use damka::core::{Rng, Variant};
 use damka::eval::data::Record;
@@ -249,7 +249,6 @@ pub fn train(
     let mut stamp = vec![u32::MAX; n];
     let mut touched: Vec<usize> = Vec::new();
     let material_from = 2 * (pattern::feature_count(variant) - pattern::MATERIAL_WEIGHTS - 1);
-    let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8f64);
     let mut t = 0i32;
     let mut order: Vec<u32> = (0..set.train.len() as u32).collect();
     let mut rng = Rng::new(args.seed);
@@ -294,8 +293,7 @@ pub fn train(
             if let Some(n) = &mut nn {
                 adam_nn.step(n, bs as f32, args.nn_lr * lr / args.lr, lr, args.nn_l2);
             }
-            let c1 = 1.0 - b1.powi(t);
-            let c2 = 1.0 - b2.powi(t);
+            let corr = adam_corrections(t);
             for &h in &touched {
                 if h >= classic_at && !args.with_classic {
                     continue;
@@ -304,10 +302,7 @@ pub fn train(
                 if h < material_from {
                     gr += args.l2 * w[h] as f64;
                 }
-                m[h] = (b1 * m[h] as f64 + (1.0 - b1) * gr) as f32;
-                v[h] = (b2 * v[h] as f64 + (1.0 - b2) * gr * gr) as f32;
-                let step = lr * (m[h] as f64 / c1) / ((v[h] as f64 / c2).sqrt() + eps);
-                w[h] -= step as f32;
+                adam_update(&mut w[h], &mut m[h], &mut v[h], gr, lr, corr);
             }
             // A new id per batch; wrap far beyond any realistic number of batches.
             if id == u32::MAX - 1 {

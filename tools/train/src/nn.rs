@@ -14,19 +14,46 @@ pub struct Floats {
     pub out: Vec<f32>,
 }
 
+/// Adam's decay rates of the first and second moments, and its denominator guard.
+const ADAM_B1: f64 = 0.9;
+const ADAM_B2: f64 = 0.999;
+const ADAM_EPS: f64 = 1e-8;
+
+/// Adam's bias corrections after `t` steps (`1 - b1^t`, `1 - b2^t`).
+pub fn adam_corrections(t: i32) -> (f64, f64) {
+    (1.0 - ADAM_B1.powi(t), 1.0 - ADAM_B2.powi(t))
+}
+
+/// One Adam update of one weight with gradient `gr`, step size `lr` and the step's
+/// [`adam_corrections`]; the network's and the linear terms' optimisers share it.
+#[inline]
+pub fn adam_update(w: &mut f32, m: &mut f32, v: &mut f32, gr: f64, lr: f64, c: (f64, f64)) {
+    *m = (ADAM_B1 * *m as f64 + (1.0 - ADAM_B1) * gr) as f32;
+    *v = (ADAM_B2 * *v as f64 + (1.0 - ADAM_B2) * gr * gr) as f32;
+    let step = lr * (*m as f64 / c.0) / ((*v as f64 / c.1).sqrt() + ADAM_EPS);
+    *w -= step as f32;
+}
+
 impl Floats {
+    /// Every weight zero.
+    fn zeros() -> Floats {
+        Floats {
+            w1: vec![0.0; INPUTS * HIDDEN],
+            b1: vec![0.0; HIDDEN],
+            out: vec![0.0; 2 * HIDDEN],
+        }
+    }
+
     /// Random first layer (seeded), biases at half range, output weights zero: the network
     /// starts by adding nothing, so training starts from the linear model's loss.
     pub fn initial(seed: u64) -> Floats {
         let mut rng = Rng::new(seed ^ 0x6E65_7477_6F72_6B21);
-        let w1 = (0..INPUTS * HIDDEN)
-            .map(|_| (rng.unit() as f32 - 0.5) * 0.2)
-            .collect();
-        Floats {
-            w1,
-            b1: vec![0.5; HIDDEN],
-            out: vec![0.0; 2 * HIDDEN],
+        let mut f = Floats::zeros();
+        for w in f.w1.iter_mut() {
+            *w = (rng.unit() as f32 - 0.5) * 0.2;
         }
+        f.b1.fill(0.5);
+        f
     }
 
     /// The floats of an integer network (the inverse of [`Floats::quantize`]).
@@ -111,7 +138,7 @@ impl Floats {
 
     fn zero(&mut self) {
         for p in self.parts_mut() {
-            p.iter_mut().for_each(|x| *x = 0.0);
+            p.fill(0.0);
         }
     }
 }
@@ -128,15 +155,10 @@ pub struct Adam {
 
 impl Adam {
     pub fn new() -> Adam {
-        let z = Floats {
-            w1: vec![0.0; INPUTS * HIDDEN],
-            b1: vec![0.0; HIDDEN],
-            out: vec![0.0; 2 * HIDDEN],
-        };
         Adam {
-            m: z.clone(),
-            v: z.clone(),
-            grad: z,
+            m: Floats::zeros(),
+            v: Floats::zeros(),
+            grad: Floats::zeros(),
             t: 0,
         }
     }
@@ -145,10 +167,8 @@ impl Adam {
     /// first layer and `lr_out` (centi-men) for the output weights, which are pulled towards 0
     /// by `l2_out`; clears the gradient.
     pub fn step(&mut self, w: &mut Floats, batch: f32, lr_hidden: f64, lr_out: f64, l2_out: f64) {
-        let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8f64);
         self.t += 1;
-        let c1 = 1.0 - b1.powi(self.t);
-        let c2 = 1.0 - b2.powi(self.t);
+        let c = adam_corrections(self.t);
         let lrs = [lr_hidden, lr_hidden, lr_out];
         let l2 = [0.0, 0.0, l2_out];
         let ws = w.parts_mut();
@@ -158,10 +178,7 @@ impl Adam {
         for (k, (((w, m), v), g)) in ws.into_iter().zip(ms).zip(vs).zip(gs).enumerate() {
             for i in 0..w.len() {
                 let gr = g[i] as f64 / batch as f64 + l2[k] * w[i] as f64;
-                m[i] = (b1 * m[i] as f64 + (1.0 - b1) * gr) as f32;
-                v[i] = (b2 * v[i] as f64 + (1.0 - b2) * gr * gr) as f32;
-                let step = lrs[k] * (m[i] as f64 / c1) / ((v[i] as f64 / c2).sqrt() + eps);
-                w[i] -= step as f32;
+                adam_update(&mut w[i], &mut m[i], &mut v[i], gr, lrs[k], c);
             }
         }
         self.grad.zero();

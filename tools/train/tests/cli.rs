@@ -50,7 +50,7 @@ fn write_records(path: &Path) {
     std::fs::write(path, out).unwrap();
 }
 
-fn train(args: &[&str]) -> (Option<i32>, String) {
+fn train(args: &[String]) -> (Option<i32>, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_damka-train"))
         .args(args)
         .output()
@@ -89,8 +89,11 @@ fn trains_a_network_and_refuses_bad_input() {
         "--k",
         "200",
     ];
-    let mut a = common.to_vec();
-    a.extend([
+    // The common arguments followed by these.
+    let with = |extra: &[&str]| -> Vec<String> {
+        common.iter().chain(extra).map(|s| s.to_string()).collect()
+    };
+    let (code, err) = train(&with(&[
         "--network",
         "--epochs",
         "6",
@@ -98,8 +101,7 @@ fn trains_a_network_and_refuses_bad_input() {
         "t-net",
         "--out",
         net_s,
-    ]);
-    let (code, err) = train(&a);
+    ]));
     assert_eq!(code, Some(0), "{err}");
     let epochs: Vec<&str> = err.lines().filter(|l| l.starts_with("epoch ")).collect();
     assert_eq!(epochs.len(), 7, "{err}");
@@ -108,18 +110,16 @@ fn trains_a_network_and_refuses_bad_input() {
         last.0 < first.0 && last.1 < first.1 * 0.5,
         "{first:?} -> {last:?}\n{err}"
     );
-    // The linear terms alone cannot fit the bonus as well.
+    // The linear terms alone cannot fit the squared difference as well.
     let linear = d.join("l.pat");
-    let mut l = common.to_vec();
-    l.extend([
+    let (code, errl) = train(&with(&[
         "--epochs",
         "6",
         "--name",
         "l",
         "--out",
         linear.to_str().unwrap(),
-    ]);
-    let (code, errl) = train(&l);
+    ]));
     assert_eq!(code, Some(0), "{errl}");
     let lin = validation(errl.lines().rfind(|l| l.starts_with("epoch ")).unwrap());
     assert!(last.1 < lin.1 * 0.8, "network {last:?}, linear {lin:?}");
@@ -129,10 +129,16 @@ fn trains_a_network_and_refuses_bad_input() {
 
     // Going on from the net keeps its network and starts at its loss.
     let net2 = d.join("n2.pat");
-    let mut b = common.to_vec();
-    b.extend(["--init", net_s, "--epochs", "1", "--name", "t2", "--out"]);
-    b.push(net2.to_str().unwrap());
-    let (code, err2) = train(&b);
+    let (code, err2) = train(&with(&[
+        "--init",
+        net_s,
+        "--epochs",
+        "1",
+        "--name",
+        "t2",
+        "--out",
+        net2.to_str().unwrap(),
+    ]));
     assert_eq!(code, Some(0), "{err2}");
     let start = err2.lines().find(|l| l.starts_with("epoch 0")).unwrap();
     assert!(
@@ -143,24 +149,21 @@ fn trains_a_network_and_refuses_bad_input() {
 
     // Bad input: a missing data file, a damaged --init file.
     let missing = d.join("missing.bin");
-    let mut c = common.to_vec();
-    c[3] = missing.to_str().unwrap();
-    c.extend(["--name", "x", "--out", net_s]);
+    let mut c = with(&["--name", "x", "--out", net_s]);
+    c[3] = missing.to_str().unwrap().to_string();
     let (code, err) = train(&c);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("missing.bin"), "{err}");
     let bad = d.join("bad.pat");
     std::fs::write(&bad, b"DAMKAPAT short").unwrap();
-    let mut e = common.to_vec();
-    e.extend([
+    let (code, err) = train(&with(&[
         "--init",
         bad.to_str().unwrap(),
         "--name",
         "x",
         "--out",
         net_s,
-    ]);
-    let (code, err) = train(&e);
+    ]));
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("bad.pat"), "{err}");
 }
