@@ -9,7 +9,7 @@ use super::params::*;
 use super::tt::{Bound, TtEntry};
 use super::worker::Worker;
 use crate::core::movelist::MAX_MOVES;
-use crate::core::{loss_in, win_in, MoveList, Score, DRAW, INFINITE};
+use crate::core::{is_decisive, loss_in, win_in, Color, MoveList, Score, DRAW, INFINITE};
 use crate::egtb::endgames;
 use crate::eval::Evaluate;
 use crate::variant::{GameMove, Position};
@@ -252,6 +252,22 @@ impl<P: Evaluate> Worker<P> {
         let count = list.len();
         if count == 0 {
             return loss_in(ply);
+        }
+        // The static value stands for a quiet node that beats beta by a margin (see
+        // RFP_MAX_DEPTH); a threat or a capture due is left to the search.
+        if !pv_node
+            && ply > 0
+            && depth <= RFP_MAX_DEPTH
+            && !is_decisive(beta)
+            && (pos.pieces(Color::White).all() | pos.pieces(Color::Black).all()).count_ones()
+                >= RFP_MIN_PIECES
+            && !list[0].is_capture()
+            && !real_threat(pos)
+        {
+            let stand = pos.evaluate();
+            if stand - RFP_MARGIN * depth >= beta {
+                return stand;
+            }
         }
         let ext = i32::from(SINGLE_REPLY_EXTENSION && count == 1);
         let new_depth = depth - 1 + ext;

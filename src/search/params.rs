@@ -21,6 +21,19 @@ pub const LMR_MIN_MOVE: usize = 3;
 /// ... by one ply, and by one more from this move index on.
 pub const LMR_DEEP_MOVE: usize = 8;
 
+/// Static-value pruning (reverse futility): a node off the principal variation with at most
+/// this much depth left, where the side to move has no capture and faces no real capture
+/// threat, is cut off when its static value beats beta by [`RFP_MARGIN`] per ply of depth
+/// (the evaluation is trusted to a margin that grows with the moves it cannot see). 0 turns
+/// it off.
+pub const RFP_MAX_DEPTH: i32 = 3;
+/// Centi-men per ply of remaining depth that the static value must beat beta by.
+pub const RFP_MARGIN: i32 = 40;
+/// Static-value pruning needs at least this many pieces on the board: in the endings below
+/// it the static value says "winning" where the search must find the win itself (kings
+/// against a king), and a cut-off there hides the winning line.
+pub const RFP_MIN_PIECES: u32 = 10;
+
 /// A node with one legal move is searched one ply deeper (forced moves cost nothing to look
 /// through, and draughts shots are sequences of forced moves).
 pub const SINGLE_REPLY_EXTENSION: bool = true;
