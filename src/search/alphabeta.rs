@@ -9,8 +9,8 @@ use super::params::*;
 use super::tt::{Bound, TtEntry};
 use super::worker::Worker;
 use crate::core::movelist::MAX_MOVES;
-use crate::core::{is_decisive, loss_in, win_in, Color, MoveList, Score, DRAW, INFINITE};
-use crate::egtb::endgames;
+use crate::core::{is_decisive, loss_in, win_in, MoveList, Score, DRAW, INFINITE};
+use crate::egtb::{endgames, pieces_on_board};
 use crate::eval::Evaluate;
 use crate::variant::{GameMove, Position};
 
@@ -259,8 +259,7 @@ impl<P: Evaluate> Worker<P> {
             && ply > 0
             && depth <= RFP_MAX_DEPTH
             && !is_decisive(beta)
-            && (pos.pieces(Color::White).all() | pos.pieces(Color::Black).all()).count_ones()
-                >= RFP_MIN_PIECES
+            && pieces_on_board(pos) >= RFP_MIN_PIECES
             && !list[0].is_capture()
             && !real_threat(pos)
         {
