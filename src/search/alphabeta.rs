@@ -253,20 +253,25 @@ impl<P: Evaluate> Worker<P> {
         if count == 0 {
             return loss_in(ply);
         }
-        // The static value stands for a quiet node that beats beta by a margin (see
-        // RFP_MAX_DEPTH); a threat or a capture due is left to the search.
+        // Near the horizon a quiet node trusts its static value: it stands when it beats
+        // beta by a margin (RFP_MAX_DEPTH), and quiet moves after the first are not tried
+        // when it falls short of alpha by a margin (FUTILITY_MAX_DEPTH). A threat or a
+        // capture due is left to the search.
+        let mut futile = false;
         if !pv_node
             && ply > 0
-            && depth <= RFP_MAX_DEPTH
+            && depth <= STATIC_MAX_DEPTH
+            && !is_decisive(alpha)
             && !is_decisive(beta)
             && pieces_on_board(pos) >= RFP_MIN_PIECES
             && !list[0].is_capture()
             && !real_threat(pos)
         {
             let stand = pos.evaluate();
-            if stand - RFP_MARGIN * depth >= beta {
+            if depth <= RFP_MAX_DEPTH && stand - RFP_MARGIN * depth >= beta {
                 return stand;
             }
+            futile = depth <= FUTILITY_MAX_DEPTH && stand + FUTILITY_MARGIN * depth <= alpha;
         }
         let ext = i32::from(SINGLE_REPLY_EXTENSION && count == 1);
         let new_depth = depth - 1 + ext;
@@ -288,6 +293,9 @@ impl<P: Evaluate> Worker<P> {
                 continue;
             }
             let quiet = !m.is_capture() && !m.promotes();
+            if futile && quiet && searched > 0 && keys[i] < ORDER_KILLER - 1 {
+                continue;
+            }
             let child = pos.play(&m);
             sh.tt.prefetch(child.key());
             let cs = pos.rule_state_after(state, &m, &child);

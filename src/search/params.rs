@@ -34,6 +34,23 @@ pub const RFP_MARGIN: i32 = 40;
 /// against a king), and a cut-off there hides the winning line.
 pub const RFP_MIN_PIECES: u32 = 10;
 
+/// Futility pruning: in a node off the principal variation with at most this much depth
+/// left (same screens as [`RFP_MAX_DEPTH`]: no capture due, no real threat, at least
+/// [`RFP_MIN_PIECES`] pieces), whose static value plus [`FUTILITY_MARGIN`] per ply of depth
+/// stays at or below alpha, quiet moves after the first (hash move and killers excepted) are
+/// not searched: a quiet move rarely gains that much within one or two plies, and the
+/// screens keep the nodes where material is at stake. 0 turns it off.
+pub const FUTILITY_MAX_DEPTH: i32 = 2;
+/// Centi-men per ply of remaining depth by which the static value must fall short of alpha.
+pub const FUTILITY_MARGIN: i32 = 100;
+
+/// The deepest node either static-value pruning looks at.
+pub const STATIC_MAX_DEPTH: i32 = if RFP_MAX_DEPTH > FUTILITY_MAX_DEPTH {
+    RFP_MAX_DEPTH
+} else {
+    FUTILITY_MAX_DEPTH
+};
+
 /// A node with one legal move is searched one ply deeper (forced moves cost nothing to look
 /// through, and draughts shots are sequences of forced moves).
 pub const SINGLE_REPLY_EXTENSION: bool = true;
