@@ -3,7 +3,8 @@
 
     python3 tools/pdn_endings.py FILE.pdn ENGINE
 
-For every drawn game (result 1-1), replays its moves to the last position and counts the games
+For every drawn game (result 1-1) played from the start position (games with a FEN tag are
+left out), replays its moves to the last position and counts the games
 by who had more material there (ENGINE, its opponent, or level; a king counts as 2.5 men),
 by the men and kings of each side and by the PDN `Termination` tag. The replay only moves the
 pieces the notation names (captured pieces are the ones on the jumped lines, a man crowns on
@@ -66,10 +67,20 @@ def main():
     path, engine = sys.argv[1], sys.argv[2]
     by_side = collections.Counter()
     detail = collections.Counter()
-    for tags, moves in games(path):
-        if tags.get("Result") != "1-1":
+    try:
+        records = list(games(path))
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"pdn_endings: cannot read {path}: {e}", file=sys.stderr)
+        sys.exit(2)
+    for tags, moves in records:
+        if tags.get("Result") != "1-1" or "FEN" in tags:
             continue
-        count = collections.Counter(last_position(moves).values())
+        try:
+            count = collections.Counter(last_position(moves).values())
+        except KeyError:
+            print(f"pdn_endings: a move of round {tags.get('Round', '?')} starts on an empty "
+                  "square (not a Russian game from the start position?)", file=sys.stderr)
+            sys.exit(2)
         white = tags.get("White") == engine
         own = (count["w"], count["W"]) if white else (count["b"], count["B"])
         opp = (count["b"], count["B"]) if white else (count["w"], count["W"])
