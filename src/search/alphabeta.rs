@@ -4,7 +4,7 @@
 //! in a [`Node`].
 
 use super::control::Shared;
-use super::ordering::pick;
+use super::ordering::{below_killers, pick};
 use super::params::*;
 use super::tt::{Bound, TtEntry};
 use super::worker::Worker;
@@ -293,7 +293,7 @@ impl<P: Evaluate> Worker<P> {
                 continue;
             }
             let quiet = !m.is_capture() && !m.promotes();
-            if futile && quiet && searched > 0 && keys[i] < ORDER_KILLER - 1 {
+            if futile && quiet && searched > 0 && below_killers(keys[i]) {
                 continue;
             }
             let child = pos.play(&m);
@@ -366,7 +366,7 @@ fn reduction(i: usize, quiet: bool, depth: i32, key: i32, ext: i32, pv_node: boo
         && quiet
         && depth >= LMR_MIN_DEPTH
         && i >= LMR_MIN_MOVE
-        && key < ORDER_KILLER - 1
+        && below_killers(key)
         && ext == 0
     {
         1 + i32::from(i >= LMR_DEEP_MOVE && !pv_node)

@@ -94,6 +94,14 @@ impl<P: Evaluate> Worker<P> {
     }
 }
 
+/// Whether a move keyed `key` by [`Worker::search_keys`] ranks below the killers: neither the
+/// hash move, a capture, a promotion nor a killer (the moves reductions and futility pruning
+/// may touch).
+#[inline(always)]
+pub(super) fn below_killers(key: i32) -> bool {
+    key < ORDER_KILLER - 1
+}
+
 /// Selection step: brings the best-keyed remaining move to index `i`.
 #[inline]
 pub(super) fn pick<M: Copy>(list: &mut MoveList<M>, keys: &mut Keys, i: usize) {
