@@ -13,9 +13,9 @@ use damka::protocol::dxp::wire::{Event, Framer};
 use damka::protocol::dxp::{GameOver, GameRecord};
 use damka::variant::{Notation, Position, RussianPosition, TurkishPosition};
 use dxp_support::test_config;
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::process::{Command, Stdio};
+use std::process::{ChildStderr, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -195,22 +195,32 @@ fn damka(args: &[&str]) -> std::process::Child {
         .unwrap()
 }
 
-/// A loopback port nobody listens on now.
-fn free_port() -> u16 {
-    let l = TcpListener::bind("127.0.0.1:0").unwrap();
-    l.local_addr().unwrap().port()
+/// Starts `damka dxp` on a port the system chooses (`--port 0`) and returns it with the port
+/// it listens on, read from its first log line, and the rest of its log. Choosing the port in
+/// the test and passing it on would race with every other test binding a port meanwhile.
+fn damka_listening(args: &[&str]) -> (std::process::Child, u16, BufReader<ChildStderr>) {
+    let mut all = args.to_vec();
+    all.extend(["--port", "0"]);
+    let mut child = damka(&all);
+    let mut log = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    log.read_line(&mut line).unwrap();
+    let port = line
+        .trim_end()
+        .rsplit(':')
+        .next()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no port in the first log line {line:?}"));
+    assert!(line.contains("listening on"), "{line}");
+    (child, port, log)
 }
 
 #[test]
 fn the_program_serves_on_its_port_and_writes_nothing_to_stdout() {
-    let port = free_port();
-    let p = port.to_string();
-    let child = damka(&[
+    let (child, port, mut log) = damka_listening(&[
         "dxp",
         "--variant",
         "turkish",
-        "--port",
-        &p,
         "--connections",
         "1",
         "--movetime",
@@ -244,20 +254,19 @@ fn the_program_serves_on_its_port_and_writes_nothing_to_stdout() {
     c.text("M0000172500");
     assert!(matches!(c.expect(), Message::Move { .. }));
     drop(c);
+    let mut err = String::new();
+    log.read_to_string(&mut err).unwrap();
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stdout.is_empty(), "stdout: {:?}", out.stdout);
-    let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("game refused: wrong variant layout"), "{err}");
     assert!(!err.contains("panick"), "{err}");
 }
 
 #[test]
 fn a_closed_log_does_not_end_the_server() {
-    let port = free_port();
-    let p = port.to_string();
-    let mut child = damka(&["dxp", "--port", &p, "--connections", "2"]);
-    drop(child.stderr.take()); // every log line now fails to be written
+    let (mut child, port, log) = damka_listening(&["dxp", "--connections", "2"]);
+    drop(log); // every log line now fails to be written
     let mut served = 0;
     for _ in 0..100 {
         if let Ok(s) = TcpStream::connect(("127.0.0.1", port)) {

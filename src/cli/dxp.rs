@@ -31,7 +31,7 @@ pub struct DxpArgs {
     /// The game: russian or turkish (a GAMEREQ with the other game's layout is refused).
     #[arg(long, default_value = "russian")]
     pub variant: Variant,
-    /// Port to listen on (server).
+    /// Port to listen on (server); 0 takes any free port, named in the first log line.
     #[arg(long, default_value_t = dxp::DEFAULT_PORT)]
     pub port: u16,
     /// Address to listen on (server).
