@@ -9,11 +9,11 @@
 //! | 32    | name, ASCII, padded with zero bytes                                 |
 //! | 4     | number of windows, u32 (must be the game's)                         |
 //! | ...   | pattern weights, then king weights, material, hand-written evaluation: i16 pairs (opening, ending) |
-//! | 4     | hidden units of the network, u32: 0 (none) or `HIDDEN`                   |
+//! | 4     | hidden units of the network, u32: 0 (none), 64 or 128              |
 //! | ...   | if any: first-layer weights (input-major), biases (i16), output weights (i16 pairs) |
 //! | 4     | FNV-1a hash (32 bits) of every byte before it                       |
 
-use super::network::{Network, HIDDEN, INPUTS};
+use super::network::{Network, HIDDEN_SIZES, INPUTS};
 use super::pattern::{windows, Net, KING_WEIGHTS, MATERIAL_WEIGHTS, PATTERNS};
 use crate::core::Variant;
 
@@ -59,7 +59,7 @@ pub fn to_bytes(net: &Net) -> Vec<u8> {
     match &net.network {
         None => v.extend_from_slice(&0u32.to_le_bytes()),
         Some(n) => {
-            v.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+            v.extend_from_slice(&(n.hidden as u32).to_le_bytes());
             let pairs = n.out.iter().flat_map(|p| p.iter());
             for x in n.w1.iter().chain(&n.b1).chain(pairs) {
                 v.extend_from_slice(&x.to_le_bytes());
@@ -75,9 +75,9 @@ pub fn to_bytes(net: &Net) -> Vec<u8> {
 fn hidden_of(count: usize) -> Result<(usize, usize), String> {
     match count {
         0 => Ok((0, 4)),
-        HIDDEN => Ok((HIDDEN, 4 + 2 * (INPUTS * HIDDEN + 3 * HIDDEN))),
+        h if HIDDEN_SIZES.contains(&h) => Ok((h, 4 + 2 * (INPUTS * h + 3 * h))),
         h => Err(format!(
-            "a network of {h} hidden units (this build has {HIDDEN})"
+            "a network of {h} hidden units (this build reads {HIDDEN_SIZES:?})"
         )),
     }
 }
@@ -138,12 +138,17 @@ pub fn from_bytes(b: &[u8]) -> Result<Net, String> {
         let mut it = b[linear_end + 4..want - 4]
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let w1: Vec<i16> = it.by_ref().take(INPUTS * HIDDEN).collect();
-        let b1: Vec<i16> = it.by_ref().take(HIDDEN).collect();
-        let out: Vec<[i16; 2]> = (0..HIDDEN)
+        let w1: Vec<i16> = it.by_ref().take(INPUTS * hidden).collect();
+        let b1: Vec<i16> = it.by_ref().take(hidden).collect();
+        let out: Vec<[i16; 2]> = (0..hidden)
             .map(|_| [it.next().expect("counted"), it.next().expect("counted")])
             .collect();
-        Network { w1, b1, out }
+        Network {
+            hidden,
+            w1,
+            b1,
+            out,
+        }
     });
     let mut it = b[head..linear_end].chunks_exact(4).map(|c| {
         [

@@ -1,5 +1,5 @@
 //! The learned evaluation's non-linear term: a small network over the pieces, one hidden layer
-//! of [`HIDDEN`] clipped-ReLU units, added to the region patterns of [`super::pattern`].
+//! of [`HIDDEN_SIZES`] (64 or 128) clipped-ReLU units, added to the region patterns of [`super::pattern`].
 //!
 //! Inputs (side-to-move view, [`super::pattern::view`]): one per (kind, square) for own man,
 //! own king, enemy man, enemy king on each of the 64 squares ([`INPUTS`]); a position has at
@@ -11,15 +11,18 @@
 //!
 //! Integers: first-layer weights in 1/[`QA`], the output weights in 1/`SCALE` centi-men as
 //! the patterns', sums in `i32` (at most 32 rows of `i16` plus a bias cannot overflow, nor
-//! can [`HIDDEN`] products of a unit at most [`QA`] and an `i16`). The loops are the same code
+//! can [`MAX_HIDDEN`] products of a unit at most [`QA`] and an `i16`). The loops are the same code
 //! for every CPU; where AVX2 is present it is compiled with AVX2 enabled (chosen at run time
 //! by [`super::pattern`]), which changes how many lanes an instruction adds, never the sum.
 
 use crate::core::Bits;
 use crate::variant::Pieces;
 
-/// Hidden units.
-pub const HIDDEN: usize = 64;
+/// The numbers of hidden units a network may have: each has its own compiled forward pass
+/// (fixed-size loops the compiler unrolls and vectorises), chosen by the net at run time.
+pub const HIDDEN_SIZES: [usize; 2] = [64, 128];
+/// The most hidden units a network may have.
+pub const MAX_HIDDEN: usize = 128;
 /// Inputs: own man, own king, enemy man, enemy king, 64 squares each.
 pub const INPUTS: usize = 256;
 /// First-layer weights and biases are in 1/QA; a unit's output is an integer in `0..=QA`.
@@ -29,11 +32,13 @@ const QA_SHIFT: u32 = 8;
 /// The network's weights.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
-    /// `INPUTS * HIDDEN` first-layer weights, input-major (the row of an input is contiguous).
+    /// Hidden units, one of [`HIDDEN_SIZES`].
+    pub hidden: usize,
+    /// `INPUTS * hidden` first-layer weights, input-major (the row of an input is contiguous).
     pub w1: Vec<i16>,
-    /// `HIDDEN` biases.
+    /// `hidden` biases.
     pub b1: Vec<i16>,
-    /// `HIDDEN` output weights (opening, ending), 1/`SCALE` centi-men per unit at full output.
+    /// `hidden` output weights (opening, ending), 1/`SCALE` centi-men per unit at full output.
     pub out: Vec<[i16; 2]>,
 }
 
@@ -52,27 +57,54 @@ pub fn inputs(own: Pieces, opp: Pieces, mut f: impl FnMut(usize)) {
 }
 
 impl Network {
-    /// A network whose every weight is zero (it adds nothing).
-    pub fn zeros() -> Network {
+    /// A network of `hidden` units (one of [`HIDDEN_SIZES`]) whose every weight is zero (it
+    /// adds nothing).
+    pub fn zeros(hidden: usize) -> Network {
+        assert!(HIDDEN_SIZES.contains(&hidden), "{hidden} hidden units");
         Network {
-            w1: vec![0; INPUTS * HIDDEN],
-            b1: vec![0; HIDDEN],
-            out: vec![[0; 2]; HIDDEN],
+            hidden,
+            w1: vec![0; INPUTS * hidden],
+            b1: vec![0; hidden],
+            out: vec![[0; 2]; hidden],
         }
+    }
+
+    /// The same network with `hidden` units (at least as many as it has): the new units have
+    /// every weight zero, so the network computes the same sums.
+    pub fn widened(&self, hidden: usize) -> Network {
+        let mut n = Network::zeros(hidden);
+        let h = self.hidden;
+        for i in 0..INPUTS {
+            n.w1[i * hidden..i * hidden + h].copy_from_slice(&self.w1[i * h..(i + 1) * h]);
+        }
+        n.b1[..h].copy_from_slice(&self.b1);
+        n.out[..h].copy_from_slice(&self.out);
+        n
     }
 
     /// The term's (opening, ending) sums, in 1/`SCALE` centi-men. Inlined into each caller so
     /// that the caller's target features (AVX2 or none) decide the instructions.
     #[inline(always)]
     pub fn forward(&self, own: Pieces, opp: Pieces) -> (i32, i32) {
-        let mut acc = [0i32; HIDDEN];
+        if self.hidden == 64 {
+            self.forward_n::<64>(own, opp)
+        } else {
+            self.forward_n::<128>(own, opp)
+        }
+    }
+
+    /// [`Network::forward`] for `H` hidden units.
+    #[inline(always)]
+    fn forward_n<const H: usize>(&self, own: Pieces, opp: Pieces) -> (i32, i32) {
+        debug_assert_eq!(self.hidden, H);
+        let mut acc = [0i32; H];
         for (a, &b) in acc.iter_mut().zip(self.b1.iter()) {
             *a = b as i32;
         }
         inputs(own, opp, |i| {
-            let row: &[i16; HIDDEN] = self.w1[i * HIDDEN..(i + 1) * HIDDEN]
+            let row: &[i16; H] = self.w1[i * H..(i + 1) * H]
                 .try_into()
-                .expect("a row has HIDDEN weights");
+                .expect("a row has H weights");
             for (a, &w) in acc.iter_mut().zip(row.iter()) {
                 *a += w as i32;
             }
@@ -90,13 +122,14 @@ impl Network {
     /// [`Network::forward`].
     pub fn forward_reference(&self, own: Pieces, opp: Pieces) -> (i32, i32) {
         let (mut o, mut e) = (0i64, 0i64);
-        for j in 0..HIDDEN {
+        let hidden = self.hidden;
+        for j in 0..hidden {
             let mut a = self.b1[j] as i64;
             for s in 0..64 {
                 let on = [own.men, own.kings, opp.men, opp.kings].map(|b| b >> s & 1 != 0);
                 for (kind, &set) in on.iter().enumerate() {
                     if set {
-                        a += self.w1[(kind * 64 + s) * HIDDEN + j] as i64;
+                        a += self.w1[(kind * 64 + s) * hidden + j] as i64;
                     }
                 }
             }

@@ -4,7 +4,7 @@ use crate::nn::{adam_corrections, adam_update, Adam, Floats};
 use crate::Args;
 use damka::core::{Rng, Variant};
 use damka::eval::data::Record;
-use damka::eval::network::{self, HIDDEN};
+use damka::eval::network::{self, MAX_HIDDEN};
 use damka::eval::pattern::{self, Net, SCALE};
 
 /// One training position: its features (a range of the set's arrays), phase and targets.
@@ -148,7 +148,7 @@ fn predict_all(
     nn: Option<&Floats>,
     part: &Part,
     s: &Sample,
-    pre: &mut [f32; HIDDEN],
+    pre: &mut [f32; MAX_HIDDEN],
 ) -> f64 {
     let lin = predict(w, part, s);
     match nn {
@@ -183,7 +183,7 @@ fn losses(score: f64, t: f64, k: f64) -> (f64, f64) {
 
 fn part_loss(w: &[f32], nn: Option<&Floats>, part: &Part, k: f64, lambda: f64) -> (f64, f64) {
     let (mut ce, mut mse) = (0.0, 0.0);
-    let mut pre = [0f32; HIDDEN];
+    let mut pre = [0f32; MAX_HIDDEN];
     for s in &part.samples {
         let score = predict_all(w, nn, part, s, &mut pre);
         let (a, b) = losses(score, target(s, k, lambda), k);
@@ -240,8 +240,8 @@ pub fn train(
 ) -> (Weights, Option<Floats>) {
     let variant = args.variant;
     let mut w = start.unwrap_or_else(|| initial(variant, args.with_classic));
-    let mut adam_nn = Adam::new();
-    let mut pre = [0f32; HIDDEN];
+    let mut adam_nn = Adam::new(nn.as_ref().map_or(64, |n| n.hidden));
+    let mut pre = [0f32; MAX_HIDDEN];
     let classic_at = 2 * (pattern::feature_count(variant) - 1);
     let n = w.len();
     let (mut m, mut v) = (vec![0f32; n], vec![0f32; n]);

@@ -19,7 +19,7 @@ mod nn;
 use clap::Parser;
 use damka::core::Variant;
 use damka::eval::data::{self, Record};
-use damka::eval::netfile;
+use damka::eval::{netfile, network};
 use std::path::PathBuf;
 
 /// Fits the learned evaluation's weights on datagen records.
@@ -74,6 +74,10 @@ pub struct Args {
     /// linear terms; implied when `--init` names a net that has one.
     #[arg(long)]
     pub network: bool,
+    /// Hidden units of the network (64 or 128). With `--init` of a net with fewer units, its
+    /// units are kept and the new ones start at random, adding nothing until trained.
+    #[arg(long, default_value_t = 64)]
+    pub hidden: usize,
     /// Adam step size of the network's first layer (in units of a hidden unit's range; the
     /// output weights use `--lr`), decayed like `--lr`.
     #[arg(long, default_value_t = 0.002)]
@@ -153,8 +157,20 @@ fn main() {
             }
         },
     };
+    if !network::HIDDEN_SIZES.contains(&args.hidden) {
+        eprintln!(
+            "damka-train: --hidden {}: the engine reads networks of {:?} units",
+            args.hidden,
+            network::HIDDEN_SIZES
+        );
+        std::process::exit(2);
+    }
     if args.network && nn.is_none() {
-        nn = Some(nn::Floats::initial(args.seed));
+        nn = Some(nn::Floats::initial(args.seed, args.hidden));
+    }
+    if let Some(f) = nn.as_ref().filter(|f| f.hidden < args.hidden) {
+        eprintln!("network widened from {} to {} units", f.hidden, args.hidden);
+        nn = Some(f.widened(args.hidden, args.seed));
     }
     let (weights, nn) = fit::train(&set, &args, k, start, nn);
     let mut net = fit::quantize(&weights, args.variant, &args.name);

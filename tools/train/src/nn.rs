@@ -2,13 +2,15 @@
 //! the engine's integers ([`damka::eval::network`]).
 
 use damka::core::Rng;
-use damka::eval::network::{Network, HIDDEN, INPUTS, QA};
+use damka::eval::network::{Network, INPUTS, MAX_HIDDEN, QA};
 use damka::eval::pattern::SCALE;
 
 /// Float weights of the network: first layer in units of a hidden unit's range (1 = full
 /// output), output weights in centi-men, (opening, ending) interleaved.
 #[derive(Clone)]
 pub struct Floats {
+    /// Hidden units (one of the engine's `HIDDEN_SIZES`).
+    pub hidden: usize,
     pub w1: Vec<f32>,
     pub b1: Vec<f32>,
     pub out: Vec<f32>,
@@ -36,23 +38,55 @@ pub fn adam_update(w: &mut f32, m: &mut f32, v: &mut f32, gr: f64, lr: f64, c: (
 
 impl Floats {
     /// Every weight zero.
-    fn zeros() -> Floats {
+    fn zeros(hidden: usize) -> Floats {
         Floats {
-            w1: vec![0.0; INPUTS * HIDDEN],
-            b1: vec![0.0; HIDDEN],
-            out: vec![0.0; 2 * HIDDEN],
+            hidden,
+            w1: vec![0.0; INPUTS * hidden],
+            b1: vec![0.0; hidden],
+            out: vec![0.0; 2 * hidden],
         }
     }
 
     /// Random first layer (seeded), biases at half range, output weights zero: the network
     /// starts by adding nothing, so training starts from the linear model's loss.
-    pub fn initial(seed: u64) -> Floats {
+    pub fn initial(seed: u64, hidden: usize) -> Floats {
+        let mut f = Floats::zeros(hidden);
+        f.randomize_units(seed, 0);
+        f
+    }
+
+    /// Units `from..` get a random first layer (seeded) and biases at half range, their
+    /// output weights zero.
+    fn randomize_units(&mut self, seed: u64, from: usize) {
         let mut rng = Rng::new(seed ^ 0x6E65_7477_6F72_6B21);
-        let mut f = Floats::zeros();
-        for w in f.w1.iter_mut() {
-            *w = (rng.unit() as f32 - 0.5) * 0.2;
+        let h = self.hidden;
+        for i in 0..INPUTS {
+            for j in 0..h {
+                let w = (rng.unit() as f32 - 0.5) * 0.2;
+                if j >= from {
+                    self.w1[i * h + j] = w;
+                }
+            }
         }
-        f.b1.fill(0.5);
+        for j in from..h {
+            self.b1[j] = 0.5;
+            self.out[2 * j] = 0.0;
+            self.out[2 * j + 1] = 0.0;
+        }
+    }
+
+    /// A network of `hidden` units that starts as this one: its units are kept and the new
+    /// ones start as in [`Floats::initial`] (adding nothing until trained), so that a trained
+    /// network can be given more capacity without losing what it knows.
+    pub fn widened(&self, hidden: usize, seed: u64) -> Floats {
+        let mut f = Floats::zeros(hidden);
+        let h = self.hidden;
+        for i in 0..INPUTS {
+            f.w1[i * hidden..i * hidden + h].copy_from_slice(&self.w1[i * h..(i + 1) * h]);
+        }
+        f.b1[..h].copy_from_slice(&self.b1);
+        f.out[..2 * h].copy_from_slice(&self.out);
+        f.randomize_units(seed, h);
         f
     }
 
@@ -60,6 +94,7 @@ impl Floats {
     pub fn of(n: &Network) -> Floats {
         let q = QA as f32;
         Floats {
+            hidden: n.hidden,
             w1: n.w1.iter().map(|&w| w as f32 / q).collect(),
             b1: n.b1.iter().map(|&w| w as f32 / q).collect(),
             out: n
@@ -75,6 +110,7 @@ impl Floats {
         let r = |x: f32, s: f32| (x as f64 * s as f64).round().clamp(-32767.0, 32767.0) as i16;
         let q = QA as f32;
         Network {
+            hidden: self.hidden,
             w1: self.w1.iter().map(|&w| r(w, q)).collect(),
             b1: self.b1.iter().map(|&w| r(w, q)).collect(),
             out: self
@@ -87,10 +123,12 @@ impl Floats {
 
     /// The term's score (centi-men) for these inputs at opening share `ph`; `pre` receives
     /// every unit's input before the clamp (for [`Floats::backward`]).
-    pub fn forward(&self, inputs: &[u16], ph: f32, pre: &mut [f32; HIDDEN]) -> f64 {
+    pub fn forward(&self, inputs: &[u16], ph: f32, pre: &mut [f32; MAX_HIDDEN]) -> f64 {
+        let h = self.hidden;
+        let pre = &mut pre[..h];
         pre.copy_from_slice(&self.b1);
         for &i in inputs {
-            let row = &self.w1[i as usize * HIDDEN..(i as usize + 1) * HIDDEN];
+            let row = &self.w1[i as usize * h..(i as usize + 1) * h];
             for (a, w) in pre.iter_mut().zip(row) {
                 *a += w;
             }
@@ -109,11 +147,13 @@ impl Floats {
         inputs: &[u16],
         ph: f32,
         g: f32,
-        pre: &[f32; HIDDEN],
+        pre: &[f32; MAX_HIDDEN],
         grad: &mut Floats,
     ) {
-        let mut dpre = [0f32; HIDDEN];
-        for (j, a) in pre.iter().enumerate() {
+        let hidden = self.hidden;
+        let mut dpre = [0f32; MAX_HIDDEN];
+        let dpre = &mut dpre[..hidden];
+        for (j, a) in pre[..hidden].iter().enumerate() {
             let h = a.clamp(0.0, 1.0);
             grad.out[2 * j] += g * ph * h;
             grad.out[2 * j + 1] += g * (1.0 - ph) * h;
@@ -121,12 +161,12 @@ impl Floats {
                 dpre[j] = g * (ph * self.out[2 * j] + (1.0 - ph) * self.out[2 * j + 1]);
             }
         }
-        for (b, d) in grad.b1.iter_mut().zip(&dpre) {
+        for (b, d) in grad.b1.iter_mut().zip(dpre.iter()) {
             *b += d;
         }
         for &i in inputs {
-            let row = &mut grad.w1[i as usize * HIDDEN..(i as usize + 1) * HIDDEN];
-            for (w, d) in row.iter_mut().zip(&dpre) {
+            let row = &mut grad.w1[i as usize * hidden..(i as usize + 1) * hidden];
+            for (w, d) in row.iter_mut().zip(dpre.iter()) {
                 *w += d;
             }
         }
@@ -154,11 +194,11 @@ pub struct Adam {
 }
 
 impl Adam {
-    pub fn new() -> Adam {
+    pub fn new(hidden: usize) -> Adam {
         Adam {
-            m: Floats::zeros(),
-            v: Floats::zeros(),
-            grad: Floats::zeros(),
+            m: Floats::zeros(hidden),
+            v: Floats::zeros(hidden),
+            grad: Floats::zeros(hidden),
             t: 0,
         }
     }
@@ -191,9 +231,11 @@ mod tests {
     use damka::eval::network;
     use damka::variant::Pieces;
 
+    const HIDDEN: usize = 64;
+
     fn random_floats(seed: u64) -> Floats {
         let mut rng = Rng::new(seed);
-        let mut f = Floats::initial(seed);
+        let mut f = Floats::initial(seed, HIDDEN);
         for w in f.w1.iter_mut() {
             *w = (rng.unit() as f32 - 0.5) * 0.6;
         }
@@ -233,7 +275,7 @@ mod tests {
                 let mut ins = Vec::new();
                 network::inputs(own, opp, |i| ins.push(i as u16));
                 let ph = rng.unit() as f32;
-                let mut pre = [0f32; HIDDEN];
+                let mut pre = [0f32; MAX_HIDDEN];
                 let y = exact.forward(&ins, ph, &mut pre);
                 let (o, e) = n.forward(own, opp);
                 let int = (ph as f64 * o as f64 + (1.0 - ph as f64) * e as f64) / SCALE as f64;
@@ -255,12 +297,12 @@ mod tests {
         let f = random_floats(5);
         let ins: Vec<u16> = vec![3, 70, 130, 200, 255, 12];
         let ph = 0.3f32;
-        let mut pre = [0f32; HIDDEN];
+        let mut pre = [0f32; MAX_HIDDEN];
         f.forward(&ins, ph, &mut pre);
-        let mut grad = Adam::new().grad;
+        let mut grad = Adam::new(HIDDEN).grad;
         f.backward(&ins, ph, 1.0, &pre, &mut grad);
         let score = |g: &Floats| {
-            let mut p = [0f32; HIDDEN];
+            let mut p = [0f32; MAX_HIDDEN];
             g.forward(&ins, ph, &mut p)
         };
         let h = 1e-2f32;
@@ -282,5 +324,34 @@ mod tests {
                 "weight {which}/{i}: {numeric} vs {analytic}"
             );
         }
+    }
+
+    /// A widened network computes the same score until its new units are trained, and its
+    /// new units are alive (they get a gradient).
+    #[test]
+    fn a_widened_network_starts_as_the_narrow_one() {
+        let f = random_floats(7);
+        let wide = f.widened(128, 9);
+        assert_eq!(wide.hidden, 128);
+        let ins: Vec<u16> = vec![3, 70, 130, 200, 255, 12];
+        let (mut p, mut q) = ([0f32; MAX_HIDDEN], [0f32; MAX_HIDDEN]);
+        let (a, b) = (
+            f.forward(&ins, 0.4, &mut p),
+            wide.forward(&ins, 0.4, &mut q),
+        );
+        assert!((a - b).abs() < 1e-3, "{a} vs {b}");
+        let mut grad = Adam::new(128).grad;
+        wide.backward(&ins, 0.4, 1.0, &q, &mut grad);
+        assert!(grad.out[2 * 64..].iter().any(|&g| g != 0.0));
+        let n = f.quantize();
+        let own = Pieces {
+            men: 0x0000_0000_0055_AA55,
+            kings: 1 << 27,
+        };
+        let opp = Pieces {
+            men: 0xAA55_AA00_0000_0000,
+            kings: 1 << 36,
+        };
+        assert_eq!(n.forward(own, opp), n.widened(128).forward(own, opp));
     }
 }
