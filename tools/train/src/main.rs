@@ -100,6 +100,14 @@ fn main() {
         eprintln!("damka-train: --name must be 1 to 32 printable ASCII characters");
         std::process::exit(2);
     }
+    if !network::HIDDEN_SIZES.contains(&args.hidden) {
+        eprintln!(
+            "damka-train: --hidden {}: the engine reads networks of {:?} units",
+            args.hidden,
+            network::HIDDEN_SIZES
+        );
+        std::process::exit(2);
+    }
     let mut records: Vec<Record> = Vec::new();
     for p in &args.data {
         match data::read_file(p) {
@@ -144,7 +152,12 @@ fn main() {
                     );
                     std::process::exit(2);
                 }
-                nn = net.network.as_ref().map(nn::Floats::of);
+                nn = net.network.as_ref().map(|n| {
+                    if n.hidden < args.hidden {
+                        eprintln!("network widened from {} to {} units", n.hidden, args.hidden);
+                    }
+                    nn::Floats::of_widened(n, args.hidden, args.seed)
+                });
                 Some(fit::weights_of(&net))
             }
             Ok(_) => {
@@ -157,20 +170,8 @@ fn main() {
             }
         },
     };
-    if !network::HIDDEN_SIZES.contains(&args.hidden) {
-        eprintln!(
-            "damka-train: --hidden {}: the engine reads networks of {:?} units",
-            args.hidden,
-            network::HIDDEN_SIZES
-        );
-        std::process::exit(2);
-    }
     if args.network && nn.is_none() {
         nn = Some(nn::Floats::initial(args.seed, args.hidden));
-    }
-    if let Some(f) = nn.as_ref().filter(|f| f.hidden < args.hidden) {
-        eprintln!("network widened from {} to {} units", f.hidden, args.hidden);
-        nn = Some(f.widened(args.hidden, args.seed));
     }
     let (weights, nn) = fit::train(&set, &args, k, start, nn);
     let mut net = fit::quantize(&weights, args.variant, &args.name);

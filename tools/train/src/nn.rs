@@ -56,7 +56,9 @@ impl Floats {
     }
 
     /// Units `from..` get a random first layer (seeded) and biases at half range, their
-    /// output weights zero.
+    /// output weights zero. The generator runs over every weight, kept or not, so that a new
+    /// network (`from` 0) gets the same weights as before widening existed: the generation-4
+    /// commands still give their files byte for byte.
     fn randomize_units(&mut self, seed: u64, from: usize) {
         let mut rng = Rng::new(seed ^ 0x6E65_7477_6F72_6B21);
         let h = self.hidden;
@@ -75,18 +77,16 @@ impl Floats {
         }
     }
 
-    /// A network of `hidden` units that starts as this one: its units are kept and the new
-    /// ones start as in [`Floats::initial`] (adding nothing until trained), so that a trained
-    /// network can be given more capacity without losing what it knows.
-    pub fn widened(&self, hidden: usize, seed: u64) -> Floats {
-        let mut f = Floats::zeros(hidden);
-        let h = self.hidden;
-        for i in 0..INPUTS {
-            f.w1[i * hidden..i * hidden + h].copy_from_slice(&self.w1[i * h..(i + 1) * h]);
+    /// The floats of `n` with at least `hidden` units: when `n` has fewer, its units are kept
+    /// ([`Network::widened`]) and the new ones start as in [`Floats::initial`] (adding nothing
+    /// until trained), so that a trained network gets more capacity without losing what it
+    /// knows.
+    pub fn of_widened(n: &Network, hidden: usize, seed: u64) -> Floats {
+        if n.hidden >= hidden {
+            return Floats::of(n);
         }
-        f.b1[..h].copy_from_slice(&self.b1);
-        f.out[..2 * h].copy_from_slice(&self.out);
-        f.randomize_units(seed, h);
+        let mut f = Floats::of(&n.widened(hidden));
+        f.randomize_units(seed, n.hidden);
         f
     }
 
@@ -330,8 +330,9 @@ mod tests {
     /// new units are alive (they get a gradient).
     #[test]
     fn a_widened_network_starts_as_the_narrow_one() {
-        let f = random_floats(7);
-        let wide = f.widened(128, 9);
+        let n = random_floats(7).quantize();
+        let f = Floats::of(&n);
+        let wide = Floats::of_widened(&n, 128, 9);
         assert_eq!(wide.hidden, 128);
         let ins: Vec<u16> = vec![3, 70, 130, 200, 255, 12];
         let (mut p, mut q) = ([0f32; MAX_HIDDEN], [0f32; MAX_HIDDEN]);
@@ -343,7 +344,6 @@ mod tests {
         let mut grad = Adam::new(128).grad;
         wide.backward(&ins, 0.4, 1.0, &q, &mut grad);
         assert!(grad.out[2 * 64..].iter().any(|&g| g != 0.0));
-        let n = f.quantize();
         let own = Pieces {
             men: 0x0000_0000_0055_AA55,
             kings: 1 << 27,
