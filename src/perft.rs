@@ -281,8 +281,8 @@ mod tests {
     /// run-time-selected one counts, on positions with kings, crowning and long captures.
     #[test]
     fn portable_build_counts_the_same() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/perft/russian.epd");
-        let text = std::fs::read_to_string(path).expect("the shared EPD file is readable");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/russian.epd");
+        let text = std::fs::read_to_string(path).expect("tests/data/russian.epd is readable");
         let entries = parse_epd::<RussianPosition>(&text).expect("the EPD file parses");
         let mut checked = 0;
         for e in &entries {

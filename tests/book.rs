@@ -199,7 +199,7 @@ fn the_engine_plays_book_moves_and_says_so() {
 
 #[test]
 fn the_book_is_on_by_default_in_turkish_only() {
-    // The defaults follow the 400-game matches (README "Opening book").
+    // The defaults follow the 400-game matches (`docs/book.md`).
     let option = |e: &Engine| {
         e.options()
             .into_iter()

@@ -1,4 +1,4 @@
-//! DXP's wire format: the examples of `../shared/protocol/dxp.md` and README.md read and
+//! DXP's wire format: the examples of `docs/protocol/dxp.md` read and
 //! written exactly, every message kind written and read back, squares numbered as Hub numbers.
 
 use damka::core::Color;

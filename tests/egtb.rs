@@ -1,6 +1,6 @@
 //! Endgame databases: the builder against a plain forward solver, known results, damaged files,
 //! and `damka egtb` on the command line. Only small tables are built here (up to 4 pieces in
-//! Russian, 3 in Turkish): the full builds are documented commands (README.md).
+//! Russian, 3 in Turkish): the full builds are documented commands (`docs/egtb.md`).
 
 mod egtb_support;
 

@@ -1,4 +1,4 @@
-//! Perft of both games through one generic suite: the EPD files (`../shared/perft/*.epd`) to a
+//! Perft of both games through one generic suite: the EPD files (`tests/data/*.epd`) to a
 //! node cap with bulk counting, the checked path (incremental key, `count_moves`,
 //! `has_capture`, duplicates at every node) on the smaller counts, divide and threads against
 //! plain perft, the start position deep (release builds), and the command line.
@@ -8,8 +8,8 @@ mod process_support;
 use damka::perft::{check_epd, divide, parse_epd, perft, perft_checked, perft_parallel, EpdEntry};
 use damka::variant::{Perft, Position, RussianPosition, TurkishPosition};
 
-const RUSSIAN_EPD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/perft/russian.epd");
-const TURKISH_EPD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/perft/turkish.epd");
+const RUSSIAN_EPD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/russian.epd");
+const TURKISH_EPD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/turkish.epd");
 
 /// The positions of an EPD file (more than 100 of them).
 fn entries<P: Perft>(path: &str) -> Vec<EpdEntry<P>> {

@@ -2,7 +2,7 @@
 
 mod process_support;
 
-const EPD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/perft/russian.epd");
+const EPD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/russian.epd");
 
 fn damka(args: &[&str]) -> (i32, String, String) {
     let out = process_support::run(env!("CARGO_BIN_EXE_damka"), args, &[]);

@@ -1,5 +1,5 @@
 //! A plain reference move generator, square by square on an 8x8 array, written straight from
-//! `../shared/rules/russian.md`, compared with the bitboard generator on thousands of random
+//! `docs/rules/russian.md`, compared with the bitboard generator on thousands of random
 //! positions (kings included) and on positions from random games.
 
 use damka::core::{Color, Rng, Square};

@@ -1,4 +1,4 @@
-//! The four test positions of `../shared/rules/russian.md`, with their exact move lists, and
+//! The four test positions of `docs/rules/russian.md`, with their exact move lists, and
 //! the text formats both ways.
 
 use damka::core::{Bits, Color, Rng};

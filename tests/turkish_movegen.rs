@@ -1,6 +1,6 @@
 //! The bitboard Turkish move generator against a plain one written square by square from the
 //! rules text, on thousands of random positions (random placements with kings, and positions
-//! from random games), plus the test positions of `../shared/rules/turkish.md`.
+//! from random games), plus the test positions of `docs/rules/turkish.md`.
 
 use damka::core::{Bits, Color, MoveList, Rng, Square};
 use damka::game::sorted_legal_texts;

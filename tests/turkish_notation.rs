@@ -5,7 +5,7 @@ use damka::core::{Color, Square};
 use damka::variant::{GameMove, MoveError, Notation, Pieces, Position, TurkishPosition};
 
 const START_HUB: &str = "Weeeeeeeebbbbbbbbbbbbbbbbeeeeeeeeeeeeeeeewwwwwwwwwwwwwwwweeeeeeee";
-const EPD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/perft/turkish.epd");
+const EPD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/turkish.epd");
 /// The rules' example of a king capturing two pieces on one line, pausing between them.
 const KING_PAUSES: &str = "W:Wa2,b2,c2,d2,e2,f2,g2,h2,b3,c3,d3,e3,f3,g3,h3,Ka5:\
                            Bb5,e5,c6,d6,f6,g6,h6,b7,c7,d7,e7,f7,g7,h7";

@@ -2,7 +2,7 @@
 //! values, grown by `damka book build` ([`build`]) and probed by the engine before it
 //! searches. One file per game; the books in `books/` are compiled in ([`compiled_in`]).
 //!
-//! File format (all numbers little-endian), documented in README.md "Opening book":
+//! File format (all numbers little-endian), documented in `docs/book.md`:
 //!
 //! | bytes | what |
 //! | --- | --- |

@@ -278,7 +278,9 @@ pub fn run(args: BenchArgs) -> i32 {
     let threads = args.search.threads_or(1);
     let hash = args.search.hash_or(DEFAULT_HASH_MB);
     let start = Instant::now();
-    let egtb = args.search.egtb.tables();
+    // Only tables named on the command line: the bench signature must not depend on what the
+    // user has built into the default folder.
+    let egtb = args.search.egtb.named_tables();
     let result = bench_with_endgames(
         args.variant,
         depth,

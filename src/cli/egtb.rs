@@ -13,7 +13,7 @@ use crate::dispatch::{dispatch, GameTask};
 use crate::egtb::build::{self, SigReport};
 use crate::egtb::index::{Geometry, Indexer, Signature};
 use crate::egtb::verify::{self, Verified};
-use crate::egtb::{Tablebase, Value};
+use crate::egtb::{default_dir, Tablebase, Value};
 use crate::eval::Evaluate;
 use crate::variant::{Notation, Perft, Position};
 use clap::{Args, Subcommand};
@@ -132,18 +132,6 @@ impl DirArg {
     pub fn path(&self) -> PathBuf {
         self.dir.clone().unwrap_or_else(default_dir)
     }
-}
-
-/// The default database folder: `damka/egtb` under `$XDG_DATA_HOME`, else
-/// `~/.local/share` (`%APPDATA%` on Windows).
-pub fn default_dir() -> PathBuf {
-    let base = std::env::var_os("XDG_DATA_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("APPDATA").map(PathBuf::from))
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
-        .unwrap_or_else(|| PathBuf::from("."));
-    base.join("damka").join("egtb")
 }
 
 fn usage(msg: &str) -> i32 {

@@ -61,6 +61,19 @@ pub enum Command {
     Book(book::BookArgs),
 }
 
+/// Shown when `damka` starts with no arguments on a terminal: a person who typed `damka`
+/// expecting a menu learns what the silence is. On a pipe (a GUI, pydraughts) nothing is
+/// written, since such clients read stderr as protocol lines.
+pub const TERMINAL_HINT: &str = "damka speaks the Hub protocol here (type hub, then quit); \
+     for a game in the terminal run `damka play`, for everything else `damka --help`";
+
+fn hint_on_a_terminal() {
+    use std::io::IsTerminal;
+    if std::io::stdin().is_terminal() {
+        eprintln!("{TERMINAL_HINT}");
+    }
+}
+
 /// Parses the command line, runs it, and returns the process exit status (0 ok, 1 a check
 /// failed, 2 bad usage or input).
 pub fn main() -> i32 {
@@ -73,7 +86,10 @@ pub fn main() -> i32 {
         }
     };
     match cli.command {
-        None => hub::run(hub::HubArgs::default()),
+        None => {
+            hint_on_a_terminal();
+            hub::run(hub::HubArgs::default())
+        }
         Some(Command::Hub(a)) => hub::run(a),
         Some(Command::Perft(a)) => perft::run(a),
         Some(Command::Bench(a)) => bench::run(a),

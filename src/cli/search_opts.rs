@@ -12,12 +12,18 @@ use std::path::PathBuf;
 /// `--egtb-path DIR` and `--egtb-cache MiB`.
 #[derive(Args, Debug, Clone)]
 pub struct EgtbArgs {
-    /// Endgame database folder (as given to `damka egtb build --dir`); none by default.
-    #[arg(long = "egtb-path")]
+    /// Endgame database folder (as given to `damka egtb build --dir`). Default: the folder
+    /// `damka egtb build` writes to when it names none, if it exists; "" uses no tables.
+    #[arg(long = "egtb-path", value_parser = any_path)]
     pub path: Option<PathBuf>,
     /// Endgame database cache in MiB.
     #[arg(long = "egtb-cache", default_value_t = DEFAULT_EGTB_CACHE_MB)]
     pub cache: usize,
+}
+
+/// A path, the empty one included (clap's own parser refuses it; here it means "none").
+fn any_path(s: &str) -> Result<PathBuf, String> {
+    Ok(PathBuf::from(s))
 }
 
 impl Default for EgtbArgs {
@@ -30,9 +36,24 @@ impl Default for EgtbArgs {
 }
 
 impl EgtbArgs {
-    /// The folder and cache size, when a folder is given.
+    /// The folder and cache size to play with: the folder given (none for an empty value),
+    /// else the default folder when tables were built there.
     pub fn tables(&self) -> Option<(PathBuf, usize)> {
-        self.path.clone().map(|p| (p, self.cache))
+        let dir = match &self.path {
+            Some(p) if p.as_os_str().is_empty() => None,
+            Some(p) => Some(p.clone()),
+            None => crate::egtb::default_dir_if_present(),
+        };
+        dir.map(|p| (p, self.cache))
+    }
+
+    /// The folder and cache size only when a folder is named: for runs whose node counts must
+    /// not depend on what the user has built (`bench`).
+    pub fn named_tables(&self) -> Option<(PathBuf, usize)> {
+        self.path
+            .clone()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map(|p| (p, self.cache))
     }
 }
 

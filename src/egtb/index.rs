@@ -14,7 +14,7 @@
 //! White man, White's kings among the squares left, then Black's kings among the squares left.
 //! Kings and Turkish men are ranked exactly; Russian Black men are ranked in the 28 Black man
 //! squares minus the White men on them, whose count varies, so the range is sized for the
-//! largest case and some numbers decode to nothing (counted per table in README.md).
+//! largest case and some numbers decode to nothing (counted per table in `docs/egtb.md`).
 
 use crate::core::Color;
 use crate::variant::{GameMove, Pieces, Position};

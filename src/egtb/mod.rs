@@ -24,6 +24,28 @@ pub use index::Signature;
 pub use probe::{ProbeError, Tablebase};
 
 use crate::variant::Position;
+use std::path::PathBuf;
+
+/// The default database folder, where `damka egtb build` writes and the engine looks when no
+/// folder is named: `damka/egtb` under `$XDG_DATA_HOME`, else `%APPDATA%` (Windows), else
+/// `~/.local/share`. The user's data directory rather than the working directory, so tables
+/// built once serve every later run, whatever folder it starts in.
+pub fn default_dir() -> PathBuf {
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("APPDATA").map(PathBuf::from))
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
+        .unwrap_or_else(|| PathBuf::from("."));
+    base.join("damka").join("egtb")
+}
+
+/// The folder to use when none is named: [`default_dir`] when it exists (tables were built
+/// there), else none, so a user who never built tables gets no message about them.
+pub fn default_dir_if_present() -> Option<PathBuf> {
+    let dir = default_dir();
+    dir.is_dir().then_some(dir)
+}
 
 /// The value of a position for its side to move, with the distance to conversion in plies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

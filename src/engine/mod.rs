@@ -154,7 +154,7 @@ pub type InfoCallback = Box<dyn FnMut(&Info) + Send>;
 pub type DoneCallback = Box<dyn FnOnce(SearchOutcome) + Send>;
 
 /// Whether the engine plays from its opening book of `variant` unless told otherwise: the
-/// 400-game matches of the book against no book (README "Performance", "Opening book")
+/// 400-game matches of the book against no book (`docs/book.md`)
 /// showed a gain in Turkish and none in Russian, so the Turkish book is on and the Russian
 /// one off.
 pub fn default_book(variant: Variant) -> bool {

@@ -10,7 +10,7 @@ use crate::variant::Pieces;
 use once_cell::sync::Lazy;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// The compiled-in nets' files, per game (trained by `tools/train`, see the README).
+/// The compiled-in nets' files, per game (trained by `tools/train`, see `docs/evaluation.md`).
 const EMBEDDED_RUSSIAN: Option<&[u8]> = Some(include_bytes!("nets/russian.pat"));
 const EMBEDDED_TURKISH: Option<&[u8]> = Some(include_bytes!("nets/turkish.pat"));
 

@@ -2,7 +2,7 @@
 //!
 //! [`Game`] is generic over [`Position`]: it keeps the start position, the moves, every position
 //! reached and the rule counters of each, so that [`Game::result`] can decide the end of the
-//! game by every rule of `../shared/rules/*.md`:
+//! game by every rule of `docs/rules/*.md`:
 //! 1. the side to move has no legal move: it loses;
 //! 2. the same position (pieces and side to move) occurs for the third time: draw;
 //! 3. the game's own rules ([`Position::rule_end`]): Russian FMJD-64 7.2.4 - 7.2.8, Turkish one

@@ -1,4 +1,4 @@
-//! The Hub protocol (`../shared/protocol/hub.md`), generic over reader and writer, and DXP
+//! The Hub protocol (`docs/protocol/hub.md`), generic over reader and writer, and DXP
 //! ([`dxp`], the TCP protocol between programs).
 //!
 //! - [`parse`] splits a line into command and arguments (lenient reading),

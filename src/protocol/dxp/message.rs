@@ -1,6 +1,6 @@
 //! DXP messages as typed values: [`Message::parse`] reads one message (the bytes between two
 //! NUL terminators) strictly, field by field, and [`Message::to_wire`] writes one in the exact
-//! layout (fixed widths, zero-padded numbers). Layouts: README.md, section "DXP".
+//! layout (fixed widths, zero-padded numbers). Layouts: `docs/protocol/dxp.md`.
 
 use crate::core::Color;
 use std::fmt;

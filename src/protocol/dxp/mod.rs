@@ -1,5 +1,5 @@
 //! DamExchange (DXP): the TCP protocol draughts programs play each other with, in the 8x8
-//! form pydraughts speaks (`../shared/protocol/dxp.md`; wire format in README.md, "DXP").
+//! form pydraughts speaks (`docs/protocol/dxp.md`: the wire format and how damka plays it).
 //!
 //! - [`message`]: the messages as typed values, parsed strictly and written exactly,
 //! - [`wire`]: NUL framing on a reader thread, a paced writer, the [`wire::Link`] a session

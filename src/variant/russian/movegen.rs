@@ -1,7 +1,7 @@
 //! Move generation: quiet moves by whole-board shifts, captures by recursion over the
 //! kindergarten diagonal tables.
 //!
-//! Captures follow `../shared/rules/russian.md`: men capture in all four directions; captured
+//! Captures follow `docs/rules/russian.md`: men capture in all four directions; captured
 //! pieces stay on the board until the move ends (the Turkish strike), so they block and are
 //! never jumped twice; a man reaching the far rank mid-capture goes on as a king; a king must
 //! land where it can go on capturing if any landing square allows it; and a move is its

@@ -1,5 +1,5 @@
 //! Russian game-end rules decided by the position and history counters (see
-//! `../shared/rules/russian.md`, "End of the game"). Repetition and "no legal move" are handled by
+//! `docs/rules/russian.md`, "End of the game"). Repetition and "no legal move" are handled by
 //! `crate::game` and the search; this module holds what is specific to Russian: the FMJD-64 draw
 //! rules 7.2.4 - 7.2.8.
 //!

@@ -1,4 +1,4 @@
-//! Turkish draughts (dama): see `../shared/rules/turkish.md`.
+//! Turkish draughts (dama): see `docs/rules/turkish.md`.
 //!
 //! All 64 squares in the common layout ([`square`]), men moving forward and sideways by shifts,
 //! kings sliding along ranks and files through line-occupancy lookups ([`tables`]), captures by

@@ -1,4 +1,4 @@
-//! Turkish game-end rules decided by the position (see `../shared/rules/turkish.md`, "End of the
+//! Turkish game-end rules decided by the position (see `docs/rules/turkish.md`, "End of the
 //! game"). Repetition and "no legal move" are handled by `crate::game` and the search; this
 //! module holds what is specific to Turkish: one piece against one piece.
 //!

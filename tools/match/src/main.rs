@@ -1,5 +1,5 @@
 //! `damka-match`: engine-against-engine matches between Hub draughts engines (Russian or
-//! Turkish), with the damka library as referee. See the README section "Match tool".
+//! Turkish), with the damka library as referee. See `docs/match.md`.
 
 mod cmdline;
 mod fake;

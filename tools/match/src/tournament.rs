@@ -74,7 +74,7 @@ pub fn schedule(g: usize, others: usize, openings: usize) -> (usize, usize, usiz
 /// Fisher-Yates driven by the library's seeded [`Rng`], so a seed gives the same order
 /// everywhere. The index is drawn by `% (i + 1)` rather than [`Rng::shuffle`]'s multiply-shift
 /// so that every seed keeps the order it had before the tool used the library's generator (the
-/// README's match commands name seeds).
+/// match commands in `docs/performance.md` name seeds).
 pub fn shuffle<T>(v: &mut [T], seed: u64) {
     let mut rng = Rng::new(seed);
     for i in (1..v.len()).rev() {
@@ -392,7 +392,7 @@ mod tests {
         let mut d: Vec<u32> = (0..50).collect();
         shuffle(&mut d, 8);
         assert_ne!(a, d);
-        // The order of a seed is part of the tool's interface (the README's commands name
+        // The order of a seed is part of the tool's interface (the recorded commands name
         // seeds): pinned here to the order of the tool's earlier private generator.
         let mut e: Vec<u32> = (0..8).collect();
         shuffle(&mut e, 5);

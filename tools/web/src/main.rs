@@ -1,4 +1,4 @@
-//! `damka-web`: serves the board page on http://127.0.0.1:8080 (see README, "Web page").
+//! `damka-web`: serves the board page on http://127.0.0.1:8080 (see `docs/web.md`).
 
 use clap::Parser;
 use std::process::ExitCode;

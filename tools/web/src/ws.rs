@@ -135,7 +135,7 @@ impl Bucket {
 /// Upgrades the request to a WebSocket.
 pub async fn upgrade(ws: WebSocketUpgrade, State(app): State<Arc<App>>) -> Response {
     // A small read buffer: the page's messages are short, and the default 128 KiB per
-    // connection was most of the server's memory with a thousand spectators (README,
+    // connection was most of the server's memory with a thousand spectators (`docs/performance.md`,
     // "Online play load test").
     ws.max_message_size(HARD_LIMIT)
         .read_buffer_size(READ_BUFFER)

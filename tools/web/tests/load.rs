@@ -1,4 +1,4 @@
-//! The online load test (README, "Performance", "Online play load test"): the damka-web binary
+//! The online load test (`docs/performance.md`, "Online play load test"): the damka-web binary
 //! on loopback, 50 rooms with two players and 20 spectators each (1,100 WebSocket clients in
 //! this process), every room playing 30 plies as fast as its players answer. Every move must
 //! reach every spectator; reported: move-to-screen latency (from the player's send to each
@@ -184,7 +184,7 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "a load test: run it on its own (README, Performance)"]
+#[ignore = "a load test: run it on its own (`docs/performance.md`)"]
 async fn rooms_with_spectators_under_load() {
     let (rooms, spectators, plies) = (
         size("DAMKA_LOAD_ROOMS", 50),
