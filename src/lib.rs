@@ -14,6 +14,7 @@
 pub mod book;
 pub mod cli;
 pub mod core;
+pub mod data;
 pub mod dispatch;
 pub mod egtb;
 pub mod engine;

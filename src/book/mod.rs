@@ -1,6 +1,6 @@
 //! The opening book: positions keyed by their Zobrist key, each with its moves and their
 //! values, grown by `damka book build` ([`build`]) and probed by the engine before it
-//! searches. One file per game; the books in `books/` are compiled in ([`compiled_in`]).
+//! searches. One file per game; the books in `src/data/books/` are compiled in ([`compiled_in`]).
 //!
 //! File format (all numbers little-endian), documented in README.md "Opening book":
 //!
@@ -238,16 +238,16 @@ impl Book {
     }
 }
 
-/// The compiled-in book of `variant` (`books/<game>.book`), read once.
+/// The compiled-in book of `variant` ([`crate::data::book`]), read once.
 pub fn compiled_in(variant: Variant) -> Option<Arc<Book>> {
     use once_cell::sync::Lazy;
     static RUSSIAN: Lazy<Option<Arc<Book>>> = Lazy::new(|| {
-        Book::from_bytes(include_bytes!("../../books/russian.book"))
+        Book::from_bytes(crate::data::book(Variant::Russian))
             .ok()
             .map(Arc::new)
     });
     static TURKISH: Lazy<Option<Arc<Book>>> = Lazy::new(|| {
-        Book::from_bytes(include_bytes!("../../books/turkish.book"))
+        Book::from_bytes(crate::data::book(Variant::Turkish))
             .ok()
             .map(Arc::new)
     });

@@ -74,8 +74,9 @@ pub fn info_line(i: &Info) -> String {
 
 /// The engine `args` ask for (threads, table, databases, multi-PV, strength), or the error.
 pub fn engine_for(args: &AnalyseArgs) -> Result<Engine, String> {
-    args.search.eval.apply()?;
+    let evals = args.search.eval.evaluators()?;
     let mut engine = Engine::new(args.variant.unwrap_or(Variant::Russian));
+    engine.set_evaluators(evals);
     if let Some(n) = args.search.threads {
         engine.set_threads(n as usize);
     }

@@ -18,7 +18,7 @@ pub use session::{clock_seed, GameSession};
 use crate::core::{Score, Variant};
 use crate::dispatch::PerGame;
 use crate::egtb::Endgames;
-use crate::eval::Evaluate;
+use crate::eval::{Evaluate, Evaluators};
 use crate::game::Game;
 use crate::search::time::TimePlan;
 use crate::search::{Finished, Report, SearchLimits};
@@ -299,6 +299,9 @@ type AnyGame = PerGame<GameSession<RussianPosition>, GameSession<TurkishPosition
 pub struct Engine {
     game: AnyGame,
     endgames: EndgameConfig,
+    /// The evaluation of each game (the `eval` and `eval-file` options); the session's
+    /// searcher has its game's.
+    evals: Evaluators,
     /// The last weights file loaded with the `eval-file` option (empty: none).
     eval_file: String,
     /// The `seed` option (0: from the clock).
@@ -313,14 +316,10 @@ pub struct Engine {
     book_variety: Score,
 }
 
-/// The evaluation in use for each game, for the Hub `id` line and `--version`:
-/// `russian:<net> turkish:<net>` (`classic` for the hand-written one).
+/// The default evaluation of each game (what a new engine uses), for `--version` and the Hub
+/// `id` line: `russian:<net> turkish:<net>` (`classic` for the hand-written one).
 pub fn eval_names() -> String {
-    Variant::ALL
-        .iter()
-        .map(|&v| format!("{}:{}", v.name(), crate::eval::select::name(v)))
-        .collect::<Vec<_>>()
-        .join(" ")
+    Evaluators::default().names()
 }
 
 impl Engine {
@@ -329,6 +328,7 @@ impl Engine {
         Engine {
             game: Self::make(variant, 1, DEFAULT_HASH_MB),
             endgames: EndgameConfig::new(),
+            evals: Evaluators::default(),
             eval_file: String::new(),
             seed: 0,
             book_on: None,
@@ -377,7 +377,26 @@ impl Engine {
             });
             self.attach_book();
             self.attach_endgames();
+            self.attach_evaluator();
         }
+    }
+
+    /// The evaluation of each game this engine uses.
+    pub fn evaluators(&self) -> &Evaluators {
+        &self.evals
+    }
+
+    /// Uses `evals` from the next search on (stops a running search first).
+    pub fn set_evaluators(&mut self, evals: Evaluators) {
+        self.evals = evals;
+        self.attach_evaluator();
+    }
+
+    /// Gives the current game's searcher its game's evaluation.
+    fn attach_evaluator(&mut self) {
+        let eval = self.evals.get(self.variant()).clone();
+        // `Evaluators` keeps each game's evaluation fit for that game.
+        let _ = crate::per_game!(&mut self.game, s => s.searcher_mut().set_evaluator(eval));
     }
 
     /// Whether the current game plays from its book: the `book` option if it was set, else

@@ -1,5 +1,5 @@
 //! The weights file of a [`Net`] (written by the trainer, read by `--eval-file`, compiled in
-//! from `src/eval/nets/`). Little-endian:
+//! from `src/data/nets/`). Little-endian:
 //!
 //! | bytes | field                                                               |
 //! |-------|---------------------------------------------------------------------|

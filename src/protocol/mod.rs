@@ -67,6 +67,11 @@ pub trait Backend {
     fn take_notices(&mut self) -> Vec<String> {
         Vec::new()
     }
+    /// The evaluation of each game, for the `id` line: `russian:<name> turkish:<name>`; by
+    /// default each game's default ([`crate::engine::eval_names`]).
+    fn eval_names(&self) -> String {
+        crate::engine::eval_names()
+    }
 }
 
 impl Backend for Engine {
@@ -99,5 +104,8 @@ impl Backend for Engine {
     }
     fn take_notices(&mut self) -> Vec<String> {
         Engine::take_notices(self)
+    }
+    fn eval_names(&self) -> String {
+        self.evaluators().names()
     }
 }

@@ -300,7 +300,7 @@ impl<B: Backend, W: Write> Session<B, W> {
             version: Some(format!(
                 "{} eval {}",
                 env!("CARGO_PKG_VERSION"),
-                crate::engine::eval_names()
+                self.backend.eval_names()
             )),
             author: Some("the damka authors".into()),
         };
