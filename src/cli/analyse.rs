@@ -123,11 +123,9 @@ pub fn limits_of(args: &AnalyseArgs) -> Limits {
     limits
 }
 
-/// Runs `damka analyse`; returns the exit status.
+/// Runs `damka analyse` of one position (with `--pdn`, [`super::annotate::run`] annotates
+/// the games of a file instead); returns the exit status.
 pub fn run(args: AnalyseArgs) -> i32 {
-    if let Some(path) = &args.pdn {
-        return super::annotate::run(&args, path);
-    }
     let mut engine = match engine_for(&args) {
         Ok(e) => e,
         Err(e) => {

@@ -1,11 +1,12 @@
-//! What the server does, whatever the transport: start a game, play a move, take one back,
-//! ask the engine for its move or a hint. HTTP ([`crate::http`]) and WebSocket ([`crate::ws`])
+//! What the server does with local games, whatever the transport: start a game, play a move,
+//! take one back, ask the engine for its move or a hint. HTTP ([`crate::http`]) and WebSocket ([`crate::ws`])
 //! both call these, so both speak the same requests and errors.
 
+use crate::api::{parse_color, ApiError};
+use crate::app::{App, EngineDone};
 use crate::game::{AnyGame, MoveView};
-use crate::online::Online;
-use crate::pool::{Pool, PoolError, SearchReply, SearchRequest, FULL_SKILL, SKILL_LEVELS};
-use crate::store::{Entry, GameView, Opponent, Setup, Store};
+use crate::pool::{PoolError, SearchReply, SearchRequest, FULL_SKILL, SKILL_LEVELS};
+use crate::store::{Entry, GameView, Opponent, Setup};
 use damka::core::{Color, Variant};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -19,42 +20,6 @@ pub const DEFAULT_MOVETIME: f64 = 1.0;
 const BUSY_RETRY: std::time::Duration = std::time::Duration::from_millis(500);
 /// Longest hint or evaluation search, seconds.
 pub const HINT_MAX_TIME: f64 = 2.0;
-
-/// A request that could not be served, with a message fit for a person.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ApiError {
-    /// The request is malformed or asks for something the rules refuse.
-    Bad(String),
-    /// No game has this id (never had, or dropped).
-    UnknownGame(String),
-    /// The engine's queue is full.
-    Busy,
-    /// The request is larger than the server reads.
-    TooLarge(usize),
-    /// A limit of the server is reached (rooms, spectators, messages per second).
-    Limit(String),
-}
-
-impl std::fmt::Display for ApiError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ApiError::Bad(m) => f.write_str(m),
-            ApiError::UnknownGame(id) => write!(f, "unknown game {id:?}"),
-            ApiError::Busy => write!(f, "{}", PoolError::Busy),
-            ApiError::TooLarge(max) => write!(f, "message too large (the limit is {max} bytes)"),
-            ApiError::Limit(m) => f.write_str(m),
-        }
-    }
-}
-
-impl From<PoolError> for ApiError {
-    fn from(e: PoolError) -> ApiError {
-        match e {
-            PoolError::Busy => ApiError::Busy,
-            PoolError::Engine(m) => ApiError::Bad(m),
-        }
-    }
-}
 
 /// A new game, as the form sends it. Every field may be left out.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -110,19 +75,6 @@ pub struct Hint {
     pub pv: Vec<String>,
 }
 
-/// The server's state: the games, the online rooms and the engine pool.
-pub struct App {
-    /// The games.
-    pub store: Store,
-    /// The search threads.
-    pub pool: Pool,
-    /// The online rooms.
-    pub online: Online,
-}
-
-/// Fires when the engine's move has been played (or dropped because the game changed).
-pub type EngineDone = oneshot::Receiver<()>;
-
 fn parse_setup(req: &NewGame) -> Result<Setup, ApiError> {
     let opponent = match req.opponent.as_deref().unwrap_or("engine") {
         "engine" => Opponent::Engine,
@@ -157,22 +109,6 @@ fn parse_setup(req: &NewGame) -> Result<Setup, ApiError> {
     })
 }
 
-/// A colour from a form: `white` (default), `black` or `random`.
-pub fn parse_color(color: Option<&str>) -> Result<Color, ApiError> {
-    match color.unwrap_or("white") {
-        "white" => Ok(Color::White),
-        "black" => Ok(Color::Black),
-        "random" => Ok(if crate::online::random_bytes::<1>()?[0] & 1 == 0 {
-            Color::White
-        } else {
-            Color::Black
-        }),
-        c => Err(ApiError::Bad(format!(
-            "color must be white, black or random, not {c:?}"
-        ))),
-    }
-}
-
 /// The search for the engine's move in a game: its position, time and strength level.
 fn engine_request(e: &Entry) -> SearchRequest {
     SearchRequest {
@@ -185,15 +121,6 @@ fn engine_request(e: &Entry) -> SearchRequest {
 }
 
 impl App {
-    /// A server state with `pool`, room for `capacity` games, and the online rooms.
-    pub fn new(pool: Pool, capacity: usize, online: Online) -> Arc<App> {
-        Arc::new(App {
-            store: Store::new(capacity),
-            pool,
-            online,
-        })
-    }
-
     fn with<R>(&self, id: &str, f: impl FnOnce(&mut Entry) -> R) -> Result<R, ApiError> {
         self.store
             .with(id, f)
