@@ -83,13 +83,6 @@ pub fn checksum(bytes: &[u8]) -> u64 {
     })
 }
 
-fn variant_code(v: Variant) -> u8 {
-    match v {
-        Variant::Russian => 0,
-        Variant::Turkish => 1,
-    }
-}
-
 impl Book {
     /// An empty book of `variant`.
     pub fn new(variant: Variant) -> Book {
@@ -174,7 +167,7 @@ impl Book {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(HEADER + ENTRY * self.entries.len() + 8);
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&[variant_code(self.variant), 0, 0, 0]);
+        out.extend_from_slice(&[self.variant.code(), 0, 0, 0]);
         out.extend_from_slice(&(self.entries.len() as u32).to_le_bytes());
         for e in &self.entries {
             out.extend_from_slice(&e.key.to_le_bytes());
@@ -194,11 +187,8 @@ impl Book {
         if bytes.len() < HEADER + 8 || &bytes[..8] != MAGIC {
             return err("not a damka book (bad magic)");
         }
-        let variant = match bytes[8] {
-            0 => Variant::Russian,
-            1 => Variant::Turkish,
-            g => return Err(BookError(format!("unknown game code {g}"))),
-        };
+        let variant = Variant::from_code(bytes[8])
+            .ok_or_else(|| BookError(format!("unknown game code {}", bytes[8])))?;
         let n = u32::from_le_bytes(bytes[12..16].try_into().unwrap_or_default()) as usize;
         let want = n.checked_mul(ENTRY).and_then(|b| b.checked_add(HEADER + 8));
         if want != Some(bytes.len()) {

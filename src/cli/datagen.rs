@@ -11,12 +11,12 @@
 
 use super::search_opts::EvalArgs;
 use crate::core::{is_decisive, Color, Rng, Variant};
-use crate::dispatch::{dispatch, GameTask};
+use crate::dispatch::{dispatch_records, RecordTask};
 use crate::eval::data::{Record, RecordRules};
 use crate::eval::{Evaluate, Evaluator};
 use crate::game::Game;
 use crate::search::{Job, SearchLimits, Searcher};
-use crate::variant::{Outcome, Perft};
+use crate::variant::Outcome;
 use clap::Args;
 use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -439,16 +439,16 @@ pub fn run(args: DatagenArgs) -> i32 {
         Option<Vec<Record>>,
         &'a mut dyn Write,
     );
-    impl GameTask for Generate<'_> {
+    impl RecordTask for Generate<'_> {
         type Output = Result<Progress, String>;
-        fn run<P: Evaluate + Perft + RecordRules>(self) -> Self::Output {
+        fn run<P: Evaluate + RecordRules>(self) -> Self::Output {
             match self.2 {
                 Some(records) => rescore::<P>(self.0, &self.1, records, self.3),
                 None => generate::<P>(self.0, &self.1, self.3),
             }
         }
     }
-    let res = dispatch(args.variant, Generate(&args, eval, input, &mut out));
+    let res = dispatch_records(args.variant, Generate(&args, eval, input, &mut out));
     match res {
         Ok(p) => {
             report(&p, &args, true);
