@@ -5,7 +5,7 @@
 //! centi-men against the best. The annotated file reads back as the same games.
 
 use super::analyse::{limits_of, AnalyseArgs};
-use super::progress::Progress;
+use super::progress::ProgressBar;
 use crate::core::{loss_in, score_text, win_in, Score, ScoreStyle, Variant, DRAW};
 use crate::dispatch::{dispatch, GameTask};
 use crate::engine::{GameSession, GoMode, Limits, DEFAULT_HASH_MB};
@@ -98,7 +98,7 @@ impl GameTask for Task<'_> {
             blunder: args.blunder,
         };
         let total: usize = records.iter().map(|r| r.game.ply() + 1).sum();
-        let mut bar = Progress::new("annotating", total as u64);
+        let mut bar = ProgressBar::new("annotating", total as u64);
         let mut out = String::new();
         let mut done = 0;
         let games = records.len();

@@ -1,7 +1,7 @@
 //! `damka book build|probe`: grows an opening book file (drop-out expansion, resumable, with
 //! a progress bar) and lists the book moves of a position.
 
-use super::progress::Progress;
+use super::progress::ProgressBar;
 use crate::book::build::{BuildConfig, Builder};
 use crate::book::{compiled_in, Book};
 use crate::core::{score_text, ScoreStyle, Variant};
@@ -140,7 +140,7 @@ impl GameTask for BuildTask<'_> {
             eprintln!("damka book: {e}");
             return 2;
         }
-        let mut bar = Progress::new("book", a.positions as u64);
+        let mut bar = ProgressBar::new("book", a.positions as u64);
         let mut since_save = 0;
         while builder.step(&mut book) {
             since_save += 1;

@@ -192,7 +192,7 @@ pub fn play_game<P: Evaluate + RecordRules>(
     records
 }
 
-struct Progress {
+struct DatagenTally {
     start: Instant,
     positions: u64,
     games: u64,
@@ -204,7 +204,7 @@ fn generate<P: Evaluate + RecordRules>(
     args: &DatagenArgs,
     eval: &Evaluator,
     out: &mut dyn Write,
-) -> Result<Progress, String> {
+) -> Result<DatagenTally, String> {
     let lines = Arc::new(openings(P::VARIANT));
     let next_game = Arc::new(AtomicU64::new(0));
     let written = Arc::new(AtomicU64::new(0));
@@ -241,7 +241,7 @@ fn generate<P: Evaluate + RecordRules>(
     }
     drop(tx);
     let now = Instant::now();
-    let mut p = Progress {
+    let mut p = DatagenTally {
         start: now,
         positions: 0,
         games: 0,
@@ -279,7 +279,7 @@ fn rescore<P: Evaluate + RecordRules>(
     eval: &Evaluator,
     records: Vec<Record>,
     out: &mut dyn Write,
-) -> Result<Progress, String> {
+) -> Result<DatagenTally, String> {
     let records: Vec<Record> = records
         .into_iter()
         .filter(|r| r.variant == P::VARIANT)
@@ -329,7 +329,7 @@ fn rescore<P: Evaluate + RecordRules>(
         ));
     }
     let start = Instant::now();
-    let mut p = Progress {
+    let mut p = DatagenTally {
         start,
         positions: 0,
         games: 0,
@@ -367,7 +367,7 @@ fn rescore<P: Evaluate + RecordRules>(
     Ok(p)
 }
 
-fn report(p: &Progress, args: &DatagenArgs, last: bool) {
+fn report(p: &DatagenTally, args: &DatagenArgs, last: bool) {
     let t = p.start.elapsed().as_secs_f64().max(1e-9);
     if args.rescore.is_some() {
         eprintln!(
@@ -440,7 +440,7 @@ pub fn run(args: DatagenArgs) -> i32 {
         &'a mut dyn Write,
     );
     impl RecordTask for Generate<'_> {
-        type Output = Result<Progress, String>;
+        type Output = Result<DatagenTally, String>;
         fn run<P: Evaluate + RecordRules>(self) -> Self::Output {
             match self.2 {
                 Some(records) => rescore::<P>(self.0, &self.1, records, self.3),

@@ -292,12 +292,12 @@ pub fn search_limits(limits: &Limits, mode: GoMode) -> SearchLimits {
 
 /// The session of whichever game is chosen: the one place the facade turns a [`Variant`]
 /// into a type.
-type AnyGame = PerGame<GameSession<RussianPosition>, GameSession<TurkishPosition>>;
+type AnySession = PerGame<GameSession<RussianPosition>, GameSession<TurkishPosition>>;
 
 /// The engine: current game, options and search threads. The thread count and table size
 /// live in the session's searcher, nowhere else.
 pub struct Engine {
-    game: AnyGame,
+    game: AnySession,
     endgames: EndgameConfig,
     /// The evaluation of each game (the `eval` and `eval-file` options); the session's
     /// searcher has its game's.
@@ -344,18 +344,18 @@ impl Engine {
         self
     }
 
-    fn make(variant: Variant, threads: usize, hash_mb: usize) -> AnyGame {
+    fn make(variant: Variant, threads: usize, hash_mb: usize) -> AnySession {
         match variant {
-            Variant::Russian => AnyGame::Russian(GameSession::new(threads, hash_mb)),
-            Variant::Turkish => AnyGame::Turkish(GameSession::new(threads, hash_mb)),
+            Variant::Russian => AnySession::Russian(GameSession::new(threads, hash_mb)),
+            Variant::Turkish => AnySession::Turkish(GameSession::new(threads, hash_mb)),
         }
     }
 
     /// The current variant.
     pub fn variant(&self) -> Variant {
         match self.game {
-            AnyGame::Russian(_) => Variant::Russian,
-            AnyGame::Turkish(_) => Variant::Turkish,
+            AnySession::Russian(_) => Variant::Russian,
+            AnySession::Turkish(_) => Variant::Turkish,
         }
     }
 
@@ -430,10 +430,10 @@ impl Engine {
         self.endgames.reopen(self.variant());
         let tables = self.endgames.tables.clone();
         match &mut self.game {
-            AnyGame::Russian(s) => s
+            AnySession::Russian(s) => s
                 .searcher_mut()
                 .set_endgames(tables.map(|t| t as Arc<dyn Endgames<RussianPosition>>)),
-            AnyGame::Turkish(s) => s
+            AnySession::Turkish(s) => s
                 .searcher_mut()
                 .set_endgames(tables.map(|t| t as Arc<dyn Endgames<TurkishPosition>>)),
         }

@@ -269,7 +269,7 @@ impl<G: Rules> fmt::Display for Board<G> {
 }
 
 impl<G: Rules> Position for Board<G> {
-    type Game = G;
+    type Rules = G;
     type Move = Move;
     type RuleState = G::RuleState;
     const VARIANT: Variant = G::VARIANT;

@@ -95,7 +95,7 @@ async fn info(State(app): State<Arc<App>>) -> Response {
         "version": env!("CARGO_PKG_VERSION"),
         "variants": ["russian", "turkish"],
         "skill_levels": crate::pool::SKILL_LEVELS.collect::<Vec<_>>(),
-        "skill_option": app.pool.has_skill(),
+        "skill_option": true,
         "movetime_range": [MOVETIME_RANGE.0, MOVETIME_RANGE.1],
         "threads": app.pool.threads(),
     }))

@@ -6,7 +6,7 @@
 
 use crate::api::{random_bytes, ApiError};
 use crate::db::Db;
-use crate::game::AnyGame;
+use crate::game::PageGame;
 use crate::room::{Role, Room, RoomView, TimeControl};
 use damka::core::{Color, Variant};
 use std::collections::HashMap;
@@ -31,7 +31,7 @@ pub const MAX_INCREMENT: f64 = 600.0;
 pub const OPINION_TIME: f64 = 0.5;
 /// Seconds after which an open room nobody joined may make way for a new one.
 pub const OPEN_ROOM_TTL: u64 = 3600;
-/// Finished games the lobby lists.
+/// FinishedRoom games the lobby lists.
 pub const LOBBY_FINISHED: usize = 50;
 
 /// The rooms, their database and limits.

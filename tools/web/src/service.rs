@@ -4,7 +4,7 @@
 
 use crate::api::{parse_color, ApiError};
 use crate::app::{App, EngineDone};
-use crate::game::{AnyGame, MoveView};
+use crate::game::{MoveView, PageGame};
 use crate::pool::{PoolError, SearchReply, SearchRequest, FULL_SKILL, SKILL_LEVELS};
 use crate::store::{Entry, GameView, Opponent, Setup};
 use damka::core::{Color, Variant};
@@ -112,9 +112,7 @@ fn parse_setup(req: &NewGame) -> Result<Setup, ApiError> {
 /// The search for the engine's move in a game: its position, time and strength level.
 fn engine_request(e: &Entry) -> SearchRequest {
     SearchRequest {
-        variant: e.game.variant(),
-        start: e.game.start_fen(),
-        moves: e.game.hub_moves(),
+        game: e.game.typed().clone(),
         movetime: e.setup.movetime,
         skill: e.setup.skill,
     }
@@ -137,8 +135,8 @@ impl App {
             None => Variant::Russian,
         };
         let game = match (&req.pdn, &req.fen) {
-            (Some(p), _) if !p.trim().is_empty() => AnyGame::from_pdn(p, variant),
-            (_, fen) => AnyGame::new(variant, fen.as_deref()),
+            (Some(p), _) if !p.trim().is_empty() => PageGame::from_pdn(p, variant),
+            (_, fen) => PageGame::new(variant, fen.as_deref()),
         }
         .map_err(ApiError::Bad)?;
         let entry = Entry::new(game, setup);
@@ -258,7 +256,7 @@ impl App {
             e.thinking = false;
             match reply
                 .map_err(|e| e.to_string())
-                .and_then(|r| e.game.play_text(&r.best))
+                .and_then(|r| e.game.play_move(r.best))
             {
                 Ok(()) => e.notice = None,
                 Err(m) => e.notice = Some(m),
@@ -279,7 +277,7 @@ impl App {
     /// seconds at full strength: a hint, or a spectator's engine opinion in a room.
     pub async fn hint_for(
         &self,
-        game: &AnyGame,
+        game: &PageGame,
         id: &str,
         version: u64,
         movetime: f64,
@@ -288,16 +286,14 @@ impl App {
             return Err(ApiError::Bad("the game is over".into()));
         }
         let request = SearchRequest {
-            variant: game.variant(),
-            start: game.start_fen(),
-            moves: game.hub_moves(),
+            game: game.typed().clone(),
             movetime,
             skill: FULL_SKILL,
         };
         let r = self.pool.search(request).await?;
         let mv = game
             .move_view(&r.best)
-            .ok_or_else(|| ApiError::Bad(format!("engine move {} is not legal", r.best)))?;
+            .ok_or_else(|| ApiError::Bad("the engine's move is not legal".into()))?;
         let white_score = match game.side_to_move() {
             Color::White => r.score,
             Color::Black => -r.score,
@@ -348,13 +344,14 @@ mod tests {
             ..NewGame::default()
         };
         let setup = parse_setup(&form).unwrap();
-        let mut e = Entry::new(AnyGame::new(Variant::Turkish, None).unwrap(), setup);
+        let mut e = Entry::new(PageGame::new(Variant::Turkish, None).unwrap(), setup);
         assert!(e.engine_to_move());
         e.game.play_text("d3-d4").unwrap();
         let r = engine_request(&e);
         assert_eq!((r.skill, r.movetime), (4, 0.5));
-        assert_eq!(r.variant, Variant::Turkish);
-        assert_eq!(r.moves, e.game.hub_moves());
+        let searched = PageGame::from_typed(r.game);
+        assert_eq!(searched.variant(), Variant::Turkish);
+        assert_eq!(searched.hub_moves(), e.game.hub_moves());
         assert_eq!(parse_setup(&NewGame::default()).unwrap().skill, FULL_SKILL);
         for bad in [0, 11] {
             let form = NewGame {

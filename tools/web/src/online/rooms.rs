@@ -44,7 +44,7 @@ impl App {
                 "increment",
             )?,
         };
-        let game = AnyGame::new(variant, req.fen.as_deref()).map_err(ApiError::Bad)?;
+        let game = PageGame::new(variant, req.fen.as_deref()).map_err(ApiError::Bad)?;
         if game.is_over() {
             return Err(ApiError::Bad("the game is over in that position".into()));
         }
