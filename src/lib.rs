@@ -9,11 +9,65 @@
 //! over the position: it never names a game), [`book`] (the opening book, grown by searches),
 //! [`engine`] (the facade between text and search, built on [`game::Game`]), [`protocol`]
 //! (Hub, DXP) and [`cli`]. The tools under `tools/` sit on top of the library and do not use
-//! [`cli`].
+//! [`cli`]. The data compiled in (learned nets, opening books, openings, bench positions) is
+//! in [`data`], below everything.
+//!
+//! # Examples
+//!
+//! Play a move and see the game go on:
+//!
+//! ```
+//! use damka::game::Game;
+//! use damka::variant::{Position, RussianPosition};
+//!
+//! let mut game = Game::<RussianPosition>::from_start();
+//! game.play_text("c3-d4").unwrap();
+//! assert_eq!(game.ply(), 1);
+//! assert!(!game.is_over());
+//! assert!(game.play_text("c3-d4").is_err(), "the square is empty now");
+//! assert_eq!(game.position().legal_moves().len(), 7);
+//! ```
+//!
+//! Search a position (typed moves, one search thread, a 16 MiB table):
+//!
+//! ```
+//! use damka::engine::{GameSession, GoMode, Limits};
+//! use damka::variant::{GameMove, RussianPosition};
+//!
+//! let mut session = GameSession::<RussianPosition>::new(1, 16);
+//! // White's man on c3 must take both black men: c3:e5:g7.
+//! session.set_position("W:Wc3:Bd4,f6", &[]).unwrap();
+//! let limits = Limits { depth: Some(4), ..Limits::default() };
+//! let found = session.search_blocking(&limits, GoMode::Analyze, |_| {}).unwrap();
+//! assert_eq!(found.best.unwrap().capture_count(), 2);
+//! assert!(found.score > 0);
+//! ```
+//!
+//! Run a Hub session in memory (what `damka hub` does on stdin and stdout):
+//!
+//! ```
+//! use damka::core::Variant;
+//! use damka::engine::Engine;
+//! use damka::protocol::{run_session, HubConfig};
+//! use std::io::Cursor;
+//!
+//! let commands = "hub\ninit\npos start\nlevel depth=3\ngo think\n";
+//! let mut replies = Vec::new();
+//! let engine = Engine::new(Variant::Russian);
+//! run_session(Cursor::new(commands), &mut replies, engine, HubConfig::default()).unwrap();
+//! let replies = String::from_utf8(replies).unwrap();
+//! assert!(replies.starts_with("id name=damka"));
+//! assert!(replies.lines().any(|l| l == "ready"));
+//! // The input ends after `go`: the search is stopped and still answers with a move.
+//! assert!(replies.lines().any(|l| l.starts_with("done move=")));
+//! ```
+
+#![warn(missing_docs)]
 
 pub mod book;
 pub mod cli;
 pub mod core;
+pub mod data;
 pub mod dispatch;
 pub mod egtb;
 pub mod engine;

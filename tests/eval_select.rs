@@ -1,10 +1,9 @@
-//! The process-wide evaluation choice through the engine's options (a test binary of its own:
-//! the choice is global to the process).
+//! The evaluation choice through the engine's options: each engine's own.
 
 use damka::core::{Rng, Variant};
 use damka::engine::{Engine, OptionKind};
+use damka::eval::netfile;
 use damka::eval::pattern::Net;
-use damka::eval::{netfile, select};
 
 #[test]
 fn eval_and_eval_file_options() {
@@ -19,9 +18,9 @@ fn eval_and_eval_file_options() {
     assert_eq!(file.kind, OptionKind::Text);
 
     e.set_option("eval", "classic").unwrap();
-    assert!(select::active(Variant::Russian).is_none());
-    assert!(select::active(Variant::Turkish).is_none());
-    assert!(damka::engine::eval_names().contains("russian:classic"));
+    assert!(e.evaluators().get(Variant::Russian).net().is_none());
+    assert!(e.evaluators().get(Variant::Turkish).net().is_none());
+    assert!(e.evaluators().names().contains("russian:classic"));
     assert!(e.set_option("eval", "neural").is_err());
 
     // A missing and a malformed file are refused with the reason; nothing changes.
@@ -36,7 +35,7 @@ fn eval_and_eval_file_options() {
         .set_option("eval-file", dir.join("bad.pat").to_str().unwrap())
         .unwrap_err();
     assert!(err.to_string().contains("DAMKAPAT"), "{err}");
-    assert!(select::active(Variant::Russian).is_none());
+    assert!(e.evaluators().get(Variant::Russian).net().is_none());
 
     // A good file is used for its game and named.
     let mut net = Net::zeros(Variant::Russian, "loaded-net");
@@ -48,8 +47,8 @@ fn eval_and_eval_file_options() {
     let good = dir.join("good.pat");
     std::fs::write(&good, netfile::to_bytes(&net)).unwrap();
     e.set_option("eval-file", good.to_str().unwrap()).unwrap();
-    assert_eq!(select::name(Variant::Russian), "loaded-net");
-    assert_eq!(select::name(Variant::Turkish), "classic");
+    assert_eq!(e.evaluators().get(Variant::Russian).name(), "loaded-net");
+    assert_eq!(e.evaluators().get(Variant::Turkish).name(), "classic");
     let value = e
         .options()
         .into_iter()
@@ -58,4 +57,42 @@ fn eval_and_eval_file_options() {
         .value;
     assert_eq!(value, good.to_str().unwrap());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The score and node count of a depth-`depth` analysis by a fresh engine with `eval`.
+fn analyse(eval: &str, depth: u32) -> (i32, u64) {
+    let mut e = Engine::new(Variant::Russian);
+    e.set_option("eval", eval).unwrap();
+    let start = e.fen();
+    e.set_position(&start, &["c3-d4", "f6-g5"]).unwrap();
+    let limits = damka::engine::Limits {
+        depth: Some(depth),
+        ..Default::default()
+    };
+    let out = e
+        .search_blocking(limits, damka::engine::GoMode::Analyze, Box::new(|_| {}))
+        .unwrap();
+    (out.score, out.nodes)
+}
+
+#[test]
+fn two_engines_in_one_process_each_use_their_own_evaluation() {
+    let classic = analyse("classic", 7);
+    let learned = analyse("learned", 7);
+    assert_ne!(classic, learned, "the two evaluations should differ here");
+    // Both at the same time, several times over: each keeps its own evaluation (with a
+    // process-wide choice the last one set would serve both).
+    let runs: Vec<_> = (0..3)
+        .flat_map(|_| {
+            [
+                std::thread::spawn(|| ("classic", analyse("classic", 7))),
+                std::thread::spawn(|| ("learned", analyse("learned", 7))),
+            ]
+        })
+        .collect();
+    for run in runs {
+        let (eval, got) = run.join().unwrap();
+        let want = if eval == "classic" { classic } else { learned };
+        assert_eq!(got, want, "{eval}");
+    }
 }

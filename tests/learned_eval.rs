@@ -4,7 +4,7 @@
 use damka::core::{Color, Rng, Variant};
 use damka::eval::network::{self, Network};
 use damka::eval::pattern::{self, Net};
-use damka::eval::{netfile, rotate, select};
+use damka::eval::{evaluator, netfile, rotate};
 use damka::variant::{Pieces, Position, RussianPosition, TurkishPosition};
 
 /// A net with random weights (large enough that every term matters); its network has 64
@@ -200,7 +200,7 @@ fn weights_file_round_trips_and_refuses_damage() {
 #[test]
 fn compiled_in_nets_load_and_are_symmetric() {
     for variant in Variant::ALL {
-        let Some(net) = select::embedded(variant) else {
+        let Some(net) = evaluator::compiled_in(variant) else {
             continue;
         };
         assert_eq!(net.variant, variant);

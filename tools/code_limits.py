@@ -4,7 +4,10 @@ lines (from its `fn` line to its closing brace, found by brace matching with com
 and character literals blanked out), no source file over 600 lines (the Russian move generator
 says in its header why it is longer), and imports that obey the layers of `src/lib.rs` (each
 module of `src/` uses only the layers before it, search names no game, tools do not use
-`damka::cli`).
+`damka::cli`), and no import cycles between the files of a crate (`src/` and each tool's
+`src/`): a file's `use` and `crate::`/`super::`/`self::` paths are edges to the files that
+define the modules they name; a file's edges to the files of its enclosing modules do not
+count (a parent declares its children and re-exports them, the children use its items).
 
 Usage: tools/code_limits.py [--fn-lines 120] [--file-lines 600]; exit status 1 when a limit
 is broken (the long move generator excepted).
@@ -16,7 +19,7 @@ import subprocess
 import sys
 
 # The layers of src/lib.rs, in order: each may use only those before it.
-LAYERS = ["core", "variant", "perft", "eval", "egtb", "dispatch", "game", "search", "book",
+LAYERS = ["core", "data", "variant", "perft", "eval", "egtb", "dispatch", "game", "search", "book",
           "engine", "protocol", "cli"]
 # Longer than the file limit on purpose (its header says why).
 LONG_FILES = {"src/variant/russian/movegen.rs"}
@@ -97,6 +100,125 @@ def layer_problems(path, src):
     return found
 
 
+def module_of(root, path):
+    """The module path (a tuple of names) of file `path` in the crate whose source folder is
+    `root` (`lib.rs`, `main.rs`: the crate root)."""
+    parts = path[len(root) + 1:].removesuffix(".rs").split("/")
+    if parts[-1] in ("mod", "lib", "main") and (parts[-1] == "mod" or len(parts) == 1):
+        parts = parts[:-1]
+    return tuple(parts)
+
+
+def use_paths(tree):
+    """The full paths of a `use` tree (`a::{b, c::{d, e as f}}` -> a::b, a::c::d, a::c::e)."""
+    tree = re.sub(r"\s+", "", tree)
+    depth, start, items, cut = 0, 0, [], None
+    for i, ch in enumerate(tree):
+        if ch == "{":
+            if depth == 0:
+                cut = i
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+    if cut is None:
+        return [re.sub(r"as\w+$", "", tree).removesuffix("::*").split("::")]
+    prefix, inner = tree[:cut].rstrip(":"), tree[cut + 1:tree.rindex("}")]
+    depth, start = 0, 0
+    for i, ch in enumerate(inner + ","):
+        depth += (ch == "{") - (ch == "}")
+        if ch == "," and depth == 0:
+            if inner[start:i]:
+                items.append(inner[start:i])
+            start = i + 1
+    out = []
+    for item in items:
+        for p in use_paths(item):
+            p = [x for x in p if x != "self"] if p[0] == "self" else p
+            out.append((prefix.split("::") if prefix else []) + p)
+    return out or [prefix.split("::")]
+
+
+def import_edges(root, files):
+    """Edges (file, file used) between the Rust files of the crate in `root`."""
+    modules = {module_of(root, f): f for f in files}
+    edges = set()
+    for f in files:
+        here = module_of(root, f)
+        code = strip_rust(open(f, encoding="utf-8").read())
+        paths = []
+        for m in re.finditer(r"\buse\s+([^;]+);", code):
+            paths += use_paths(m.group(1))
+        paths += [p.split("::") for p in re.findall(r"\b(?:crate|super|self)(?:::\w+)+", code)]
+        for p in paths:
+            if p[0] == "crate":
+                target, rest = (), p[1:]
+            elif p[0] in ("super", "self"):
+                target, rest = here, p
+                while rest and rest[0] in ("super", "self"):
+                    target = target[:-1] if rest[0] == "super" else target
+                    rest = rest[1:]
+            elif here + (p[0],) in modules:
+                target, rest = here, p
+            else:
+                continue
+            for name in rest:
+                if target + (name,) not in modules:
+                    break
+                target += (name,)
+            used = modules.get(target)
+            if used and used != f and not (here[:len(target)] == target):
+                edges.add((f, used))
+    return edges
+
+
+def cycles(edges):
+    """The strongly connected sets of more than one file (Tarjan)."""
+    graph = {}
+    for a, b in edges:
+        graph.setdefault(a, []).append(b)
+        graph.setdefault(b, [])
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def import_cycles(rust):
+    """Each import cycle of the crates in the tracked Rust files, as a sorted file list."""
+    roots = sorted({f.rsplit("/", 1)[0] for f in rust
+                    if re.search(r"(^|/)src/(lib|main)\.rs$", f)})
+    found = []
+    for root in roots:
+        inner = [f for f in rust if f.startswith(root + "/")
+                 and not any(r != root and r.startswith(root + "/") and f.startswith(r + "/")
+                             for r in roots)]
+        found += cycles(import_edges(root, inner))
+    return found
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--fn-lines", type=int, default=120)
@@ -129,7 +251,11 @@ def main():
     print(f"layers {' -> '.join(LAYERS)}: {len(layers)} problem(s)")
     for p in layers:
         print("  " + p)
-    broken = long_fns or layers or any(p not in LONG_FILES for _, p in long_files)
+    loops = import_cycles(rust)
+    print(f"import cycles between files: {len(loops)}")
+    for c in loops:
+        print("  " + " <-> ".join(c))
+    broken = long_fns or layers or loops or any(p not in LONG_FILES for _, p in long_files)
     return 1 if broken else 0
 
 

@@ -100,6 +100,12 @@ impl<P: Evaluate> Builder<P> {
         b
     }
 
+    /// Searches with `eval` (by default the game's default evaluation); a net of another game
+    /// is refused.
+    pub fn set_evaluator(&mut self, eval: crate::eval::Evaluator) -> Result<(), String> {
+        self.searcher.set_evaluator(eval)
+    }
+
     /// Walks the book from the start and queues every position reached by followed moves
     /// that is not in it yet.
     fn find_frontier(&mut self, book: &Book) {

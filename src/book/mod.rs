@@ -1,6 +1,6 @@
 //! The opening book: positions keyed by their Zobrist key, each with its moves and their
 //! values, grown by `damka book build` ([`build`]) and probed by the engine before it
-//! searches. One file per game; the books in `books/` are compiled in ([`compiled_in`]).
+//! searches. One file per game; the books in `src/data/books/` are compiled in ([`compiled_in`]).
 //!
 //! File format (all numbers little-endian), documented in `docs/book.md`:
 //!
@@ -81,13 +81,6 @@ pub fn checksum(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
-}
-
-fn variant_code(v: Variant) -> u8 {
-    match v {
-        Variant::Russian => 0,
-        Variant::Turkish => 1,
-    }
 }
 
 impl Book {
@@ -174,7 +167,7 @@ impl Book {
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(HEADER + ENTRY * self.entries.len() + 8);
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&[variant_code(self.variant), 0, 0, 0]);
+        out.extend_from_slice(&[self.variant.code(), 0, 0, 0]);
         out.extend_from_slice(&(self.entries.len() as u32).to_le_bytes());
         for e in &self.entries {
             out.extend_from_slice(&e.key.to_le_bytes());
@@ -194,11 +187,8 @@ impl Book {
         if bytes.len() < HEADER + 8 || &bytes[..8] != MAGIC {
             return err("not a damka book (bad magic)");
         }
-        let variant = match bytes[8] {
-            0 => Variant::Russian,
-            1 => Variant::Turkish,
-            g => return Err(BookError(format!("unknown game code {g}"))),
-        };
+        let variant = Variant::from_code(bytes[8])
+            .ok_or_else(|| BookError(format!("unknown game code {}", bytes[8])))?;
         let n = u32::from_le_bytes(bytes[12..16].try_into().unwrap_or_default()) as usize;
         let want = n.checked_mul(ENTRY).and_then(|b| b.checked_add(HEADER + 8));
         if want != Some(bytes.len()) {
@@ -238,16 +228,16 @@ impl Book {
     }
 }
 
-/// The compiled-in book of `variant` (`books/<game>.book`), read once.
+/// The compiled-in book of `variant` ([`crate::data::book`]), read once.
 pub fn compiled_in(variant: Variant) -> Option<Arc<Book>> {
     use once_cell::sync::Lazy;
     static RUSSIAN: Lazy<Option<Arc<Book>>> = Lazy::new(|| {
-        Book::from_bytes(include_bytes!("../../books/russian.book"))
+        Book::from_bytes(crate::data::book(Variant::Russian))
             .ok()
             .map(Arc::new)
     });
     static TURKISH: Lazy<Option<Arc<Book>>> = Lazy::new(|| {
-        Book::from_bytes(include_bytes!("../../books/turkish.book"))
+        Book::from_bytes(crate::data::book(Variant::Turkish))
             .ok()
             .map(Arc::new)
     });

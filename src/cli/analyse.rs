@@ -74,8 +74,9 @@ pub fn info_line(i: &Info) -> String {
 
 /// The engine `args` ask for (threads, table, databases, multi-PV, strength), or the error.
 pub fn engine_for(args: &AnalyseArgs) -> Result<Engine, String> {
-    args.search.eval.apply()?;
+    let evals = args.search.eval.evaluators()?;
     let mut engine = Engine::new(args.variant.unwrap_or(Variant::Russian));
+    engine.set_evaluators(evals);
     if let Some(n) = args.search.threads {
         engine.set_threads(n as usize);
     }
@@ -122,11 +123,9 @@ pub fn limits_of(args: &AnalyseArgs) -> Limits {
     limits
 }
 
-/// Runs `damka analyse`; returns the exit status.
+/// Runs `damka analyse` of one position (with `--pdn`, [`super::annotate::run`] annotates
+/// the games of a file instead); returns the exit status.
 pub fn run(args: AnalyseArgs) -> i32 {
-    if let Some(path) = &args.pdn {
-        return super::annotate::run(&args, path);
-    }
     let mut engine = match engine_for(&args) {
         Ok(e) => e,
         Err(e) => {

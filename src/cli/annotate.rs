@@ -5,11 +5,11 @@
 //! centi-men against the best. The annotated file reads back as the same games.
 
 use super::analyse::{limits_of, AnalyseArgs};
-use super::progress::Progress;
+use super::progress::ProgressBar;
 use crate::core::{loss_in, score_text, win_in, Score, ScoreStyle, Variant, DRAW};
 use crate::dispatch::{dispatch, GameTask};
 use crate::engine::{GameSession, GoMode, Limits, DEFAULT_HASH_MB};
-use crate::eval::Evaluate;
+use crate::eval::{Evaluate, Evaluator};
 use crate::game::pdn::{detect_variant, read_all};
 use crate::game::{Game, MoveNote};
 use crate::variant::{Notation, Outcome, Perft, Position};
@@ -35,10 +35,13 @@ struct Verdict<M> {
 
 /// Runs the annotation; returns the exit status.
 pub fn run(args: &AnalyseArgs, path: &Path) -> i32 {
-    if let Err(e) = args.search.eval.apply() {
-        eprintln!("damka analyse: {e}");
-        return 2;
-    }
+    let evals = match args.search.eval.evaluators() {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("damka analyse: {e}");
+            return 2;
+        }
+    };
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => {
@@ -50,12 +53,21 @@ pub fn run(args: &AnalyseArgs, path: &Path) -> i32 {
         .variant
         .or_else(|| detect_variant(&text))
         .unwrap_or(Variant::Russian);
-    dispatch(variant, Task { args, text: &text })
+    let eval = evals.get(variant).clone();
+    dispatch(
+        variant,
+        Task {
+            args,
+            text: &text,
+            eval,
+        },
+    )
 }
 
 struct Task<'a> {
     args: &'a AnalyseArgs,
     text: &'a str,
+    eval: Evaluator,
 }
 
 impl GameTask for Task<'_> {
@@ -73,6 +85,10 @@ impl GameTask for Task<'_> {
             args.search.threads_or(1),
             args.search.hash_or(DEFAULT_HASH_MB),
         );
+        if let Err(e) = session.set_evaluator(self.eval) {
+            eprintln!("damka analyse: {e}");
+            return 2;
+        }
         let mut limits = limits_of(args);
         if args.depth.is_none() && args.nodes.is_none() && args.movetime.is_none() {
             limits.movetime = Some(DEFAULT_ANNOTATE_MOVETIME);
@@ -82,7 +98,7 @@ impl GameTask for Task<'_> {
             blunder: args.blunder,
         };
         let total: usize = records.iter().map(|r| r.game.ply() + 1).sum();
-        let mut bar = Progress::new("annotating", total as u64);
+        let mut bar = ProgressBar::new("annotating", total as u64);
         let mut out = String::new();
         let mut done = 0;
         let games = records.len();

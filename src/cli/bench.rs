@@ -5,9 +5,9 @@
 
 use crate::core::Variant;
 use crate::dispatch::{dispatch, GameTask};
-use crate::eval::Evaluate;
+use crate::eval::{Evaluate, Evaluator, Evaluators};
 use crate::search::{Job, SearchLimits, Searcher};
-use crate::variant::{Notation, Perft, Rules};
+use crate::variant::{Notation, Perft};
 use clap::Args;
 use std::time::Instant;
 
@@ -51,9 +51,20 @@ pub struct BenchLine {
     pub best: String,
 }
 
+/// The default depth of `damka bench` for `variant`: with the positions of
+/// [`crate::data::bench_positions`], the `Bench:` signature of search and evaluation commits
+/// (change only on purpose).
+pub fn bench_depth(variant: Variant) -> u32 {
+    match variant {
+        Variant::Russian => 11,
+        Variant::Turkish => 8,
+    }
+}
+
 /// The bench of one game: its positions searched to `depth` (the game's own by default).
 struct BenchGame<'a> {
     depth: Option<u32>,
+    evals: &'a Evaluators,
     threads: usize,
     hash: usize,
     egtb: Option<&'a (std::path::PathBuf, usize)>,
@@ -64,6 +75,7 @@ impl GameTask for BenchGame<'_> {
     type Output = Result<Vec<BenchLine>, String>;
     fn run<P: Evaluate + Perft>(self) -> Self::Output {
         let mut searcher = Searcher::<P>::new(self.threads, self.hash);
+        searcher.set_evaluator(self.evals.get(P::VARIANT).clone())?;
         if let Some((dir, cache)) = self.egtb {
             match crate::egtb::endgames::open_for::<P>(dir, *cache) {
                 Ok((_, eg)) => searcher.set_endgames(Some(eg)),
@@ -79,12 +91,12 @@ fn bench_game<P: Evaluate>(
     mut searcher: Searcher<P>,
     out: &mut dyn FnMut(&BenchLine),
 ) -> Result<Vec<BenchLine>, String> {
-    let depth = depth.unwrap_or(P::Game::BENCH_DEPTH);
+    let depth = depth.unwrap_or(bench_depth(P::VARIANT));
     for notice in searcher.take_notices() {
         eprintln!("damka bench: {notice}");
     }
     let mut lines = Vec::new();
-    for (index, fen) in P::Game::BENCH_POSITIONS.lines().enumerate() {
+    for (index, fen) in crate::data::bench_positions(P::VARIANT).lines().enumerate() {
         let pos = P::parse_any(fen).map_err(|e| format!("bench position {index}: {e}"))?;
         searcher.clear();
         let job = Job::new(
@@ -121,16 +133,18 @@ pub fn bench(
     hash: usize,
     out: &mut dyn FnMut(&BenchLine),
 ) -> Result<Vec<BenchLine>, String> {
-    bench_with_endgames(variant, depth, threads, hash, None, out)
+    let evals = Evaluators::default();
+    bench_with_endgames(variant, depth, threads, hash, None, &evals, out)
 }
 
-/// [`bench`] with endgame databases (folder, cache MiB).
+/// [`bench`] with endgame databases (folder, cache MiB) and the evaluation of each game.
 pub fn bench_with_endgames(
     variant: Option<Variant>,
     depth: Option<u32>,
     threads: usize,
     hash: usize,
     egtb: Option<&(std::path::PathBuf, usize)>,
+    evals: &Evaluators,
     out: &mut dyn FnMut(&BenchLine),
 ) -> Result<Vec<BenchLine>, String> {
     let mut lines = Vec::new();
@@ -140,6 +154,7 @@ pub fn bench_with_endgames(
         }
         let task = BenchGame {
             depth,
+            evals,
             threads,
             hash,
             egtb,
@@ -153,6 +168,7 @@ pub fn bench_with_endgames(
 /// The time-to-depth speed-up of `threads` threads over one on each of a game's positions.
 struct Speedup {
     depth: Option<u32>,
+    evals: Evaluators,
     threads: usize,
     hash: usize,
 }
@@ -160,19 +176,23 @@ struct Speedup {
 impl GameTask for Speedup {
     type Output = Result<Vec<f64>, String>;
     fn run<P: Evaluate + Perft>(self) -> Self::Output {
-        speedup_game::<P>(self.depth, self.threads, self.hash)
+        let eval = self.evals.get(P::VARIANT).clone();
+        speedup_game::<P>(self.depth, eval, self.threads, self.hash)
     }
 }
 
 fn speedup_game<P: Evaluate>(
     depth: Option<u32>,
+    eval: Evaluator,
     threads: usize,
     hash: usize,
 ) -> Result<Vec<f64>, String> {
-    let depth = depth.unwrap_or(P::Game::BENCH_DEPTH);
-    let list = P::Game::BENCH_POSITIONS;
+    let depth = depth.unwrap_or(bench_depth(P::VARIANT));
+    let list = crate::data::bench_positions(P::VARIANT);
     let mut one = Searcher::<P>::new(1, hash);
     let mut many = Searcher::<P>::new(threads, hash);
+    one.set_evaluator(eval.clone())?;
+    many.set_evaluator(eval)?;
     for notice in many.take_notices() {
         eprintln!("damka bench: {notice}");
     }
@@ -243,9 +263,10 @@ fn median(v: &mut [f64]) -> f64 {
 
 /// Runs `damka bench`; returns the exit status.
 pub fn run(args: BenchArgs) -> i32 {
-    if let Err(status) = args.search.install_eval("bench") {
-        return status;
-    }
+    let evals = match args.search.evaluators("bench") {
+        Ok(e) => e,
+        Err(status) => return status,
+    };
     if let Some(n) = args.speedup {
         let n = n.clamp(2, crate::engine::MAX_THREADS);
         let hash = args.search.hash_or(DEFAULT_HASH_MB);
@@ -256,6 +277,7 @@ pub fn run(args: BenchArgs) -> i32 {
             }
             let task = Speedup {
                 depth: args.depth,
+                evals: evals.clone(),
                 threads: n,
                 hash,
             };
@@ -287,6 +309,7 @@ pub fn run(args: BenchArgs) -> i32 {
         threads,
         hash,
         egtb.as_ref(),
+        &evals,
         &mut |l| {
             println!(
                 "{:<8} {:>2} depth={:<3} score={:<6} nodes={:<10} time={:.3} best={}",

@@ -1,12 +1,12 @@
 //! `damka book build|probe`: grows an opening book file (drop-out expansion, resumable, with
 //! a progress bar) and lists the book moves of a position.
 
-use super::progress::Progress;
+use super::progress::ProgressBar;
 use crate::book::build::{BuildConfig, Builder};
 use crate::book::{compiled_in, Book};
 use crate::core::{score_text, ScoreStyle, Variant};
 use crate::dispatch::{dispatch, GameTask};
-use crate::eval::Evaluate;
+use crate::eval::{Evaluate, Evaluators};
 use crate::variant::{Notation, Perft};
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
@@ -83,13 +83,13 @@ pub struct ProbeArgs {
 /// Runs `damka book`; returns the exit status.
 pub fn run(args: BookArgs) -> i32 {
     match args.command {
-        BookCommand::Build(a) => {
-            if let Err(e) = a.eval.apply() {
+        BookCommand::Build(a) => match a.eval.evaluators() {
+            Ok(evals) => dispatch(a.variant, BuildTask(&a, evals)),
+            Err(e) => {
                 eprintln!("damka book: {e}");
-                return 2;
+                2
             }
-            dispatch(a.variant, BuildTask(&a))
-        }
+        },
         BookCommand::Probe(a) => dispatch(a.variant, ProbeTask(&a)),
     }
 }
@@ -103,7 +103,7 @@ pub fn save(book: &Book, path: &Path) -> Result<(), String> {
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
-struct BuildTask<'a>(&'a BuildArgs);
+struct BuildTask<'a>(&'a BuildArgs, Evaluators);
 
 impl GameTask for BuildTask<'_> {
     type Output = i32;
@@ -136,7 +136,11 @@ impl GameTask for BuildTask<'_> {
             ..BuildConfig::default()
         };
         let mut builder = Builder::<P>::new(cfg, &book);
-        let mut bar = Progress::new("book", a.positions as u64);
+        if let Err(e) = builder.set_evaluator(self.1.get(P::VARIANT).clone()) {
+            eprintln!("damka book: {e}");
+            return 2;
+        }
+        let mut bar = ProgressBar::new("book", a.positions as u64);
         let mut since_save = 0;
         while builder.step(&mut book) {
             since_save += 1;

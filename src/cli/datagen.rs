@@ -11,12 +11,12 @@
 
 use super::search_opts::EvalArgs;
 use crate::core::{is_decisive, Color, Rng, Variant};
-use crate::dispatch::{dispatch, GameTask};
+use crate::dispatch::{dispatch_records, RecordTask};
 use crate::eval::data::{Record, RecordRules};
-use crate::eval::Evaluate;
+use crate::eval::{Evaluate, Evaluator};
 use crate::game::Game;
 use crate::search::{Job, SearchLimits, Searcher};
-use crate::variant::{Outcome, Perft};
+use crate::variant::Outcome;
 use clap::Args;
 use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -33,9 +33,6 @@ pub const ADJUDICATE_PLIES: u32 = 6;
 pub const MAX_PLIES: usize = 300;
 /// Most random plies played after the opening line.
 pub const MAX_RANDOM_PLIES: u64 = 4;
-
-const RUSSIAN_OPENINGS: &str = include_str!("../../tools/openings/russian.txt");
-const TURKISH_OPENINGS: &str = include_str!("../../tools/openings/turkish.txt");
 
 /// Arguments of `damka datagen`.
 #[derive(Args, Debug)]
@@ -75,13 +72,10 @@ pub struct DatagenArgs {
     pub eval: EvalArgs,
 }
 
-/// The opening lines of a game's file (moves as text).
+/// The compiled-in opening lines of a game ([`crate::data::openings`], moves as text).
 pub fn openings(variant: Variant) -> Vec<Vec<&'static str>> {
-    let text = match variant {
-        Variant::Russian => RUSSIAN_OPENINGS,
-        Variant::Turkish => TURKISH_OPENINGS,
-    };
-    text.lines()
+    crate::data::openings(variant)
+        .lines()
         .map(|l| l.split('#').next().unwrap_or(""))
         .map(|l| l.split_whitespace().collect::<Vec<_>>())
         .filter(|l| !l.is_empty())
@@ -198,7 +192,7 @@ pub fn play_game<P: Evaluate + RecordRules>(
     records
 }
 
-struct Progress {
+struct DatagenTally {
     start: Instant,
     positions: u64,
     games: u64,
@@ -208,8 +202,9 @@ struct Progress {
 
 fn generate<P: Evaluate + RecordRules>(
     args: &DatagenArgs,
+    eval: &Evaluator,
     out: &mut dyn Write,
-) -> Result<Progress, String> {
+) -> Result<DatagenTally, String> {
     let lines = Arc::new(openings(P::VARIANT));
     let next_game = Arc::new(AtomicU64::new(0));
     let written = Arc::new(AtomicU64::new(0));
@@ -224,9 +219,10 @@ fn generate<P: Evaluate + RecordRules>(
             written.clone(),
             tx.clone(),
         );
-        let (seed, nodes, hash) = (args.seed, args.nodes, args.hash);
+        let (seed, nodes, hash, eval) = (args.seed, args.nodes, args.hash, eval.clone());
         handles.push(std::thread::spawn(move || {
             let mut searcher = Searcher::<P>::new(1, hash);
+            let _ = searcher.set_evaluator(eval);
             loop {
                 if written.load(Ordering::SeqCst) >= max_positions {
                     break;
@@ -245,7 +241,7 @@ fn generate<P: Evaluate + RecordRules>(
     }
     drop(tx);
     let now = Instant::now();
-    let mut p = Progress {
+    let mut p = DatagenTally {
         start: now,
         positions: 0,
         games: 0,
@@ -280,9 +276,10 @@ fn generate<P: Evaluate + RecordRules>(
 /// their order) and writes each with its new score.
 fn rescore<P: Evaluate + RecordRules>(
     args: &DatagenArgs,
+    eval: &Evaluator,
     records: Vec<Record>,
     out: &mut dyn Write,
-) -> Result<Progress, String> {
+) -> Result<DatagenTally, String> {
     let records: Vec<Record> = records
         .into_iter()
         .filter(|r| r.variant == P::VARIANT)
@@ -294,10 +291,11 @@ fn rescore<P: Evaluate + RecordRules>(
     let mut handles = Vec::new();
     for t in 0..threads {
         let (records, done) = (records.clone(), done.clone());
-        let (nodes, hash) = (args.nodes, args.hash);
+        let (nodes, hash, eval) = (args.nodes, args.hash, eval.clone());
         handles.push(std::thread::spawn(
             move || -> Result<Vec<Record>, String> {
                 let mut searcher = Searcher::<P>::new(1, hash);
+                searcher.set_evaluator(eval)?;
                 let part = records.iter().skip(t * chunk).take(chunk);
                 let mut outv = Vec::new();
                 for r in part {
@@ -331,7 +329,7 @@ fn rescore<P: Evaluate + RecordRules>(
         ));
     }
     let start = Instant::now();
-    let mut p = Progress {
+    let mut p = DatagenTally {
         start,
         positions: 0,
         games: 0,
@@ -369,7 +367,7 @@ fn rescore<P: Evaluate + RecordRules>(
     Ok(p)
 }
 
-fn report(p: &Progress, args: &DatagenArgs, last: bool) {
+fn report(p: &DatagenTally, args: &DatagenArgs, last: bool) {
     let t = p.start.elapsed().as_secs_f64().max(1e-9);
     if args.rescore.is_some() {
         eprintln!(
@@ -407,10 +405,13 @@ fn report(p: &Progress, args: &DatagenArgs, last: bool) {
 
 /// Runs `damka datagen`; returns the exit status.
 pub fn run(args: DatagenArgs) -> i32 {
-    if let Err(e) = args.eval.apply() {
-        eprintln!("damka datagen: {e}");
-        return 2;
-    }
+    let eval = match args.eval.evaluators() {
+        Ok(e) => e.get(args.variant).clone(),
+        Err(e) => {
+            eprintln!("damka datagen: {e}");
+            return 2;
+        }
+    };
     // The file to rescore is read first: a missing or malformed one leaves `--out` alone.
     let input = match args.rescore.as_deref().map(crate::eval::data::read_file) {
         None => None,
@@ -432,17 +433,22 @@ pub fn run(args: DatagenArgs) -> i32 {
         }
     };
     let mut out = BufWriter::new(file);
-    struct Generate<'a>(&'a DatagenArgs, Option<Vec<Record>>, &'a mut dyn Write);
-    impl GameTask for Generate<'_> {
-        type Output = Result<Progress, String>;
-        fn run<P: Evaluate + Perft + RecordRules>(self) -> Self::Output {
-            match self.1 {
-                Some(records) => rescore::<P>(self.0, records, self.2),
-                None => generate::<P>(self.0, self.2),
+    struct Generate<'a>(
+        &'a DatagenArgs,
+        Evaluator,
+        Option<Vec<Record>>,
+        &'a mut dyn Write,
+    );
+    impl RecordTask for Generate<'_> {
+        type Output = Result<DatagenTally, String>;
+        fn run<P: Evaluate + RecordRules>(self) -> Self::Output {
+            match self.2 {
+                Some(records) => rescore::<P>(self.0, &self.1, records, self.3),
+                None => generate::<P>(self.0, &self.1, self.3),
             }
         }
     }
-    let res = dispatch(args.variant, Generate(&args, input, &mut out));
+    let res = dispatch_records(args.variant, Generate(&args, eval, input, &mut out));
     match res {
         Ok(p) => {
             report(&p, &args, true);

@@ -131,11 +131,12 @@ pub fn summary(i: usize, r: &GameRecord) -> String {
 /// Runs `damka dxp`; returns the exit status (0 done, 1 a match could not be completed,
 /// 2 bad arguments or no connection).
 pub fn run(args: DxpArgs) -> i32 {
-    if let Err(e) = args.search.eval.apply() {
-        return fail(&e);
-    }
+    let evals = match args.search.eval.evaluators() {
+        Ok(e) => e,
+        Err(e) => return fail(&e),
+    };
     let cfg = match args.timing.config() {
-        Ok(c) => c,
+        Ok(c) => Config { evals, ..c },
         Err(e) => return fail(&e),
     };
     let resources = Resources {

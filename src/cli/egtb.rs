@@ -8,6 +8,7 @@
 //! DIR defaults to a `damka` folder under the user's data directory; each game has its own
 //! folder in it.
 
+use super::egtb_positions::PositionsArgs;
 use crate::core::Variant;
 use crate::dispatch::{dispatch, GameTask};
 use crate::egtb::build::{self, SigReport};
@@ -60,32 +61,6 @@ pub struct CheckGamesArgs {
     /// The database folder.
     #[command(flatten)]
     pub dir: DirArg,
-}
-
-/// Arguments of `egtb positions`.
-#[derive(Args, Debug)]
-pub struct PositionsArgs {
-    /// Game: russian or turkish.
-    #[arg(long, default_value = "russian")]
-    pub variant: String,
-    /// Number of positions.
-    #[arg(long, default_value_t = 100)]
-    pub count: usize,
-    /// Fewest pieces.
-    #[arg(long, default_value_t = 6)]
-    pub min: u32,
-    /// Most pieces.
-    #[arg(long, default_value_t = 9)]
-    pub max: u32,
-    /// Random seed.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Depth of the search that keeps only positions within --margin of equal.
-    #[arg(long, default_value_t = 6)]
-    pub depth: u32,
-    /// Largest absolute score kept, centi-men.
-    #[arg(long, default_value_t = 100)]
-    pub margin: i32,
 }
 
 /// Arguments of `egtb build` and `egtb verify`.
@@ -178,7 +153,9 @@ fn run_for<P: Evaluate + Notation>(args: EgtbArgs) -> i32 {
         EgtbAction::CheckGames(a) => {
             let dir = a.dir.path();
             match crate::egtb::endgames::open_for::<P>(&dir, 64) {
-                Ok((_, eg)) => super::egtb_positions::check_games::<P>(&a, eg.as_ref()),
+                Ok((_, eg)) => {
+                    super::egtb_positions::check_games::<P>(&a.pdn, &a.player, eg.as_ref())
+                }
                 Err(e) => usage(&e),
             }
         }

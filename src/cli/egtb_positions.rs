@@ -8,7 +8,6 @@
 //! damka egtb positions --variant russian --count 100 --min 6 --max 9 --seed 1 > ru-endings.txt
 //! ```
 
-use super::egtb::PositionsArgs;
 use crate::core::{Color, Rng};
 use crate::egtb::index::Geometry;
 use crate::egtb::{Endgames, Value};
@@ -18,6 +17,7 @@ use crate::eval::Evaluate;
 use crate::game::pdn::read_all;
 use crate::game::Game;
 use crate::variant::{Notation, Outcome, Pieces};
+use clap::Args;
 
 fn random_side(rng: &mut Rng, n: u32, men_squares: u64, playable: u64, taken: &mut u64) -> Pieces {
     let mut p = Pieces::default();
@@ -40,6 +40,32 @@ fn random_side(rng: &mut Rng, n: u32, men_squares: u64, playable: u64, taken: &m
         }
     }
     p
+}
+
+/// Arguments of `egtb positions`.
+#[derive(Args, Debug)]
+pub struct PositionsArgs {
+    /// Game: russian or turkish.
+    #[arg(long, default_value = "russian")]
+    pub variant: String,
+    /// Number of positions.
+    #[arg(long, default_value_t = 100)]
+    pub count: usize,
+    /// Fewest pieces.
+    #[arg(long, default_value_t = 6)]
+    pub min: u32,
+    /// Most pieces.
+    #[arg(long, default_value_t = 9)]
+    pub max: u32,
+    /// Random seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Depth of the search that keeps only positions within --margin of equal.
+    #[arg(long, default_value_t = 6)]
+    pub depth: u32,
+    /// Largest absolute score kept, centi-men.
+    #[arg(long, default_value_t = 100)]
+    pub margin: i32,
 }
 
 /// Runs `damka egtb positions`; prints one FEN per line.
@@ -98,11 +124,11 @@ pub fn run<P: Evaluate>(a: PositionsArgs) -> i32 {
 
 /// Runs `damka egtb check-games`: prints, for the named player, how many games reached a
 /// database win under the rules and how many of those it won; exit status 1 if one was not.
-pub fn check_games<P: Evaluate>(a: &super::egtb::CheckGamesArgs, eg: &dyn Endgames<P>) -> i32 {
-    let text = match std::fs::read_to_string(&a.pdn) {
+pub fn check_games<P: Evaluate>(pdn: &std::path::Path, player: &str, eg: &dyn Endgames<P>) -> i32 {
+    let text = match std::fs::read_to_string(pdn) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("damka egtb check-games: {}: {e}", a.pdn.display());
+            eprintln!("damka egtb check-games: {}: {e}", pdn.display());
             return 2;
         }
     };
@@ -116,8 +142,8 @@ pub fn check_games<P: Evaluate>(a: &super::egtb::CheckGamesArgs, eg: &dyn Endgam
     let (mut reached, mut converted) = (0, 0);
     for (k, r) in records.iter().enumerate() {
         let colour = match (r.tag("White"), r.tag("Black")) {
-            (Some(w), _) if w == a.player => Color::White,
-            (_, Some(b)) if b == a.player => Color::Black,
+            (Some(w), _) if w == player => Color::White,
+            (_, Some(b)) if b == player => Color::Black,
             _ => continue,
         };
         let mut g = Game::new(*r.game.start());
@@ -160,7 +186,7 @@ pub fn check_games<P: Evaluate>(a: &super::egtb::CheckGamesArgs, eg: &dyn Endgam
     println!(
         "{} games, {reached} reached a database win for {}, {converted} converted",
         records.len(),
-        a.player
+        player
     );
     i32::from(converted < reached)
 }

@@ -23,9 +23,10 @@ pub struct HubArgs {
 
 /// Runs `damka hub`; returns the exit status (0: the client quit or went away).
 pub fn run(args: HubArgs) -> i32 {
-    if let Err(status) = args.search.install_eval("hub") {
-        return status;
-    }
+    let evals = match args.search.evaluators("hub") {
+        Ok(e) => e,
+        Err(status) => return status,
+    };
     // pydraughts merges stderr into stdout and fails on any line it cannot read, so nothing
     // may reach stderr during a session, not even a panic message.
     std::panic::set_hook(Box::new(|_| {}));
@@ -47,7 +48,8 @@ pub fn run(args: HubArgs) -> i32 {
             .options
             .push(("egtb-path".into(), path.to_string_lossy().into_owned()));
     }
-    let engine = Engine::new(args.variant.unwrap_or(Variant::Russian));
+    let mut engine = Engine::new(args.variant.unwrap_or(Variant::Russian));
+    engine.set_evaluators(evals);
     let input = BufReader::with_capacity(1 << 16, io::stdin());
     // A write error means the client closed our stdout: it is gone, which ends the session
     // normally.

@@ -93,7 +93,10 @@ pub fn main() -> i32 {
         Some(Command::Hub(a)) => hub::run(a),
         Some(Command::Perft(a)) => perft::run(a),
         Some(Command::Bench(a)) => bench::run(a),
-        Some(Command::Analyse(a)) => analyse::run(a),
+        Some(Command::Analyse(a)) => match a.pdn.clone() {
+            Some(path) => annotate::run(&a, &path),
+            None => analyse::run(a),
+        },
         Some(Command::Play(a)) => play::run(a),
         Some(Command::Egtb(a)) => egtb::run(a),
         Some(Command::Dxp(a)) => dxp::run(a),

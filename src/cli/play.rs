@@ -8,7 +8,7 @@
 use crate::core::{score_text, Color, Score, ScoreStyle, Variant};
 use crate::dispatch::{dispatch, GameTask};
 use crate::engine::{GameSession, GoMode, Limits, DEFAULT_HASH_MB};
-use crate::eval::Evaluate;
+use crate::eval::{Evaluate, Evaluator};
 use crate::game::pdn::today;
 use crate::game::{sorted_legal_texts, Game, Record};
 use crate::variant::{MoveError, Notation, Perft};
@@ -90,7 +90,7 @@ impl Default for PlayArgs {
 
 /// Runs `damka play` on the terminal; returns the exit status.
 pub fn run(args: PlayArgs) -> i32 {
-    if let Err(status) = args.search.install_eval("play") {
+    if let Err(status) = args.search.evaluators("play") {
         return status;
     }
     let stdin = io::stdin();
@@ -129,6 +129,13 @@ fn run_variant<P: Evaluate>(
     input: impl BufRead,
     mut out: impl Write,
 ) -> io::Result<i32> {
+    let eval = match args.search.eval.evaluators() {
+        Ok(e) => e.get(P::VARIANT).clone(),
+        Err(e) => {
+            writeln!(out, "damka play: {e}")?;
+            return Ok(2);
+        }
+    };
     let game = match &args.fen {
         Some(f) => match Game::<P>::from_fen(f) {
             Ok(g) => g,
@@ -144,6 +151,7 @@ fn run_variant<P: Evaluate>(
         input,
         out,
         game,
+        eval,
         engine: None,
         flipped: args.flip,
         announced: None,
@@ -173,6 +181,8 @@ struct Session<'a, P: Evaluate, R: BufRead, W: Write> {
     input: R,
     out: W,
     game: Game<P>,
+    /// The evaluation of the engine's session, made when it is first needed.
+    eval: Evaluator,
     engine: Option<GameSession<P>>,
     flipped: bool,
     /// The ply at which the result was last announced (announce once per ending).
@@ -389,8 +399,11 @@ impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
             self.args.search.threads_or(1),
             self.args.search.hash_or(DEFAULT_HASH_MB),
         );
+        let eval = self.eval.clone();
         self.engine.get_or_insert_with(|| {
             let mut s = GameSession::new(threads, hash);
+            // Made for this game by `run_variant`.
+            let _ = s.set_evaluator(eval);
             s.set_skill(skill);
             s.set_seed(seed);
             s.set_book(book);

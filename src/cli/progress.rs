@@ -10,17 +10,17 @@ use std::time::Instant;
 const BAR: usize = 30;
 
 /// A progress bar for `total` steps.
-pub struct Progress {
+pub struct ProgressBar {
     label: String,
     total: u64,
     start: Instant,
     last_draw: Option<Instant>,
 }
 
-impl Progress {
-    /// A bar named `label` for `total` steps (drawn on the first [`Progress::set`]).
-    pub fn new(label: &str, total: u64) -> Progress {
-        Progress {
+impl ProgressBar {
+    /// A bar named `label` for `total` steps (drawn on the first [`ProgressBar::set`]).
+    pub fn new(label: &str, total: u64) -> ProgressBar {
+        ProgressBar {
             label: label.to_string(),
             total: total.max(1),
             start: Instant::now(),
@@ -78,7 +78,7 @@ mod tests {
 
     #[test]
     fn the_bar_fills_with_the_work_done() {
-        let p = Progress::new("x", 4);
+        let p = ProgressBar::new("x", 4);
         assert!(p
             .line(0, "")
             .starts_with(&format!("x [{}] 0/4", ".".repeat(BAR))));

@@ -3,9 +3,8 @@
 //! evaluation (`--eval`, `--eval-file`), a position (`--fen`, `--moves`) and the strength
 //! level (`--skill`, `--seed`).
 
-use crate::core::Variant;
 use crate::engine::{DEFAULT_EGTB_CACHE_MB, MAX_HASH_MB, MAX_THREADS};
-use crate::eval::select::{self, EvalKind};
+use crate::eval::{EvalKind, Evaluators};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -70,21 +69,17 @@ pub struct EvalArgs {
 }
 
 impl EvalArgs {
-    /// Installs the chosen evaluation; the error is a one-line message.
-    pub fn apply(&self) -> Result<(), String> {
+    /// The chosen evaluation of each game; the error is a one-line message.
+    pub fn evaluators(&self) -> Result<Evaluators, String> {
+        let mut evals = Evaluators::default();
         if let Some(k) = self.eval {
-            for v in Variant::ALL {
-                // `learned` where a game has no compiled-in net is an error only when asked for
-                // explicitly for that game; for both games at once it keeps what there is.
-                if select::set(v, k).is_err() && k == EvalKind::Learned {
-                    continue;
-                }
-            }
+            // `learned` for both games at once keeps a game without a compiled-in net as it is.
+            evals.set_kind(k);
         }
         if let Some(p) = &self.eval_file {
-            select::load_file(p)?;
+            evals.load_file(p)?;
         }
-        Ok(())
+        Ok(evals)
     }
 }
 
@@ -116,10 +111,10 @@ impl SearchArgs {
         self.hash.map_or(default, |h| h as usize)
     }
 
-    /// Installs the evaluation for command `command`; on failure prints
+    /// The chosen evaluation of each game for command `command`; on failure prints
     /// `damka COMMAND: reason` on stderr and gives the exit status 2.
-    pub fn install_eval(&self, command: &str) -> Result<(), i32> {
-        self.eval.apply().map_err(|e| {
+    pub fn evaluators(&self, command: &str) -> Result<Evaluators, i32> {
+        self.eval.evaluators().map_err(|e| {
             eprintln!("damka {command}: {e}");
             2
         })

@@ -87,6 +87,24 @@ impl Variant {
             Variant::Turkish => "turkish",
         }
     }
+
+    /// The game's byte in the files damka writes (opening books, nets, training records,
+    /// endgame databases): 0 for Russian, 1 for Turkish.
+    pub const fn code(self) -> u8 {
+        match self {
+            Variant::Russian => 0,
+            Variant::Turkish => 1,
+        }
+    }
+
+    /// The game of a file byte ([`Variant::code`]); `None` for a byte no game has.
+    pub const fn from_code(code: u8) -> Option<Variant> {
+        match code {
+            0 => Some(Variant::Russian),
+            1 => Some(Variant::Turkish),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for Variant {

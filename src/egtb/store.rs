@@ -66,13 +66,6 @@ pub fn crc32(data: &[u8]) -> u32 {
     !c
 }
 
-fn variant_byte(v: Variant) -> u8 {
-    match v {
-        Variant::Russian => 0,
-        Variant::Turkish => 1,
-    }
-}
-
 /// The fixed part of a file, read when it is opened.
 #[derive(Clone, Debug)]
 pub struct Header {
@@ -295,7 +288,7 @@ pub fn write(path: &Path, variant: Variant, sig: Signature, codes: &[u16]) -> io
     let mut head = Vec::with_capacity(HEADER_LEN + 8 * offsets.len() + 4);
     head.extend_from_slice(MAGIC);
     head.extend_from_slice(&VERSION.to_le_bytes());
-    head.push(variant_byte(variant));
+    head.push(variant.code());
     head.extend_from_slice(&[sig.my_men, sig.my_kings, sig.their_men, sig.their_kings]);
     head.push(width);
     head.extend_from_slice(&BLOCK_VALUES.to_le_bytes());
@@ -338,11 +331,7 @@ pub fn read_header(f: &mut File) -> io::Result<Header> {
     if u32::from_le_bytes(h[8..12].try_into().unwrap()) != VERSION {
         return Err(bad("unknown database version"));
     }
-    let variant = match h[12] {
-        0 => Variant::Russian,
-        1 => Variant::Turkish,
-        _ => return Err(bad("unknown variant in header")),
-    };
+    let variant = Variant::from_code(h[12]).ok_or_else(|| bad("unknown variant in header"))?;
     let sig = Signature::new(h[13], h[14], h[15], h[16]);
     let width = h[17];
     let block = u32::from_le_bytes(h[18..22].try_into().unwrap());

@@ -18,7 +18,7 @@ pub use session::{clock_seed, GameSession};
 use crate::core::{Score, Variant};
 use crate::dispatch::PerGame;
 use crate::egtb::Endgames;
-use crate::eval::Evaluate;
+use crate::eval::{Evaluate, Evaluators};
 use crate::game::Game;
 use crate::search::time::TimePlan;
 use crate::search::{Finished, Report, SearchLimits};
@@ -292,13 +292,16 @@ pub fn search_limits(limits: &Limits, mode: GoMode) -> SearchLimits {
 
 /// The session of whichever game is chosen: the one place the facade turns a [`Variant`]
 /// into a type.
-type AnyGame = PerGame<GameSession<RussianPosition>, GameSession<TurkishPosition>>;
+type AnySession = PerGame<GameSession<RussianPosition>, GameSession<TurkishPosition>>;
 
 /// The engine: current game, options and search threads. The thread count and table size
 /// live in the session's searcher, nowhere else.
 pub struct Engine {
-    game: AnyGame,
+    game: AnySession,
     endgames: EndgameConfig,
+    /// The evaluation of each game (the `eval` and `eval-file` options); the session's
+    /// searcher has its game's.
+    evals: Evaluators,
     /// The last weights file loaded with the `eval-file` option (empty: none).
     eval_file: String,
     /// The `seed` option (0: from the clock).
@@ -313,14 +316,10 @@ pub struct Engine {
     book_variety: Score,
 }
 
-/// The evaluation in use for each game, for the Hub `id` line and `--version`:
-/// `russian:<net> turkish:<net>` (`classic` for the hand-written one).
+/// The default evaluation of each game (what a new engine uses), for `--version` and the Hub
+/// `id` line: `russian:<net> turkish:<net>` (`classic` for the hand-written one).
 pub fn eval_names() -> String {
-    Variant::ALL
-        .iter()
-        .map(|&v| format!("{}:{}", v.name(), crate::eval::select::name(v)))
-        .collect::<Vec<_>>()
-        .join(" ")
+    Evaluators::default().names()
 }
 
 impl Engine {
@@ -329,6 +328,7 @@ impl Engine {
         Engine {
             game: Self::make(variant, 1, DEFAULT_HASH_MB),
             endgames: EndgameConfig::new(),
+            evals: Evaluators::default(),
             eval_file: String::new(),
             seed: 0,
             book_on: None,
@@ -344,18 +344,18 @@ impl Engine {
         self
     }
 
-    fn make(variant: Variant, threads: usize, hash_mb: usize) -> AnyGame {
+    fn make(variant: Variant, threads: usize, hash_mb: usize) -> AnySession {
         match variant {
-            Variant::Russian => AnyGame::Russian(GameSession::new(threads, hash_mb)),
-            Variant::Turkish => AnyGame::Turkish(GameSession::new(threads, hash_mb)),
+            Variant::Russian => AnySession::Russian(GameSession::new(threads, hash_mb)),
+            Variant::Turkish => AnySession::Turkish(GameSession::new(threads, hash_mb)),
         }
     }
 
     /// The current variant.
     pub fn variant(&self) -> Variant {
         match self.game {
-            AnyGame::Russian(_) => Variant::Russian,
-            AnyGame::Turkish(_) => Variant::Turkish,
+            AnySession::Russian(_) => Variant::Russian,
+            AnySession::Turkish(_) => Variant::Turkish,
         }
     }
 
@@ -377,7 +377,26 @@ impl Engine {
             });
             self.attach_book();
             self.attach_endgames();
+            self.attach_evaluator();
         }
+    }
+
+    /// The evaluation of each game this engine uses.
+    pub fn evaluators(&self) -> &Evaluators {
+        &self.evals
+    }
+
+    /// Uses `evals` from the next search on (stops a running search first).
+    pub fn set_evaluators(&mut self, evals: Evaluators) {
+        self.evals = evals;
+        self.attach_evaluator();
+    }
+
+    /// Gives the current game's searcher its game's evaluation.
+    fn attach_evaluator(&mut self) {
+        let eval = self.evals.get(self.variant()).clone();
+        // `Evaluators` keeps each game's evaluation fit for that game.
+        let _ = crate::per_game!(&mut self.game, s => s.searcher_mut().set_evaluator(eval));
     }
 
     /// Whether the current game plays from its book: the `book` option if it was set, else
@@ -411,10 +430,10 @@ impl Engine {
         self.endgames.reopen(self.variant());
         let tables = self.endgames.tables.clone();
         match &mut self.game {
-            AnyGame::Russian(s) => s
+            AnySession::Russian(s) => s
                 .searcher_mut()
                 .set_endgames(tables.map(|t| t as Arc<dyn Endgames<RussianPosition>>)),
-            AnyGame::Turkish(s) => s
+            AnySession::Turkish(s) => s
                 .searcher_mut()
                 .set_endgames(tables.map(|t| t as Arc<dyn Endgames<TurkishPosition>>)),
         }

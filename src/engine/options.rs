@@ -49,7 +49,7 @@ impl Engine {
             EngineOption {
                 name: "eval",
                 kind: OptionKind::Enum(vec!["learned", "classic"]),
-                value: match crate::eval::select::active(self.variant()) {
+                value: match self.evals.get(self.variant()).net() {
                     Some(_) => "learned",
                     None => "classic",
                 }
@@ -136,13 +136,12 @@ impl Engine {
             }
             "eval" => {
                 let kind = value
-                    .parse::<crate::eval::select::EvalKind>()
+                    .parse::<crate::eval::EvalKind>()
                     .map_err(EngineError::BadOption)?;
-                self.stop_and_wait();
-                for v in Variant::ALL {
-                    // Learned where a game has no compiled-in net: that game keeps what it has.
-                    let _ = crate::eval::select::set(v, kind);
-                }
+                // Learned where a game has no compiled-in net: that game keeps what it has.
+                let mut evals = self.evals.clone();
+                evals.set_kind(kind);
+                self.set_evaluators(evals);
                 Ok(())
             }
             "eval-file" => {
@@ -150,9 +149,11 @@ impl Engine {
                 if path.is_empty() {
                     return Ok(());
                 }
-                self.stop_and_wait();
-                crate::eval::select::load_file(std::path::Path::new(path))
+                let mut evals = self.evals.clone();
+                evals
+                    .load_file(std::path::Path::new(path))
                     .map_err(|e| EngineError::BadOption(format!("eval-file: {e}")))?;
+                self.set_evaluators(evals);
                 self.eval_file = path.to_string();
                 Ok(())
             }

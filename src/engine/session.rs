@@ -7,10 +7,10 @@ use super::skill::{self, skill_level, MAX_SKILL};
 use super::{search_limits, EngineError, GoMode, Limits};
 use crate::book::Book;
 use crate::core::{Rng, Score};
-use crate::eval::Evaluate;
+use crate::eval::{Evaluate, Evaluator};
 use crate::game::Game;
 use crate::search::RootLine;
-use crate::search::{Finished, Job, Report, Searcher};
+use crate::search::{answer_without_search, Finished, Job, Report, Searcher};
 use crate::variant::Notation;
 use std::sync::Arc;
 
@@ -135,6 +135,11 @@ impl<P: Evaluate> GameSession<P> {
         Ok(())
     }
 
+    /// Uses `eval` from the next search on; a net of another game is refused.
+    pub fn set_evaluator(&mut self, eval: Evaluator) -> Result<(), String> {
+        self.searcher.set_evaluator(eval)
+    }
+
     /// The searcher (threads, table, stop and ponder-hit).
     pub fn searcher(&self) -> &Searcher<P> {
         &self.searcher
@@ -191,27 +196,7 @@ impl<P: Evaluate> GameSession<P> {
         let mut on_report = on_report;
         if let Some(line) = self.book_move(&job, mode) {
             // No search: the book move is the answer, at once.
-            on_report(&Report {
-                rank: None,
-                depth: 0,
-                seldepth: 0,
-                mean_depth: 0.0,
-                score: line.score,
-                nodes: 0,
-                time: 0.0,
-                pv: line.pv.clone(),
-                book: true,
-            });
-            on_done(Finished {
-                best: line.pv.first().copied(),
-                ponder: None,
-                score: line.score,
-                depth: 0,
-                nodes: 0,
-                time: 0.0,
-                pv: line.pv.clone(),
-                lines: vec![line],
-            });
+            on_done(answer_without_search(line, 0, 0.0, true, &mut on_report));
             return Ok(());
         }
         let level = skill_level(self.skill);

@@ -4,9 +4,9 @@
 //! loses [`ClassicTerms::HANGING`] when an enemy man could take one of its pieces. Each game
 //! ([`super::russian`], [`super::turkish`]) gives only its terms and weights.
 
-use super::{rotate, select, Evaluate};
+use super::rotate;
 use crate::core::{Color, Score};
-use crate::variant::{Board, Pieces, Position, Rules};
+use crate::variant::{Pieces, Rules};
 
 /// The terms of one game's hand-written evaluation.
 pub trait ClassicTerms: Rules {
@@ -65,19 +65,6 @@ pub fn evaluate<G: ClassicTerms>(white: Pieces, black: Pieces, stm: Color) -> Sc
         s += G::HANGING;
     }
     s
-}
-
-impl<G: ClassicTerms> Evaluate for Board<G> {
-    /// The evaluation chosen for the game ([`super::select`]).
-    #[inline]
-    fn evaluate(&self) -> Score {
-        let (w, b, side) = (
-            self.pieces(Color::White),
-            self.pieces(Color::Black),
-            self.side_to_move(),
-        );
-        select::evaluate_with(G::VARIANT, w, b, side, || evaluate::<G>(w, b, side))
-    }
 }
 
 #[cfg(test)]

@@ -116,10 +116,7 @@ impl Record {
         out[0..8].copy_from_slice(&occ.to_le_bytes());
         out[8..12].copy_from_slice(&white.to_le_bytes());
         out[12..16].copy_from_slice(&king.to_le_bytes());
-        out[16] = match self.variant {
-            Variant::Russian => 0,
-            Variant::Turkish => 1,
-        };
+        out[16] = self.variant.code();
         out[17] = Flag::Black.bit(self.side == Color::Black)
             | Flag::Capture.bit(self.capture)
             | Flag::Adjudicated.bit(self.adjudicated);
@@ -140,11 +137,8 @@ impl Record {
         if n > 32 || (n < 32 && (white_bits | king_bits) >> n != 0) {
             return Err("piece bits beyond the occupied squares".into());
         }
-        let variant = match b[16] {
-            0 => Variant::Russian,
-            1 => Variant::Turkish,
-            v => return Err(format!("unknown game code {v}")),
-        };
+        let variant =
+            Variant::from_code(b[16]).ok_or_else(|| format!("unknown game code {}", b[16]))?;
         if b[17] & !Flag::ALL != 0 || b[18] > 2 {
             return Err("bad flags or result".into());
         }

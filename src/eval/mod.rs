@@ -1,27 +1,30 @@
 //! Evaluation, one module per game behind the [`Evaluate`] trait: the hand-written one
-//! ([`russian`], [`turkish`]) and the learned one ([`pattern`], weights in [`netfile`]
-//! format, training records in [`data`]).
+//! ([`classic`], with each game's terms in [`russian`], [`turkish`]) and the learned one
+//! ([`pattern`], weights in [`netfile`] format, training records in [`data`]).
 //!
-//! Which one the search uses is chosen per game at run time ([`select`]): a process-wide
-//! setting, read with one relaxed atomic load per evaluation, so the search needs no
-//! evaluation state of its own.
+//! Which one a search uses is the searcher's [`Evaluator`], owned by its engine and chosen by
+//! the engine's options: two engines in one process may evaluate differently. The files
+//! import one way: `classic` <- `pattern` <- `netfile` <- `evaluator`.
 
 pub mod classic;
 pub mod data;
+pub mod evaluator;
 pub mod netfile;
 pub mod network;
 pub mod pattern;
 pub mod russian;
-pub mod select;
 pub mod turkish;
+
+pub use evaluator::{EvalKind, Evaluator, Evaluators};
 
 use crate::core::Score;
 use crate::variant::Position;
 
 /// A static evaluation of a position, in centi-men from the side to move's point of view.
 pub trait Evaluate: Position {
-    /// The score of the position for the side to move.
-    fn evaluate(&self) -> Score;
+    /// The score of the position for the side to move, by `eval` (which must fit the
+    /// position's game, [`evaluator::fits`]).
+    fn evaluate(&self, eval: &Evaluator) -> Score;
 }
 
 /// The board turned half a turn (square `s` to `63 - s`): seen from the other side. Both games

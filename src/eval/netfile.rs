@@ -1,5 +1,5 @@
 //! The weights file of a [`Net`] (written by the trainer, read by `--eval-file`, compiled in
-//! from `src/eval/nets/`). Little-endian:
+//! from `src/data/nets/`). Little-endian:
 //!
 //! | bytes | field                                                               |
 //! |-------|---------------------------------------------------------------------|
@@ -35,10 +35,7 @@ pub fn to_bytes(net: &Net) -> Vec<u8> {
     let mut v = Vec::new();
     v.extend_from_slice(MAGIC);
     v.extend_from_slice(&VERSION.to_le_bytes());
-    v.push(match net.variant {
-        Variant::Russian => 0,
-        Variant::Turkish => 1,
-    });
+    v.push(net.variant.code());
     v.extend_from_slice(&[0; 3]);
     let mut name = [0u8; NAME_BYTES];
     for (d, s) in name.iter_mut().zip(net.name.bytes()) {
@@ -95,11 +92,8 @@ pub fn from_bytes(b: &[u8]) -> Result<Net, String> {
             "weights format version {version} (expected 2 or {VERSION})"
         ));
     }
-    let variant = match b[12] {
-        0 => Variant::Russian,
-        1 => Variant::Turkish,
-        g => return Err(format!("unknown game code {g}")),
-    };
+    let variant =
+        Variant::from_code(b[12]).ok_or_else(|| format!("unknown game code {}", b[12]))?;
     let name_bytes = &b[16..16 + NAME_BYTES];
     let len = name_bytes
         .iter()

@@ -16,8 +16,13 @@ pub mod pdn;
 pub use annotated::MoveNote;
 pub use pdn::{PdnError, Record};
 
-use crate::variant::{EndRule, GameMove, Notation};
+use crate::dispatch::PerGame;
+use crate::variant::{EndRule, GameMove, Notation, RussianPosition, TurkishPosition};
 use crate::variant::{GameEnd, MoveError, Outcome, Position, PositionError};
+
+/// A game of whichever variant is chosen at run time, typed per game (run generic code on it
+/// with [`per_game!`](crate::per_game)).
+pub type AnyGame = PerGame<Game<RussianPosition>, Game<TurkishPosition>>;
 
 /// The legal moves of `pos` written by `text` ([`Notation::move_to_algebraic`] or
 /// [`Notation::move_to_hub`]), sorted: how a listing shows them.

@@ -4,6 +4,7 @@
 //! - [`parse`] splits a line into command and arguments (lenient reading),
 //! - [`command`] turns it into a typed [`command::Command`] (typed errors),
 //! - [`format`](mod@format) writes lines: replies strictly, commands by the protocol's rule,
+//! - [`answer`] turns the engine's results (progress, answer, messages) into replies,
 //! - [`reply`] the engine's replies, typed: written by the session, read by a client
 //!   ([`reply::parse_reply`]),
 //! - [`request`] writes a typed command as a client sends it ([`command::Command::to_line`]),
@@ -11,6 +12,7 @@
 //! - [`session`] is the state machine driving a [`Backend`] (the engine facade, or a fake in
 //!   tests).
 
+pub mod answer;
 pub mod command;
 pub mod dxp;
 pub mod format;
@@ -67,6 +69,11 @@ pub trait Backend {
     fn take_notices(&mut self) -> Vec<String> {
         Vec::new()
     }
+    /// The evaluation of each game, for the `id` line: `russian:<name> turkish:<name>`; by
+    /// default each game's default ([`crate::engine::eval_names`]).
+    fn eval_names(&self) -> String {
+        crate::engine::eval_names()
+    }
 }
 
 impl Backend for Engine {
@@ -99,5 +106,8 @@ impl Backend for Engine {
     }
     fn take_notices(&mut self) -> Vec<String> {
         Engine::take_notices(self)
+    }
+    fn eval_names(&self) -> String {
+        self.evaluators().names()
     }
 }

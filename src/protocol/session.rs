@@ -6,8 +6,9 @@
 //! waits on both and is the only one that writes. So `stop`, `ponder-hit` and `ping` are
 //! handled while a search runs, and output lines never interleave.
 
+use super::answer;
 use super::command::{parse_command, Command, PosSource};
-use super::format::{self, Reply};
+use super::format::Reply;
 use super::parse::{shorten, shorten_to};
 use super::reader::{read_loop, Input};
 use super::reply::{EngineReply, Id, ParamDecl, ParamKind};
@@ -128,7 +129,7 @@ impl<B: Backend, W: Write> Session<B, W> {
     }
 
     fn send_error(&mut self, message: &str) -> io::Result<()> {
-        self.send(format::error(message))
+        self.send(answer::error(message))
     }
 
     fn run(&mut self, input: &Receiver<Input>) -> io::Result<()> {
@@ -210,12 +211,12 @@ impl<B: Backend, W: Write> Session<B, W> {
     /// Reports one search event (or the end of the search's channel).
     fn on_search_event(&mut self, e: Option<SearchEvent>) -> io::Result<()> {
         match e {
-            Some(SearchEvent::Info(i)) => self.send(format::info(&i)),
+            Some(SearchEvent::Info(i)) => self.send(answer::info(&i)),
             Some(SearchEvent::Done(o)) => {
                 self.search = None;
                 self.backend.wait();
                 self.send_notices()?;
-                self.send(format::done(&o))
+                self.send(answer::done(&o))
             }
             None => {
                 self.search = None;
@@ -254,7 +255,7 @@ impl<B: Backend, W: Write> Session<B, W> {
     /// Sends the engine's notices (resources asked for but not granted) as `info string=...`.
     fn send_notices(&mut self) -> io::Result<()> {
         for notice in self.backend.take_notices() {
-            self.send(format::info_string(&notice))?;
+            self.send(answer::info_string(&notice))?;
         }
         Ok(())
     }
@@ -300,7 +301,7 @@ impl<B: Backend, W: Write> Session<B, W> {
             version: Some(format!(
                 "{} eval {}",
                 env!("CARGO_PKG_VERSION"),
-                crate::engine::eval_names()
+                self.backend.eval_names()
             )),
             author: Some("the damka authors".into()),
         };

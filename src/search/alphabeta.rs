@@ -139,13 +139,13 @@ impl<P: Evaluate> Worker<P> {
             }
         }
         if ply >= MAX_PLY {
-            return pos.evaluate();
+            return pos.evaluate(&sh.eval);
         }
         if self.qs_budget == 0 {
             // This leaf has had its share: the position is judged as it stands.
             self.leaves += 1;
             self.leaf_plies += ply as u64;
-            return pos.evaluate();
+            return pos.evaluate(&sh.eval);
         }
         self.qs_budget -= 1;
         if !pos.has_capture() {
@@ -155,7 +155,7 @@ impl<P: Evaluate> Worker<P> {
             }
             // A threat can only lower the score (barring a counter-threat, the side to move
             // keeps the static value at best): a node already failing low stays failed low.
-            let stand = pos.evaluate();
+            let stand = pos.evaluate(&sh.eval);
             if !threatened || stand <= alpha {
                 self.leaves += 1;
                 self.leaf_plies += ply as u64;
@@ -195,10 +195,13 @@ impl<P: Evaluate> Worker<P> {
         best
     }
 
-    /// Principal-variation search of node `n`: the transposition table, then the moves in
-    /// order, the first with the full window, the others with a null window (late quiet
-    /// moves reduced) and searched again if they beat alpha.
-    pub(super) fn search(&mut self, sh: &Shared<P>, n: Node<'_, P>) -> Score {
+    /// What decides node `n` before its moves are generated: a repetition, the horizon
+    /// (capture resolution takes over), a stop, a draw rule, the endgame databases, or a
+    /// window the distance to mate closes: `Err(score)`. Else the node is counted and its
+    /// window, narrowed by that distance, returned. Inlined: it is the head of `search`,
+    /// split off only to keep functions short.
+    #[inline(always)]
+    fn enter(&mut self, sh: &Shared<P>, n: Node<'_, P>) -> Result<(Score, Score), Score> {
         let Node {
             pos,
             state,
@@ -206,35 +209,86 @@ impl<P: Evaluate> Worker<P> {
             mut beta,
             depth,
             ply,
-            pv: pv_node,
+            ..
         } = n;
         if ply > 0 && self.is_repetition() {
             self.pv_len[ply] = ply;
-            return DRAW;
+            return Err(DRAW);
         }
         if depth <= 0 || ply >= MAX_PLY {
             self.qs_budget = QS_NODE_BUDGET;
-            return self.qsearch(sh, n, QS_THREAT_REPLIES);
+            return Err(self.qsearch(sh, n, QS_THREAT_REPLIES));
         }
         self.nodes += 1;
         self.pv_len[ply] = ply;
         if self.should_stop(sh) {
-            return 0;
+            return Err(0);
         }
         if ply > 0 {
             if let Some(end) = pos.rule_end(&state) {
-                return Self::end_score(pos, end, ply);
+                return Err(Self::end_score(pos, end, ply));
             }
             if let Some(s) = probe_endgames(sh, pos, &state, ply) {
-                return s;
+                return Err(s);
             }
             // No score can beat a win sooner than this one, or a loss later.
             alpha = alpha.max(loss_in(ply));
             beta = beta.min(win_in(ply + 1));
             if alpha >= beta {
-                return alpha;
+                return Err(alpha);
             }
         }
+        Ok((alpha, beta))
+    }
+
+    /// Near the horizon a quiet node trusts its static value: it stands when it beats beta
+    /// by a margin (RFP_MAX_DEPTH), `Err(value)`; and quiet moves after the first are not
+    /// tried when it falls short of alpha by a margin (FUTILITY_MAX_DEPTH), `Ok(true)`. A
+    /// threat or a capture due (`capture`) is left to the search. Node `n` in the window
+    /// `alpha..beta`.
+    #[inline(always)]
+    fn static_cut(
+        sh: &Shared<P>,
+        n: Node<'_, P>,
+        alpha: Score,
+        beta: Score,
+        capture: bool,
+    ) -> Result<bool, Score> {
+        let (pos, depth) = (n.pos, n.depth);
+        if !n.pv
+            && n.ply > 0
+            && depth <= STATIC_MAX_DEPTH
+            && !is_decisive(alpha)
+            && !is_decisive(beta)
+            && pieces_on_board(pos) >= RFP_MIN_PIECES
+            && !capture
+            && !real_threat(pos)
+        {
+            let stand = pos.evaluate(&sh.eval);
+            if depth <= RFP_MAX_DEPTH && stand - RFP_MARGIN * depth >= beta {
+                return Err(stand);
+            }
+            return Ok(depth <= FUTILITY_MAX_DEPTH && stand + FUTILITY_MARGIN * depth <= alpha);
+        }
+        Ok(false)
+    }
+
+    /// Principal-variation search of node `n`: the transposition table, then the moves in
+    /// order, the first with the full window, the others with a null window (late quiet
+    /// moves reduced) and searched again if they beat alpha.
+    pub(super) fn search(&mut self, sh: &Shared<P>, n: Node<'_, P>) -> Score {
+        let Node {
+            pos,
+            state,
+            depth,
+            ply,
+            pv: pv_node,
+            ..
+        } = n;
+        let (mut alpha, beta) = match self.enter(sh, n) {
+            Ok(window) => window,
+            Err(decided) => return decided,
+        };
         let key = pos.key();
         let tte = sh.tt.probe(key, ply);
         let mut hint = None;
@@ -253,26 +307,10 @@ impl<P: Evaluate> Worker<P> {
         if count == 0 {
             return loss_in(ply);
         }
-        // Near the horizon a quiet node trusts its static value: it stands when it beats
-        // beta by a margin (RFP_MAX_DEPTH), and quiet moves after the first are not tried
-        // when it falls short of alpha by a margin (FUTILITY_MAX_DEPTH). A threat or a
-        // capture due is left to the search.
-        let mut futile = false;
-        if !pv_node
-            && ply > 0
-            && depth <= STATIC_MAX_DEPTH
-            && !is_decisive(alpha)
-            && !is_decisive(beta)
-            && pieces_on_board(pos) >= RFP_MIN_PIECES
-            && !list[0].is_capture()
-            && !real_threat(pos)
-        {
-            let stand = pos.evaluate();
-            if depth <= RFP_MAX_DEPTH && stand - RFP_MARGIN * depth >= beta {
-                return stand;
-            }
-            futile = depth <= FUTILITY_MAX_DEPTH && stand + FUTILITY_MARGIN * depth <= alpha;
-        }
+        let futile = match Self::static_cut(sh, n, alpha, beta, list[0].is_capture()) {
+            Ok(futile) => futile,
+            Err(stand) => return stand,
+        };
         let ext = i32::from(SINGLE_REPLY_EXTENSION && count == 1);
         let new_depth = depth - 1 + ext;
         let side = pos.side_to_move().index();

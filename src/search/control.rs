@@ -6,6 +6,7 @@ use super::tt::TransTable;
 use super::types::{Job, RootLine};
 use crate::core::Score;
 use crate::egtb::Endgames;
+use crate::eval::Evaluator;
 use crate::variant::Position;
 use crossbeam_channel::Sender;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -139,6 +140,8 @@ pub(super) struct Shared<P: Position> {
     pub(super) results: Sender<ThreadResult<P>>,
     /// Endgame databases, if any: an exact score at every node they cover.
     pub(super) endgames: Option<Arc<dyn Endgames<P>>>,
+    /// The searcher's evaluation, shared read-only by the threads.
+    pub(super) eval: Evaluator,
 }
 
 impl<P: Position> Shared<P> {

@@ -30,5 +30,5 @@ mod worker;
 
 pub use control::Control;
 pub use searcher::Searcher;
-pub use types::{Finished, Job, Report, RootLine, SearchLimits};
+pub use types::{answer_without_search, Finished, Job, Report, RootLine, SearchLimits};
 pub use worker::Worker;

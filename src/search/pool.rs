@@ -7,10 +7,10 @@ use std::cell::Cell;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-type Job = Box<dyn FnOnce() + Send + 'static>;
+type PoolTask = Box<dyn FnOnce() + Send + 'static>;
 
 struct Member {
-    tx: Option<Sender<Job>>,
+    tx: Option<Sender<PoolTask>>,
     handle: Option<JoinHandle<()>>,
 }
 
@@ -58,7 +58,7 @@ impl ThreadPool {
             }
         }
         while self.members.len() < n {
-            let (tx, rx) = unbounded::<Job>();
+            let (tx, rx) = unbounded::<PoolTask>();
             let id = self.members.len();
             let Ok(handle) = spawn(id, move || {
                 while let Ok(job) = rx.recv() {

@@ -6,11 +6,11 @@ use super::control::{lock, Control, OnDrop, Shared, Signals, ThreadResult, Threa
 use super::params::HELPER_MIN_TIME;
 use super::pool::ThreadPool;
 use super::tt::TransTable;
-use super::types::{Finished, Job, Report, RootLine};
+use super::types::{answer_without_search, Finished, Job, Report, RootLine};
 use super::worker::Worker;
 use crate::egtb::endgames::{self, Endgames};
-use crate::eval::Evaluate;
-use crate::variant::{GameMove, Position};
+use crate::eval::{evaluator, Evaluate, Evaluator};
+use crate::variant::GameMove;
 use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -24,6 +24,8 @@ pub struct Searcher<P: Evaluate> {
     /// Resources asked for but not granted, not yet taken by [`Searcher::take_notices`].
     notices: Vec<String>,
     endgames: Option<Arc<dyn Endgames<P>>>,
+    /// The evaluation the next searches use.
+    eval: Evaluator,
 }
 
 impl<P: Evaluate> Searcher<P> {
@@ -38,6 +40,7 @@ impl<P: Evaluate> Searcher<P> {
             workers: Arc::new(Vec::new()),
             notices: Vec::new(),
             endgames: None,
+            eval: Evaluator::default_for(P::VARIANT),
         };
         s.set_threads(threads);
         s.set_hash_mb(hash_mb);
@@ -48,6 +51,26 @@ impl<P: Evaluate> Searcher<P> {
     pub fn set_endgames(&mut self, endgames: Option<Arc<dyn Endgames<P>>>) {
         self.stop_and_wait();
         self.endgames = endgames;
+    }
+
+    /// Uses `eval` from the next search on; an evaluation of another game (a net trained for
+    /// it) is refused with the reason.
+    pub fn set_evaluator(&mut self, eval: Evaluator) -> Result<(), String> {
+        if !evaluator::fits::<P>(&eval) {
+            return Err(format!(
+                "the net {} is not for this game ({})",
+                eval.name(),
+                eval.variant().map_or("", |v| v.name())
+            ));
+        }
+        self.stop_and_wait();
+        self.eval = eval;
+        Ok(())
+    }
+
+    /// The evaluation in use.
+    pub fn evaluator(&self) -> &Evaluator {
+        &self.eval
     }
 
     /// Number of threads searching (the calling thread counts as one if no search thread
@@ -165,12 +188,13 @@ impl<P: Evaluate> Searcher<P> {
         let signals = Arc::new(Signals::new(job.limits.ponder));
         self.control.begin(signals.clone());
         self.tt.new_search();
-        let root_moves = allowed_root_moves(&job).len();
+        let root_moves = job.allowed_root_moves().len();
         let by_tables = self.table_move(&job);
         let root_moves = if by_tables.is_some() { 0 } else { root_moves };
         let (published_tx, published) = crossbeam_channel::unbounded();
         let sh = Arc::new(Shared {
             endgames: self.endgames.clone(),
+            eval: self.eval.clone(),
             tt: self.tt.clone(),
             signals,
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
@@ -234,33 +258,14 @@ impl<P: Evaluate> Searcher<P> {
                     best = Some(r);
                 }
             }
-            if let Some((m, v)) = by_tables {
-                on_report(&Report {
-                    rank: None,
-                    depth: 1,
-                    seldepth: 1,
-                    mean_depth: 1.0,
-                    score: endgames::score(v, 0),
-                    nodes: 0,
-                    time: sh.elapsed(),
-                    pv: vec![m],
-                    book: false,
-                });
-            }
             let finished = match by_tables {
-                Some((m, v)) => Finished {
-                    best: Some(m),
-                    ponder: None,
-                    score: endgames::score(v, 0),
-                    depth: 1,
-                    nodes: 0,
-                    time: sh.elapsed(),
-                    pv: vec![m],
-                    lines: vec![RootLine {
+                Some((m, v)) => {
+                    let line = RootLine {
                         score: endgames::score(v, 0),
                         pv: vec![m],
-                    }],
-                },
+                    };
+                    answer_without_search(line, 1, sh.elapsed(), false, &mut on_report)
+                }
                 None => finish(&sh, best),
             };
             // Free before answering: whoever gets the answer may start the next search at
@@ -325,7 +330,7 @@ impl<P: Evaluate> Drop for Searcher<P> {
 /// if no iteration completed.
 fn finish<P: Evaluate>(sh: &Shared<P>, best: Option<ThreadResult<P>>) -> Finished<P> {
     let root = &sh.job.root;
-    let legal = allowed_root_moves(&sh.job);
+    let legal = sh.job.allowed_root_moves();
     let nodes = sh.total_nodes();
     let time = sh.elapsed();
     let (best_move, score, depth, pv, lines) = match best {
@@ -368,18 +373,4 @@ fn finish<P: Evaluate>(sh: &Shared<P>, best: Option<ThreadResult<P>>) -> Finishe
         pv,
         lines,
     }
-}
-
-/// The root moves a job may choose from: its [`Job::root_moves`] that are legal, or every
-/// legal move when it names none (or none of them is legal).
-pub(super) fn allowed_root_moves<P: Position>(job: &Job<P>) -> Vec<P::Move> {
-    let legal = job.root.legal_moves();
-    let mut allowed: Vec<P::Move> = legal.to_vec();
-    if !job.root_moves.is_empty() {
-        allowed.retain(|m| job.root_moves.contains(m));
-        if allowed.is_empty() {
-            return legal.to_vec();
-        }
-    }
-    allowed
 }

@@ -62,6 +62,20 @@ impl<P: Position> Job<P> {
             limits,
         }
     }
+
+    /// The root moves the job may choose from: its [`Job::root_moves`] that are legal, or
+    /// every legal move when it names none (or none of them is legal).
+    pub fn allowed_root_moves(&self) -> Vec<P::Move> {
+        let legal = self.root.legal_moves();
+        let mut allowed: Vec<P::Move> = legal.to_vec();
+        if !self.root_moves.is_empty() {
+            allowed.retain(|m| self.root_moves.contains(m));
+            if allowed.is_empty() {
+                return legal.to_vec();
+            }
+        }
+        allowed
+    }
 }
 
 /// One root line of a multi-PV search: its score and its principal variation (never empty
@@ -97,6 +111,40 @@ pub struct Report<P: Position> {
     /// The move comes from an opening book, not from a search (set by the engine facade;
     /// never by the search).
     pub book: bool,
+}
+
+/// The answer to a search that was not run because the answer was known (a book move, a
+/// root the endgame databases decide): `line`, reported to `on_report` as one iteration of
+/// `depth` after `time` seconds (`book`: from an opening book) and returned as the result.
+/// Book moves (the engine facade) and database moves (the searcher) both answer this way.
+pub fn answer_without_search<P: Position>(
+    line: RootLine<P::Move>,
+    depth: u32,
+    time: f64,
+    book: bool,
+    on_report: &mut dyn FnMut(&Report<P>),
+) -> Finished<P> {
+    on_report(&Report {
+        rank: None,
+        depth,
+        seldepth: depth,
+        mean_depth: f64::from(depth),
+        score: line.score,
+        nodes: 0,
+        time,
+        pv: line.pv.clone(),
+        book,
+    });
+    Finished {
+        best: line.pv.first().copied(),
+        ponder: None,
+        score: line.score,
+        depth,
+        nodes: 0,
+        time,
+        pv: line.pv.clone(),
+        lines: vec![line],
+    }
 }
 
 /// The result of a search.

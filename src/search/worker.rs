@@ -112,7 +112,7 @@ impl<P: Evaluate> Worker<P> {
         self.aborted = false;
         self.root_outside.clear();
         if !job.root_moves.is_empty() {
-            let allowed = super::searcher::allowed_root_moves(job);
+            let allowed = job.allowed_root_moves();
             let legal = job.root.legal_moves();
             let outside = legal.iter().filter(|m| !allowed.contains(m));
             self.root_outside.extend(outside.copied());

@@ -99,10 +99,6 @@ pub trait Rules:
     const CAPTURE_SEPARATOR: char = 'x';
     /// The PDN `GameType` number.
     const PDN_GAME_TYPE: u32;
-    /// The positions of `damka bench`, one FEN a line (a data file of the game's module).
-    const BENCH_POSITIONS: &'static str;
-    /// The default depth of `damka bench`.
-    const BENCH_DEPTH: u32;
 
     /// The game's piece keys.
     const PIECE_KEYS: &'static PieceKeys;
@@ -273,7 +269,7 @@ impl<G: Rules> fmt::Display for Board<G> {
 }
 
 impl<G: Rules> Position for Board<G> {
-    type Game = G;
+    type Rules = G;
     type Move = Move;
     type RuleState = G::RuleState;
     const VARIANT: Variant = G::VARIANT;

@@ -166,8 +166,8 @@ impl Pieces {
 pub trait Position:
     Copy + Clone + Eq + Hash + fmt::Debug + fmt::Display + Send + Sync + Sized + 'static
 {
-    /// The game: its constants and tables.
-    type Game: Rules;
+    /// The game's rules: its constants, tables and move generation.
+    type Rules: Rules;
 
     /// The move type of this game.
     type Move: GameMove;

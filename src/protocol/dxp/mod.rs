@@ -27,6 +27,7 @@ pub use initiator::{play_games, Match};
 pub use message::Message;
 pub use session::{GameOver, GameRecord};
 
+use crate::eval::Evaluators;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -68,6 +69,8 @@ pub struct Config {
     pub max_bad: u32,
     /// Where log lines go.
     pub log: Log,
+    /// The evaluation of each game (the command line's `--eval`, `--eval-file`).
+    pub evals: Evaluators,
 }
 
 impl Default for Config {
@@ -82,6 +85,7 @@ impl Default for Config {
             movetime: None,
             max_bad: 16,
             log: stderr_log(),
+            evals: Evaluators::default(),
         }
     }
 }

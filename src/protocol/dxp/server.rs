@@ -58,6 +58,7 @@ impl GameTask for Serve {
     fn run<P: Evaluate + Perft>(self) -> Self::Output {
         let cfg = &self.config;
         let mut session = self.resources.session::<P>()?;
+        session.set_evaluator(cfg.evals.get(P::VARIANT).clone())?;
         let mut records = Vec::new();
         let mut served = 0;
         if let Ok(addr) = self.listener.local_addr() {
@@ -112,7 +113,11 @@ impl GameTask for Connect {
     fn run<P: Evaluate + Perft>(self) -> Self::Output {
         match self.connect::<P>() {
             Ok((start, link)) => {
-                let mut session = match self.resources.session::<P>() {
+                let session = self.resources.session::<P>().and_then(|mut s| {
+                    s.set_evaluator(self.config.evals.get(P::VARIANT).clone())?;
+                    Ok(s)
+                });
+                let mut session = match session {
                     Ok(s) => s,
                     Err(e) => return (Vec::new(), Err(e)),
                 };

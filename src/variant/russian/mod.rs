@@ -29,10 +29,6 @@ impl Rules for Russian {
     // Russian notation writes a capture c3:e5.
     const CAPTURE_SEPARATOR: char = ':';
     const PDN_GAME_TYPE: u32 = 25;
-    // The `Bench:` signature of search and evaluation commits: change only on purpose.
-    const BENCH_POSITIONS: &'static str = include_str!("bench.txt");
-    const BENCH_DEPTH: u32 = 11;
-
     #[inline]
     fn generate(b: &RussianPosition, list: &mut MoveList<Move>) {
         if movegen::generate_captures(b, list) == 0 {

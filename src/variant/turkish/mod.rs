@@ -25,10 +25,6 @@ impl Rules for Turkish {
     const PIECE_KEYS: &'static PieceKeys = &tables::ZOBRIST;
     const BLACK_KEY: u64 = tables::ZOBRIST_BLACK;
     const PDN_GAME_TYPE: u32 = 30;
-    // The `Bench:` signature of search and evaluation commits: change only on purpose.
-    const BENCH_POSITIONS: &'static str = include_str!("bench.txt");
-    const BENCH_DEPTH: u32 = 8;
-
     #[inline]
     fn generate(b: &TurkishPosition, list: &mut MoveList<Move>) {
         match b.side {

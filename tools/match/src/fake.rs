@@ -149,14 +149,14 @@ pub fn run(a: FakeArgs) -> i32 {
                 moves = m;
             }
             Command::Go(_) => {
-                struct Reply<'a>(&'a str, &'a [String], &'a FakeArgs);
-                impl GameTask for Reply<'_> {
+                struct FakeReply<'a>(&'a str, &'a [String], &'a FakeArgs);
+                impl GameTask for FakeReply<'_> {
                     type Output = (usize, Answer);
                     fn run<P: Evaluate + Perft>(self) -> Self::Output {
                         answer::<P>(self.0, self.1, self.2)
                     }
                 }
-                let (ply, ans) = dispatch(variant, Reply(&pos, &moves, &a));
+                let (ply, ans) = dispatch(variant, FakeReply(&pos, &moves, &a));
                 if hits(&a, Failing::Crash, ply) {
                     return 3;
                 }

@@ -2,7 +2,7 @@
 //! checked against the library's legal moves, clocks are kept by the tool, and the game ends
 //! by the rules, by adjudication, or by an engine's failure.
 
-use crate::hub::{Engine, Failure, FailureKind};
+use crate::hub::{Failure, FailureKind, HubEngine};
 use crate::openings::Opening;
 use crate::tc::{Clock, Spent, TimeControl};
 use damka::core::Color;
@@ -113,7 +113,7 @@ pub struct GameRecord {
 }
 
 /// A finished game with its moves.
-pub struct Finished<P: Position> {
+pub struct PlayedGame<P: Position> {
     /// Result and reasons.
     pub record: GameRecord,
     /// The game from its initial position (the opening's), opening moves included.
@@ -140,12 +140,12 @@ struct AdjState {
 /// Plays one game. `engines[0]` plays White. Returns `None` if `stop` was raised first.
 pub fn play_game<P: Position>(
     opening: &Opening<P>,
-    engines: [&mut Engine; 2],
+    engines: [&mut HubEngine; 2],
     names: [&str; 2],
     indices: [usize; 2],
     set: &GameSettings,
     stop: &AtomicBool,
-) -> Option<Finished<P>> {
+) -> Option<PlayedGame<P>> {
     let [white, black] = engines;
     let mut engines = [white, black];
     let start_hub = opening.start.to_hub();
@@ -156,7 +156,7 @@ pub fn play_game<P: Position>(
         Clock::new(set.tc, set.margin),
     ];
     let mut adj = AdjState::default();
-    let finish = |game: Game<P>, outcome: Outcome, reason: String, failure| Finished {
+    let finish = |game: Game<P>, outcome: Outcome, reason: String, failure| PlayedGame {
         record: GameRecord {
             white: indices[0],
             black: indices[1],
@@ -286,7 +286,7 @@ fn fail(
     side: Color,
     names: [&str; 2],
     f: Failure,
-    e: &mut Engine,
+    e: &mut HubEngine,
     set: &GameSettings,
     waiting: bool,
 ) -> (Outcome, String, FailureReport) {

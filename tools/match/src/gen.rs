@@ -3,7 +3,7 @@
 //! close to equal are written out, one per line, with the command that made the file.
 
 use crate::cmdline::{quote, split_command};
-use crate::hub::{Engine, EngineSpec};
+use crate::hub::{EngineSpec, HubEngine};
 use clap::Args;
 use damka::core::Variant;
 use damka::dispatch::{dispatch, GameTask};
@@ -72,14 +72,14 @@ pub fn run(a: GenArgs) -> i32 {
         levels: Vec::new(),
     };
     let timeout = Duration::from_secs_f64(a.timeout.max(0.1));
-    let mut engine = match Engine::start(&spec, a.variant.name(), timeout) {
+    let mut engine = match HubEngine::start(&spec, a.variant.name(), timeout) {
         Ok(e) => e,
         Err(f) => {
             eprintln!("damka-match openings: {f}");
             return 2;
         }
     };
-    struct Generate<'a>(&'a GenArgs, &'a mut Engine, Duration);
+    struct Generate<'a>(&'a GenArgs, &'a mut HubEngine, Duration);
     impl GameTask for Generate<'_> {
         type Output = Result<String, String>;
         fn run<P: Evaluate + Perft>(self) -> Self::Output {
@@ -134,7 +134,11 @@ pub fn enumerate<P: Position>(plies: usize) -> Vec<Vec<P::Move>> {
     frontier.into_iter().map(|g| g.moves().to_vec()).collect()
 }
 
-fn generate<P: Position>(a: &GenArgs, e: &mut Engine, timeout: Duration) -> Result<String, String> {
+fn generate<P: Position>(
+    a: &GenArgs,
+    e: &mut HubEngine,
+    timeout: Duration,
+) -> Result<String, String> {
     let lines = enumerate::<P>(a.plies);
     let start_hub = P::start().to_hub();
     let mut out = String::new();

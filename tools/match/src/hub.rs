@@ -99,7 +99,7 @@ type Incoming = (Instant, Option<String>);
 
 /// The answer to `go think`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Reply {
+pub struct GoAnswer {
     /// The move text from `done move=`.
     pub mv: String,
     /// The last score from `info`, in men for the side to move, if any.
@@ -111,7 +111,7 @@ pub struct Reply {
 }
 
 /// A running engine process speaking Hub.
-pub struct Engine {
+pub struct HubEngine {
     /// The spec it was started from.
     pub spec: EngineSpec,
     /// The name it gave in `id`, if any.
@@ -167,10 +167,14 @@ fn spawn_reader<R: Read + Send + 'static>(
     });
 }
 
-impl Engine {
+impl HubEngine {
     /// Starts the process and runs the handshake: `hub` ... `wait`, the variant and the spec's
     /// parameters with `set-param`, `init` ... `ready`.
-    pub fn start(spec: &EngineSpec, variant: &str, timeout: Duration) -> Result<Engine, Failure> {
+    pub fn start(
+        spec: &EngineSpec,
+        variant: &str,
+        timeout: Duration,
+    ) -> Result<HubEngine, Failure> {
         let mut child = process::Command::new(&spec.program)
             .args(&spec.args)
             .stdin(Stdio::piped())
@@ -190,7 +194,7 @@ impl Engine {
         spawn_reader(stdout, Some(tx), log.clone(), "");
         spawn_reader(stderr, None, log.clone(), "stderr: ");
         let stdin = child.stdin.take();
-        let mut e = Engine {
+        let mut e = HubEngine {
             spec: spec.clone(),
             id_name: None,
             declared: Vec::new(),
@@ -338,7 +342,7 @@ impl Engine {
         moves: &[String],
         levels: &[LevelUpdate],
         deadline: Option<Duration>,
-    ) -> Result<Reply, Failure> {
+    ) -> Result<GoAnswer, Failure> {
         self.send(&Command::Pos {
             source: PosSource::Text(start.to_string()),
             moves: moves.to_vec(),
@@ -361,7 +365,7 @@ impl Engine {
                     depth = i.depth.or(depth);
                 }
                 Ok(Some(EngineReply::Done { mv, .. })) => {
-                    return Ok(Reply {
+                    return Ok(GoAnswer {
                         mv,
                         score,
                         depth,
@@ -460,7 +464,7 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for HubEngine {
     fn drop(&mut self) {
         if !self.dead {
             self.kill();

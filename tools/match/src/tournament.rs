@@ -2,8 +2,8 @@
 //! processes, so a process plays one game at a time), collecting results, statistics, the
 //! SPRT stop, PDN output and the final report.
 
-use crate::game::{opening_game, play_game, FailureReport, Finished, GameRecord, GameSettings};
-use crate::hub::{Engine, EngineSpec};
+use crate::game::{opening_game, play_game, FailureReport, GameRecord, GameSettings, PlayedGame};
+use crate::hub::{EngineSpec, HubEngine};
 use crate::openings::{parse_openings, Opening};
 use crate::pdn::{write_game, PdnInfo};
 use crate::stats::Sprt;
@@ -90,7 +90,7 @@ fn start_failure<P: Position>(
     other: usize,
     failed_is_white: bool,
     f: crate::hub::Failure,
-) -> Finished<P> {
+) -> PlayedGame<P> {
     let side = if failed_is_white {
         Color::White
     } else {
@@ -101,7 +101,7 @@ fn start_failure<P: Position>(
     } else {
         (other, failed)
     };
-    Finished {
+    PlayedGame {
         record: GameRecord {
             white,
             black,
@@ -119,7 +119,7 @@ fn start_failure<P: Position>(
 }
 
 /// One process of each engine, by engine index; `None` where none is running.
-type Pool = Vec<Option<Engine>>;
+type Pool = Vec<Option<HubEngine>>;
 
 fn run_generic<P: Position>(cfg: &MatchConfig) -> i32 {
     match prepare::<P>(cfg).and_then(|(openings, pool)| play_match(cfg, &openings, pool)) {
@@ -161,7 +161,7 @@ fn prepare<P: Position>(cfg: &MatchConfig) -> Result<(Vec<Opening<P>>, Pool), St
     }
     let mut pool = Vec::new();
     for spec in &cfg.engines {
-        let e = Engine::start(spec, cfg.variant.name(), cfg.settings.timeout)
+        let e = HubEngine::start(spec, cfg.variant.name(), cfg.settings.timeout)
             .map_err(|f| format!("engine {}: {f}", spec.name))?;
         if !e.declared.iter().any(|d| d == "variant") {
             eprintln!(
@@ -287,7 +287,7 @@ fn run_slot<P: Position>(
             }
         };
         // The PDN is written here, where the game's type is known.
-        let rec = finished.map(|Finished { mut record, game }| {
+        let rec = finished.map(|PlayedGame { mut record, game }| {
             let info = PdnInfo {
                 event: &cfg.event,
                 round: g + 1,
@@ -313,17 +313,17 @@ fn run_slot<P: Position>(
 /// game lost by the first that cannot start, if any.
 fn ensure_started<P: Position>(
     cfg: &MatchConfig,
-    pool: &mut [Option<Engine>],
+    pool: &mut [Option<HubEngine>],
     opening: &Opening<P>,
     w: usize,
     b: usize,
-) -> Option<Finished<P>> {
+) -> Option<PlayedGame<P>> {
     for (idx, white) in [(w, true), (b, false)] {
         if pool[idx].as_mut().is_some_and(|e| !e.is_dead()) {
             continue;
         }
         pool[idx] = None;
-        match Engine::start(&cfg.engines[idx], cfg.variant.name(), cfg.settings.timeout) {
+        match HubEngine::start(&cfg.engines[idx], cfg.variant.name(), cfg.settings.timeout) {
             Ok(e) => pool[idx] = Some(e),
             Err(f) => {
                 let other = if white { b } else { w };
@@ -335,7 +335,7 @@ fn ensure_started<P: Position>(
 }
 
 /// Two different engines of a pool, both started.
-fn two_mut(pool: &mut [Option<Engine>], a: usize, b: usize) -> (&mut Engine, &mut Engine) {
+fn two_mut(pool: &mut [Option<HubEngine>], a: usize, b: usize) -> (&mut HubEngine, &mut HubEngine) {
     assert_ne!(a, b, "an engine never plays itself in one process");
     let (x, y) = if a < b {
         let (l, r) = pool.split_at_mut(b);

@@ -3,7 +3,7 @@
 //! each change. At start the server reads back the games still running (they go on with their
 //! clocks) and, on request, the finished ones (listed and downloaded as PDN).
 
-use crate::game::AnyGame;
+use crate::game::PageGame;
 use crate::room::{Ending, Room, TimeControl};
 use damka::core::Variant;
 use rusqlite::{params, Connection, OptionalExtension};
@@ -44,7 +44,7 @@ CREATE INDEX IF NOT EXISTS rooms_over ON rooms(over, created);
 
 /// A finished game as the lobby lists it.
 #[derive(Clone, Debug, serde::Serialize)]
-pub struct Finished {
+pub struct FinishedRoom {
     /// The room's id.
     pub id: String,
     /// `russian` or `turkish`.
@@ -164,7 +164,7 @@ impl Db {
             return Ok(None);
         };
         let variant: Variant = variant.parse().map_err(|e| format!("room {id}: {e}"))?;
-        let mut game = AnyGame::new(variant, Some(&fen)).map_err(|e| format!("room {id}: {e}"))?;
+        let mut game = PageGame::new(variant, Some(&fen)).map_err(|e| format!("room {id}: {e}"))?;
         let mut stmt = conn
             .prepare("SELECT hub FROM moves WHERE room = ?1 ORDER BY ply")
             .map_err(err)?;
@@ -220,7 +220,7 @@ impl Db {
     }
 
     /// The last `limit` finished games, newest first.
-    pub fn finished(&self, limit: usize) -> Result<Vec<Finished>, String> {
+    pub fn finished(&self, limit: usize) -> Result<Vec<FinishedRoom>, String> {
         let conn = self.lock();
         let mut stmt = conn
             .prepare(
@@ -230,7 +230,7 @@ impl Db {
             .map_err(err)?;
         let rows = stmt
             .query_map(params![limit as i64], |r| {
-                Ok(Finished {
+                Ok(FinishedRoom {
                     id: r.get(0)?,
                     variant: r.get(1)?,
                     result: r.get(2)?,

@@ -1,13 +1,13 @@
-//! One game on the page, as the library plays it: a [`damka::game::Game`] of either variant
-//! behind one erased type, and the views the page draws from (boards, legal moves with their
+//! One game on the page, as the library plays it: the library's typed game of either variant
+//! ([`damka::game::AnyGame`]), and the views the page draws from (boards, legal moves with their
 //! paths, the move list, the result). Every rule (legality, notation, the end of the game,
 //! PDN) is the library's; this file only turns its answers into data for the page.
 
 use damka::core::{Bits, Color, Square, Variant};
 use damka::dispatch::PerGame;
 use damka::game::pdn::{detect_variant, result_text};
-use damka::game::{Game, Record};
-use damka::variant::{GameMove, Notation, Outcome, Position, RussianPosition, TurkishPosition};
+use damka::game::{AnyGame, Game, Record};
+use damka::variant::{GameMove, Move, Notation, Outcome, Position};
 use serde::Serialize;
 
 /// A move as the page needs it: its text, where it starts, every landing square in order and
@@ -41,9 +41,9 @@ pub struct Status {
     pub text: String,
 }
 
-/// A game of either variant.
+/// A game of either variant, as the page shows it.
 #[derive(Clone, Debug)]
-pub struct AnyGame(PerGame<Game<RussianPosition>, Game<TurkishPosition>>);
+pub struct PageGame(AnyGame);
 
 /// Runs `$body` with `$g` bound to the typed game.
 macro_rules! with_game {
@@ -146,9 +146,9 @@ fn pdn<P: Position>(game: &Game<P>, tags: &[(&str, &str)], declared: Option<Outc
     rec.to_pdn()
 }
 
-impl AnyGame {
+impl PageGame {
     /// A game of `variant` from its initial position, or from `fen` (FEN or Hub position).
-    pub fn new(variant: Variant, fen: Option<&str>) -> Result<AnyGame, String> {
+    pub fn new(variant: Variant, fen: Option<&str>) -> Result<PageGame, String> {
         let fen = fen.map(str::trim).filter(|f| !f.is_empty());
         fn typed<P: Position>(fen: Option<&str>) -> Result<Game<P>, String> {
             match fen {
@@ -156,21 +156,39 @@ impl AnyGame {
                 Some(f) => Game::from_fen(f).map_err(|e| format!("bad FEN: {}", e.0)),
             }
         }
-        Ok(AnyGame(match variant {
+        Ok(PageGame(match variant {
             Variant::Russian => PerGame::Russian(typed(fen)?),
             Variant::Turkish => PerGame::Turkish(typed(fen)?),
         }))
     }
 
     /// The game of a PDN record; its `GameType` tag decides the variant, else `variant`.
-    pub fn from_pdn(text: &str, variant: Variant) -> Result<AnyGame, String> {
+    pub fn from_pdn(text: &str, variant: Variant) -> Result<PageGame, String> {
         fn typed<P: Position>(text: &str) -> Result<Game<P>, String> {
             Ok(Record::from_pdn(text).map_err(|e| e.to_string())?.game)
         }
-        Ok(AnyGame(match detect_variant(text).unwrap_or(variant) {
+        Ok(PageGame(match detect_variant(text).unwrap_or(variant) {
             Variant::Russian => PerGame::Russian(typed(text)?),
             Variant::Turkish => PerGame::Turkish(typed(text)?),
         }))
+    }
+
+    /// The typed game (what the engine searches).
+    pub fn typed(&self) -> &AnyGame {
+        &self.0
+    }
+
+    /// The page's game of a typed one.
+    pub fn from_typed(game: AnyGame) -> PageGame {
+        PageGame(game)
+    }
+
+    /// Plays `mv` if it is legal in the current position (the engine's move).
+    pub fn play_move(&mut self, mv: Move) -> Result<(), String> {
+        if self.is_over() {
+            return Err("the game is over".into());
+        }
+        with_game_mut!(self, g => g.play(mv).map_err(|e| e.to_string()))
     }
 
     /// The variant.
@@ -288,26 +306,28 @@ impl AnyGame {
         with_game!(self, g => pdn(g, tags, result))
     }
 
-    /// The moves of a principal variation given in Hub numbers, from the current position,
-    /// written in algebraic notation (cut at the first move that does not parse).
-    pub fn line_texts(&self, hub_moves: &[String]) -> Vec<String> {
+    /// The moves of a principal variation from the current position, written in algebraic
+    /// notation (cut at the first move that is not legal).
+    pub fn line_texts(&self, line: &[Move]) -> Vec<String> {
         with_game!(self, g => {
             let mut pos = *g.position();
             let mut out = Vec::new();
-            for t in hub_moves {
-                let Ok(m) = pos.parse_move(t) else { break };
-                out.push(pos.move_to_algebraic(&m));
-                pos = pos.play(&m);
+            for m in line {
+                if !pos.legal_moves().contains(m) {
+                    break;
+                }
+                out.push(pos.move_to_algebraic(m));
+                pos = pos.play(m);
             }
             out
         })
     }
 
-    /// A move of the current position given as text, as the page draws it.
-    pub fn move_view(&self, text: &str) -> Option<MoveView> {
+    /// A legal move of the current position, as the page draws it.
+    pub fn move_view(&self, mv: &Move) -> Option<MoveView> {
         with_game!(self, g => {
             let pos = g.position();
-            pos.parse_move(text).ok().map(|m| move_view(pos, &m))
+            pos.legal_moves().contains(mv).then(|| move_view(pos, mv))
         })
     }
 }
@@ -322,7 +342,7 @@ mod tests {
 
     #[test]
     fn russian_start_views() {
-        let g = AnyGame::new(Variant::Russian, None).unwrap();
+        let g = PageGame::new(Variant::Russian, None).unwrap();
         assert_eq!(g.legal().len(), 7);
         let b = &g.boards()[0];
         assert_eq!(&b[0..8], "w.w.w.w.");
@@ -333,7 +353,7 @@ mod tests {
     #[test]
     fn capture_by_path_and_by_text() {
         let fen = "W:Wc3:Bd4,f6";
-        let mut g = AnyGame::new(Variant::Russian, Some(fen)).unwrap();
+        let mut g = PageGame::new(Variant::Russian, Some(fen)).unwrap();
         let legal = g.legal();
         assert_eq!(legal.len(), 1);
         assert_eq!(legal[0].path, vec!["e5", "g7"]);
@@ -353,15 +373,15 @@ mod tests {
 
     #[test]
     fn turkish_and_pdn_round_trip() {
-        let mut g = AnyGame::new(Variant::Turkish, None).unwrap();
+        let mut g = PageGame::new(Variant::Turkish, None).unwrap();
         assert_eq!(g.playable().matches('1').count(), 64);
         g.play_text("d3-d4").unwrap();
         let text = g.pdn(&[("White", "me")]);
         assert!(text.contains("[GameType \"30\"]"), "{text}");
-        let back = AnyGame::from_pdn(&text, Variant::Russian).unwrap();
+        let back = PageGame::from_pdn(&text, Variant::Russian).unwrap();
         assert_eq!(back.variant(), Variant::Turkish);
         assert_eq!(back.fen(), g.fen());
-        assert!(AnyGame::from_pdn("1. zz-zz", Variant::Russian).is_err());
-        assert!(AnyGame::new(Variant::Russian, Some("W:Wz9")).is_err());
+        assert!(PageGame::from_pdn("1. zz-zz", Variant::Russian).is_err());
+        assert!(PageGame::new(Variant::Russian, Some("W:Wz9")).is_err());
     }
 }

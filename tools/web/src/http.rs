@@ -2,9 +2,11 @@
 //! bytes and parsed here, so a malformed or oversized body gets the same JSON error as any
 //! other bad request: `{"error": "..."}` with a 4xx status.
 
+use crate::api::ApiError;
+use crate::app::App;
 use crate::assets;
 use crate::online::NewRoom;
-use crate::service::{ApiError, App, MoveRequest, NewGame, MOVETIME_RANGE};
+use crate::service::{MoveRequest, NewGame, MOVETIME_RANGE};
 use crate::ws;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, FromRequest, Path, Request, State};
@@ -93,7 +95,7 @@ async fn info(State(app): State<Arc<App>>) -> Response {
         "version": env!("CARGO_PKG_VERSION"),
         "variants": ["russian", "turkish"],
         "skill_levels": crate::pool::SKILL_LEVELS.collect::<Vec<_>>(),
-        "skill_option": app.pool.has_skill(),
+        "skill_option": true,
         "movetime_range": [MOVETIME_RANGE.0, MOVETIME_RANGE.1],
         "threads": app.pool.threads(),
     }))
@@ -104,7 +106,7 @@ async fn info(State(app): State<Arc<App>>) -> Response {
 async fn settle(
     app: &Arc<App>,
     id: &str,
-    done: Option<crate::service::EngineDone>,
+    done: Option<crate::app::EngineDone>,
 ) -> Result<Response, ApiError> {
     if let Some(done) = done {
         let _ = done.await;

@@ -2,7 +2,8 @@
 //! against the engine (at a chosen strength), a friend on the same device, or someone else
 //! online in a room that anyone may watch.
 //!
-//! Modules by concern: [`game`] (a game of either variant and the views the page draws, all
+//! Modules by concern: [`app`] (the server's state), [`api`] (the error and form readings
+//! every operation shares), [`game`] (a game of either variant and the views the page draws, all
 //! rules from the damka library), [`store`] (the local games held and their watchers),
 //! [`room`] (one online game: clocks, seats, draw offers, spectators' proposals), [`online`]
 //! (the rooms and their operations), [`db`] (the rooms in SQLite), [`pool`] (the engine's
@@ -10,6 +11,8 @@
 //! transport), [`http`] (the pages and the JSON API), [`ws`] (the WebSocket), [`assets`] (the
 //! page's files, compiled in).
 
+pub mod api;
+pub mod app;
 pub mod assets;
 pub mod db;
 pub mod game;
@@ -55,17 +58,17 @@ impl Config {
 
 /// The server's state and router as `config` says; the rooms being played when the server
 /// last stopped go on (their flag timers start when called inside a tokio runtime).
-pub fn serve(config: &Config) -> Result<(Arc<service::App>, axum::Router), String> {
+pub fn serve(config: &Config) -> Result<(Arc<app::App>, axum::Router), String> {
     let online = online::Online::open(&config.db, config.limits)?;
     let pool = pool::Pool::new(config.threads, config.hash_mb, QUEUE);
-    let app = service::App::new(pool, MAX_GAMES, online);
+    let app = app::App::new(pool, MAX_GAMES, online);
     app.resume_rooms()?;
     Ok((app.clone(), http::router(app)))
 }
 
 /// The server's state and router for `threads` search threads with `hash_mb` tables each,
 /// online rooms in memory only.
-pub fn build(threads: usize, hash_mb: usize) -> (Arc<service::App>, axum::Router) {
+pub fn build(threads: usize, hash_mb: usize) -> (Arc<app::App>, axum::Router) {
     // An in-memory database always opens; failing here would be a bug in the schema.
     serve(&Config::new(threads, hash_mb)).expect("the in-memory database opens")
 }

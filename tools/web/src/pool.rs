@@ -1,15 +1,21 @@
-//! The engine pool: a fixed number of search threads, each owning one [`Engine`] (the library
-//! facade), fed by a bounded queue. A request that finds the queue full is refused at once
-//! (the page says the engine is busy) instead of starting a thread or waiting without bound.
+//! The engine pool: a fixed number of search threads fed by a bounded queue. Each thread
+//! keeps one typed [`GameSession`] per game (made when first needed), so a request is the
+//! library's typed game and comes back as typed moves: no text between the server and the
+//! engine, and switching game keeps each game's table. A request that finds the queue full is
+//! refused at once (the page says the engine is busy) instead of starting a thread or waiting
+//! without bound.
 
 use crossbeam_channel::{bounded, Receiver, Sender, TrySendError};
-use damka::core::{score_text, Score, ScoreStyle, Variant};
-use damka::engine::{Engine, GoMode, Limits};
-use std::sync::{Arc, Mutex};
+use damka::core::{score_text, Score, ScoreStyle};
+use damka::dispatch::PerGame;
+use damka::engine::{GameSession, GoMode, Limits};
+use damka::eval::Evaluate;
+use damka::game::{AnyGame, Game};
+use damka::variant::{Move, RussianPosition, TurkishPosition};
 use std::thread;
 use tokio::sync::oneshot;
 
-/// Strength levels, as the engine's `skill` option counts them (10 is full strength).
+/// Strength levels, as [`GameSession::set_skill`] counts them (10 is full strength).
 pub const SKILL_LEVELS: std::ops::RangeInclusive<u8> = 1..=10;
 /// Full strength: hints and the evaluation bar always use it.
 pub const FULL_SKILL: u8 = 10;
@@ -17,33 +23,29 @@ pub const FULL_SKILL: u8 = 10;
 /// One search to run.
 #[derive(Clone, Debug)]
 pub struct SearchRequest {
-    /// The game.
-    pub variant: Variant,
-    /// Its start position (FEN).
-    pub start: String,
-    /// The moves played from it, in Hub numbers.
-    pub moves: Vec<String>,
+    /// The game: its moves (for repetitions and draw rules) and the position to search.
+    pub game: AnyGame,
     /// Time for the move, seconds.
     pub movetime: f64,
-    /// Strength level ([`SKILL_LEVELS`]), handed to the engine's `skill` option.
+    /// Strength level ([`SKILL_LEVELS`]).
     pub skill: u8,
 }
 
 /// What a search found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchReply {
-    /// The move, in Hub numbers.
-    pub best: String,
+    /// The move.
+    pub best: Move,
     /// Score for the side to move, centi-men.
     pub score: Score,
     /// The score in words (`+0.35`, `win in 7 plies`).
     pub score_text: String,
     /// Depth completed.
     pub depth: u32,
-    /// The principal variation, in Hub numbers, starting with the move.
-    pub pv: Vec<String>,
-    /// The `skill` value the engine searched with (`None`: the engine has no such option).
-    pub skill: Option<String>,
+    /// The principal variation, starting with the move.
+    pub pv: Vec<Move>,
+    /// The strength level the engine searched with.
+    pub skill: u8,
 }
 
 /// Why a request was not served.
@@ -51,7 +53,7 @@ pub struct SearchReply {
 pub enum PoolError {
     /// Every search thread is busy and the queue is full.
     Busy,
-    /// The engine refused the request (bad position, no legal move ...).
+    /// The engine refused the request (no legal move ...).
     Engine(String),
 }
 
@@ -64,50 +66,42 @@ impl std::fmt::Display for PoolError {
     }
 }
 
-struct Job {
+/// A request waiting for a search thread, with where its answer goes.
+struct QueuedSearch {
     request: SearchRequest,
     reply: oneshot::Sender<Result<SearchReply, PoolError>>,
 }
 
 /// The search threads and their queue.
 pub struct Pool {
-    queue: Sender<Job>,
+    queue: Sender<QueuedSearch>,
     threads: usize,
-    skill_option: bool,
 }
 
 impl Pool {
-    /// Starts `threads` search threads (at least one), each with a `hash_mb` table; at most
-    /// `queue` requests wait beyond those being searched.
+    /// Starts `threads` search threads (at least one), each with a `hash_mb` table per game;
+    /// at most `queue` requests wait beyond those being searched.
     pub fn new(threads: usize, hash_mb: usize, queue: usize) -> Pool {
         let threads = threads.max(1);
-        let (tx, rx) = bounded::<Job>(queue.max(1));
-        let mut skill_option = false;
+        let (tx, rx) = bounded::<QueuedSearch>(queue.max(1));
         for i in 0..threads {
-            let mut engine = Engine::new(Variant::Russian);
-            engine.set_hash_mb(hash_mb);
-            skill_option = engine.options().iter().any(|o| o.name == "skill");
             let rx = rx.clone();
+            let sessions = Sessions {
+                hash_mb,
+                russian: None,
+                turkish: None,
+            };
             thread::Builder::new()
                 .name(format!("damka-web-search-{i}"))
-                .spawn(move || worker(rx, engine))
+                .spawn(move || worker(rx, sessions))
                 .expect("the search threads start with the server");
         }
-        Pool {
-            queue: tx,
-            threads,
-            skill_option,
-        }
+        Pool { queue: tx, threads }
     }
 
     /// Number of search threads.
     pub fn threads(&self) -> usize {
         self.threads
-    }
-
-    /// Whether the engine has the `skill` option (strength levels).
-    pub fn has_skill(&self) -> bool {
-        self.skill_option
     }
 
     /// Queues a search; the answer comes on the returned channel.
@@ -116,7 +110,7 @@ impl Pool {
         request: SearchRequest,
     ) -> Result<oneshot::Receiver<Result<SearchReply, PoolError>>, PoolError> {
         let (tx, rx) = oneshot::channel();
-        match self.queue.try_send(Job { request, reply: tx }) {
+        match self.queue.try_send(QueuedSearch { request, reply: tx }) {
             Ok(()) => Ok(rx),
             Err(TrySendError::Full(_)) | Err(TrySendError::Disconnected(_)) => Err(PoolError::Busy),
         }
@@ -130,115 +124,138 @@ impl Pool {
     }
 }
 
-fn worker(rx: Receiver<Job>, mut engine: Engine) {
+/// One search thread's sessions, one per game, each made when first needed and kept.
+struct Sessions {
+    hash_mb: usize,
+    russian: Option<GameSession<RussianPosition>>,
+    turkish: Option<GameSession<TurkishPosition>>,
+}
+
+fn worker(rx: Receiver<QueuedSearch>, mut sessions: Sessions) {
     for job in rx {
-        let out = run(&mut engine, &job.request);
+        let hash = sessions.hash_mb;
+        let r = &job.request;
+        let out = match &r.game {
+            PerGame::Russian(g) => {
+                let s = sessions
+                    .russian
+                    .get_or_insert_with(|| GameSession::new(1, hash));
+                search(s, g, r)
+            }
+            PerGame::Turkish(g) => {
+                let s = sessions
+                    .turkish
+                    .get_or_insert_with(|| GameSession::new(1, hash));
+                search(s, g, r)
+            }
+        };
         // The asker may have gone (a closed page): nothing to do then.
         let _ = job.reply.send(out);
     }
 }
 
-/// Sets the engine's `skill` option when it has one; returns the value it then reports.
-fn apply_skill(engine: &mut Engine, skill: u8) -> Result<Option<String>, PoolError> {
-    if !engine.options().iter().any(|o| o.name == "skill") {
-        return Ok(None);
-    }
-    let level = skill.clamp(*SKILL_LEVELS.start(), *SKILL_LEVELS.end());
-    engine
-        .set_option("skill", &level.to_string())
-        .map_err(|e| PoolError::Engine(e.to_string()))?;
-    Ok(engine
-        .options()
-        .into_iter()
-        .find(|o| o.name == "skill")
-        .map(|o| o.value))
-}
-
-fn run(engine: &mut Engine, r: &SearchRequest) -> Result<SearchReply, PoolError> {
-    let err = |e: damka::engine::EngineError| PoolError::Engine(e.to_string());
-    engine
-        .set_option("variant", r.variant.name())
-        .map_err(err)?;
-    let moves: Vec<&str> = r.moves.iter().map(String::as_str).collect();
-    engine.set_position(&r.start, &moves).map_err(err)?;
-    let skill = apply_skill(engine, r.skill)?;
+/// Searches `game` on `session` as `r` asks (time, strength level).
+fn search<P: Evaluate<Move = Move>>(
+    session: &mut GameSession<P>,
+    game: &Game<P>,
+    r: &SearchRequest,
+) -> Result<SearchReply, PoolError> {
+    session.set_game(game.clone());
+    session.set_skill(r.skill.clamp(*SKILL_LEVELS.start(), *SKILL_LEVELS.end()));
     let limits = Limits {
         movetime: Some(r.movetime.clamp(0.01, 60.0)),
         ..Limits::default()
     };
-    let last_pv = Arc::new(Mutex::new(Vec::<String>::new()));
-    let sink = last_pv.clone();
-    let out = engine
-        .search_blocking(
-            limits,
-            GoMode::Think,
-            Box::new(move |info| {
-                if let Ok(mut pv) = sink.lock() {
-                    *pv = info.pv.iter().map(|m| m.hub.clone()).collect();
-                }
-            }),
-        )
-        .map_err(err)?;
+    let out = session
+        .search_blocking(&limits, GoMode::Think, |_| {})
+        .map_err(|e| PoolError::Engine(e.to_string()))?;
     let best = out.best.ok_or(PoolError::Engine("no legal move".into()))?;
-    let mut pv = last_pv.lock().map(|p| p.clone()).unwrap_or_default();
-    if pv.first() != Some(&best.hub) {
-        pv = vec![best.hub.clone()];
-        pv.extend(out.ponder.map(|p| p.hub));
-    }
+    let pv = if out.pv.first() == Some(&best) {
+        out.pv
+    } else {
+        std::iter::once(best).chain(out.ponder).collect()
+    };
     Ok(SearchReply {
-        best: best.hub,
+        best,
         score: out.score,
         score_text: score_text(out.score, ScoreStyle::Words),
         depth: out.depth,
         pv,
-        skill,
+        skill: session.skill(),
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use damka::variant::Notation;
 
-    fn request(moves: &[&str]) -> SearchRequest {
+    fn request(fen: &str, moves: &[&str]) -> SearchRequest {
+        let mut game = Game::<RussianPosition>::from_fen(fen).unwrap();
+        for m in moves {
+            game.play_text(m).unwrap();
+        }
         SearchRequest {
-            variant: Variant::Russian,
-            start: "W:Wc3:Bd4,f6".into(),
-            moves: moves.iter().map(|s| s.to_string()).collect(),
+            game: PerGame::Russian(game),
             movetime: 0.05,
             skill: FULL_SKILL,
         }
     }
 
+    fn hub(r: &SearchRequest, mv: &Move) -> String {
+        damka::per_game!(&r.game, g => g.position().move_to_hub(mv))
+    }
+
     #[tokio::test]
     async fn finds_the_only_capture_and_refuses_bad_input() {
         let pool = Pool::new(1, 1, 4);
-        let r = pool.search(request(&[])).await.unwrap();
-        assert!(r.best.starts_with("10x28x"), "{}", r.best);
+        let req = request("W:Wc3:Bd4,f6", &[]);
+        let r = pool.search(req.clone()).await.unwrap();
+        assert!(
+            hub(&req, &r.best).starts_with("10x28x"),
+            "{}",
+            hub(&req, &r.best)
+        );
         assert_eq!(r.pv[0], r.best);
-        let bad = pool.search(request(&["a1-b2"])).await;
+        // A position without a legal move (a blocked man) is refused.
+        let bad = pool.search(request("W:Wa1:Bb2,c3", &[])).await;
         assert!(matches!(bad, Err(PoolError::Engine(_))), "{bad:?}");
         // The thread goes on after an error.
-        assert!(pool.search(request(&[])).await.is_ok());
+        assert!(pool.search(req).await.is_ok());
     }
 
     #[tokio::test]
     async fn the_strength_level_reaches_the_engine() {
         let pool = Pool::new(1, 1, 4);
         for level in [3, 10] {
-            let mut r = request(&[]);
+            let mut r = request("W:Wc3:Bd4,f6", &[]);
             r.skill = level;
             let reply = pool.search(r).await.unwrap();
-            // The engine reports the level it searched with, once it has the option.
-            let expected = pool.has_skill().then(|| level.to_string());
-            assert_eq!(reply.skill, expected);
+            assert_eq!(reply.skill, level);
+        }
+    }
+
+    #[tokio::test]
+    async fn switching_game_keeps_each_games_session() {
+        let pool = Pool::new(1, 1, 4);
+        let turkish = SearchRequest {
+            game: PerGame::Turkish(Game::from_start()),
+            movetime: 0.05,
+            skill: FULL_SKILL,
+        };
+        for _ in 0..2 {
+            assert!(pool.search(request("W:Wc3:Bd4,f6", &[])).await.is_ok());
+            assert!(pool.search(turkish.clone()).await.is_ok());
         }
     }
 
     #[tokio::test]
     async fn a_full_queue_is_refused() {
         let pool = Pool::new(1, 1, 1);
-        let mut long = request(&[]);
-        long.start = "W:W1,2,3,4,5,6,7,8,9,10,11,12:B21,22,23,24,25,26,27,28,29,30,31,32".into();
+        let mut long = request(
+            "W:W1,2,3,4,5,6,7,8,9,10,11,12:B21,22,23,24,25,26,27,28,29,30,31,32",
+            &[],
+        );
         long.movetime = 0.5;
         let mut busy = false;
         let mut waiting = Vec::new();

@@ -3,7 +3,7 @@
 //! move. Pure state: the caller passes the time (`Instant`), so every rule here is tested
 //! without waiting; [`crate::online`] holds the rooms, sends their changes and saves them.
 
-use crate::game::{AnyGame, Status};
+use crate::game::{PageGame, Status};
 use crate::store::{color_name, BoardView};
 use damka::core::Color;
 use damka::game::pdn::result_text;
@@ -147,7 +147,7 @@ pub struct Room {
     /// The room's id (in its link).
     pub id: String,
     /// The game.
-    pub game: AnyGame,
+    pub game: PageGame,
     /// The time control.
     pub control: TimeControl,
     /// The seats' tokens (White, Black); `None`: free.
@@ -181,7 +181,7 @@ pub struct Room {
 
 impl Room {
     /// A room for `game` with both seats free and full clocks.
-    pub fn new(id: String, game: AnyGame, control: TimeControl, created: u64) -> Room {
+    pub fn new(id: String, game: PageGame, control: TimeControl, created: u64) -> Room {
         Room {
             id,
             game,
@@ -499,7 +499,7 @@ impl Room {
 }
 
 /// Plays a move given by its squares (preferred) or its text.
-fn play_on(game: &mut AnyGame, path: Option<&[String]>, text: Option<&str>) -> Result<(), String> {
+fn play_on(game: &mut PageGame, path: Option<&[String]>, text: Option<&str>) -> Result<(), String> {
     match (path, text) {
         (Some(p), _) => game.play_path(p),
         (None, Some(t)) => game.play_text(t),

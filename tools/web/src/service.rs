@@ -1,11 +1,12 @@
-//! What the server does, whatever the transport: start a game, play a move, take one back,
-//! ask the engine for its move or a hint. HTTP ([`crate::http`]) and WebSocket ([`crate::ws`])
+//! What the server does with local games, whatever the transport: start a game, play a move,
+//! take one back, ask the engine for its move or a hint. HTTP ([`crate::http`]) and WebSocket ([`crate::ws`])
 //! both call these, so both speak the same requests and errors.
 
-use crate::game::{AnyGame, MoveView};
-use crate::online::Online;
-use crate::pool::{Pool, PoolError, SearchReply, SearchRequest, FULL_SKILL, SKILL_LEVELS};
-use crate::store::{Entry, GameView, Opponent, Setup, Store};
+use crate::api::{parse_color, ApiError};
+use crate::app::{App, EngineDone};
+use crate::game::{MoveView, PageGame};
+use crate::pool::{PoolError, SearchReply, SearchRequest, FULL_SKILL, SKILL_LEVELS};
+use crate::store::{Entry, GameView, Opponent, Setup};
 use damka::core::{Color, Variant};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -19,42 +20,6 @@ pub const DEFAULT_MOVETIME: f64 = 1.0;
 const BUSY_RETRY: std::time::Duration = std::time::Duration::from_millis(500);
 /// Longest hint or evaluation search, seconds.
 pub const HINT_MAX_TIME: f64 = 2.0;
-
-/// A request that could not be served, with a message fit for a person.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ApiError {
-    /// The request is malformed or asks for something the rules refuse.
-    Bad(String),
-    /// No game has this id (never had, or dropped).
-    UnknownGame(String),
-    /// The engine's queue is full.
-    Busy,
-    /// The request is larger than the server reads.
-    TooLarge(usize),
-    /// A limit of the server is reached (rooms, spectators, messages per second).
-    Limit(String),
-}
-
-impl std::fmt::Display for ApiError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ApiError::Bad(m) => f.write_str(m),
-            ApiError::UnknownGame(id) => write!(f, "unknown game {id:?}"),
-            ApiError::Busy => write!(f, "{}", PoolError::Busy),
-            ApiError::TooLarge(max) => write!(f, "message too large (the limit is {max} bytes)"),
-            ApiError::Limit(m) => f.write_str(m),
-        }
-    }
-}
-
-impl From<PoolError> for ApiError {
-    fn from(e: PoolError) -> ApiError {
-        match e {
-            PoolError::Busy => ApiError::Busy,
-            PoolError::Engine(m) => ApiError::Bad(m),
-        }
-    }
-}
 
 /// A new game, as the form sends it. Every field may be left out.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -110,19 +75,6 @@ pub struct Hint {
     pub pv: Vec<String>,
 }
 
-/// The server's state: the games, the online rooms and the engine pool.
-pub struct App {
-    /// The games.
-    pub store: Store,
-    /// The search threads.
-    pub pool: Pool,
-    /// The online rooms.
-    pub online: Online,
-}
-
-/// Fires when the engine's move has been played (or dropped because the game changed).
-pub type EngineDone = oneshot::Receiver<()>;
-
 fn parse_setup(req: &NewGame) -> Result<Setup, ApiError> {
     let opponent = match req.opponent.as_deref().unwrap_or("engine") {
         "engine" => Opponent::Engine,
@@ -157,43 +109,16 @@ fn parse_setup(req: &NewGame) -> Result<Setup, ApiError> {
     })
 }
 
-/// A colour from a form: `white` (default), `black` or `random`.
-pub fn parse_color(color: Option<&str>) -> Result<Color, ApiError> {
-    match color.unwrap_or("white") {
-        "white" => Ok(Color::White),
-        "black" => Ok(Color::Black),
-        "random" => Ok(if crate::online::random_bytes::<1>()?[0] & 1 == 0 {
-            Color::White
-        } else {
-            Color::Black
-        }),
-        c => Err(ApiError::Bad(format!(
-            "color must be white, black or random, not {c:?}"
-        ))),
-    }
-}
-
 /// The search for the engine's move in a game: its position, time and strength level.
 fn engine_request(e: &Entry) -> SearchRequest {
     SearchRequest {
-        variant: e.game.variant(),
-        start: e.game.start_fen(),
-        moves: e.game.hub_moves(),
+        game: e.game.typed().clone(),
         movetime: e.setup.movetime,
         skill: e.setup.skill,
     }
 }
 
 impl App {
-    /// A server state with `pool`, room for `capacity` games, and the online rooms.
-    pub fn new(pool: Pool, capacity: usize, online: Online) -> Arc<App> {
-        Arc::new(App {
-            store: Store::new(capacity),
-            pool,
-            online,
-        })
-    }
-
     fn with<R>(&self, id: &str, f: impl FnOnce(&mut Entry) -> R) -> Result<R, ApiError> {
         self.store
             .with(id, f)
@@ -210,8 +135,8 @@ impl App {
             None => Variant::Russian,
         };
         let game = match (&req.pdn, &req.fen) {
-            (Some(p), _) if !p.trim().is_empty() => AnyGame::from_pdn(p, variant),
-            (_, fen) => AnyGame::new(variant, fen.as_deref()),
+            (Some(p), _) if !p.trim().is_empty() => PageGame::from_pdn(p, variant),
+            (_, fen) => PageGame::new(variant, fen.as_deref()),
         }
         .map_err(ApiError::Bad)?;
         let entry = Entry::new(game, setup);
@@ -331,7 +256,7 @@ impl App {
             e.thinking = false;
             match reply
                 .map_err(|e| e.to_string())
-                .and_then(|r| e.game.play_text(&r.best))
+                .and_then(|r| e.game.play_move(r.best))
             {
                 Ok(()) => e.notice = None,
                 Err(m) => e.notice = Some(m),
@@ -352,7 +277,7 @@ impl App {
     /// seconds at full strength: a hint, or a spectator's engine opinion in a room.
     pub async fn hint_for(
         &self,
-        game: &AnyGame,
+        game: &PageGame,
         id: &str,
         version: u64,
         movetime: f64,
@@ -361,16 +286,14 @@ impl App {
             return Err(ApiError::Bad("the game is over".into()));
         }
         let request = SearchRequest {
-            variant: game.variant(),
-            start: game.start_fen(),
-            moves: game.hub_moves(),
+            game: game.typed().clone(),
             movetime,
             skill: FULL_SKILL,
         };
         let r = self.pool.search(request).await?;
         let mv = game
             .move_view(&r.best)
-            .ok_or_else(|| ApiError::Bad(format!("engine move {} is not legal", r.best)))?;
+            .ok_or_else(|| ApiError::Bad("the engine's move is not legal".into()))?;
         let white_score = match game.side_to_move() {
             Color::White => r.score,
             Color::Black => -r.score,
@@ -421,13 +344,14 @@ mod tests {
             ..NewGame::default()
         };
         let setup = parse_setup(&form).unwrap();
-        let mut e = Entry::new(AnyGame::new(Variant::Turkish, None).unwrap(), setup);
+        let mut e = Entry::new(PageGame::new(Variant::Turkish, None).unwrap(), setup);
         assert!(e.engine_to_move());
         e.game.play_text("d3-d4").unwrap();
         let r = engine_request(&e);
         assert_eq!((r.skill, r.movetime), (4, 0.5));
-        assert_eq!(r.variant, Variant::Turkish);
-        assert_eq!(r.moves, e.game.hub_moves());
+        let searched = PageGame::from_typed(r.game);
+        assert_eq!(searched.variant(), Variant::Turkish);
+        assert_eq!(searched.hub_moves(), e.game.hub_moves());
         assert_eq!(parse_setup(&NewGame::default()).unwrap().skill, FULL_SKILL);
         for bad in [0, 11] {
             let form = NewGame {

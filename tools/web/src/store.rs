@@ -2,7 +2,7 @@
 //! (the WebSocket connections of the page) hear about every change on. Games are held in
 //! memory, the least recently used dropped beyond a fixed number.
 
-use crate::game::{AnyGame, MoveView, Status};
+use crate::game::{MoveView, PageGame, Status};
 use damka::core::Color;
 use serde::Serialize;
 use std::collections::hash_map::RandomState;
@@ -48,7 +48,7 @@ pub struct Setup {
 /// A game and its state on the server.
 pub struct Entry {
     /// The game.
-    pub game: AnyGame,
+    pub game: PageGame,
     /// How it is played.
     pub setup: Setup,
     /// Counts changes: an engine answer for an older version is dropped.
@@ -86,7 +86,7 @@ pub struct BoardView {
 
 impl BoardView {
     /// The view of `game` as the rules leave it.
-    pub fn of(game: &AnyGame) -> BoardView {
+    pub fn of(game: &PageGame) -> BoardView {
         BoardView {
             variant: game.variant().name(),
             side: color_name(game.side_to_move()),
@@ -136,7 +136,7 @@ pub fn color_name(c: Color) -> &'static str {
 
 impl Entry {
     /// A new entry for `game`.
-    pub fn new(game: AnyGame, setup: Setup) -> Entry {
+    pub fn new(game: PageGame, setup: Setup) -> Entry {
         Entry {
             game,
             setup,
@@ -257,7 +257,7 @@ mod tests {
             skill: 10,
             movetime: 1.0,
         };
-        Entry::new(AnyGame::new(Variant::Russian, None).unwrap(), setup)
+        Entry::new(PageGame::new(Variant::Russian, None).unwrap(), setup)
     }
 
     #[test]

@@ -5,8 +5,10 @@
 //! game or online room at a time; in a room its seat (player or spectator) is fixed when it
 //! enters, so no later message can move for a seat it does not hold.
 
+use crate::api::ApiError;
+use crate::app::App;
 use crate::online::{NewRoom, Seat};
-use crate::service::{ApiError, App, Hint, MoveRequest, NewGame};
+use crate::service::{Hint, MoveRequest, NewGame};
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::Response;

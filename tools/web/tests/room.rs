@@ -2,14 +2,14 @@
 //! resignation, draw offers, spectators' proposals.
 
 use damka::core::{Color, Variant};
-use damka_web::game::AnyGame;
+use damka_web::game::PageGame;
 use damka_web::room::{Ending, Room, TimeControl};
 use std::time::Instant;
 
 use std::time::Duration;
 
 fn room(base_ms: i64, inc_ms: i64, t0: Instant) -> Room {
-    let game = AnyGame::new(Variant::Russian, None).unwrap();
+    let game = PageGame::new(Variant::Russian, None).unwrap();
     let mut r = Room::new("r".into(), game, TimeControl { base_ms, inc_ms }, 0);
     assert!(r.take_seat(Color::White, "w".repeat(32), t0));
     assert!(

@@ -1,7 +1,7 @@
 //! What online play takes and gives: its limits, the new-room form, a connection's seat,
 //! and the lobby's lists.
 
-use crate::db::Finished;
+use crate::db::FinishedRoom;
 use crate::room::Role;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -114,5 +114,5 @@ pub struct Lobby {
     /// Being played.
     pub live: Vec<RoomSummary>,
     /// Over (from the database), newest first.
-    pub finished: Vec<Finished>,
+    pub finished: Vec<FinishedRoom>,
 }

@@ -3,7 +3,7 @@
 use super::*;
 
 fn room(id: &str, created: u64) -> Room {
-    let game = AnyGame::new(Variant::Russian, None).unwrap();
+    let game = PageGame::new(Variant::Russian, None).unwrap();
     let control = TimeControl {
         base_ms: 60_000,
         inc_ms: 0,

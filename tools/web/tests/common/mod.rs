@@ -17,7 +17,7 @@ pub async fn serve(
     config: damka_web::Config,
 ) -> (
     String,
-    Arc<damka_web::service::App>,
+    Arc<damka_web::app::App>,
     tokio::task::JoinHandle<()>,
 ) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

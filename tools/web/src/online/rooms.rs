@@ -1,0 +1,344 @@
+//! The room operations the server's [`App`] serves (create, enter, move, resign, draw,
+//! propose, ask the engine), on the rooms of [`super::Online`].
+
+use super::*;
+use crate::api::parse_color;
+use crate::app::App;
+use crate::service::Hint;
+
+impl App {
+    fn arm_flag(self: &Arc<Self>, id: &str, left_ms: Option<i64>) {
+        let Some(ms) = left_ms else { return };
+        let Ok(handle) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let (app, id) = (self.clone(), id.to_string());
+        // One timer per turn start: the turn's deadline never moves, so an earlier timer
+        // that fires finds the clock still running and does nothing.
+        handle.spawn(async move {
+            tokio::time::sleep(Duration::from_millis(ms.max(0) as u64 + 5)).await;
+            let _ = app.online.with(&id, |room, now| {
+                if room.flag(now) {
+                    app.online.commit(room, now);
+                }
+                Ok(())
+            });
+        });
+    }
+
+    /// Opens a room with the creator in their seat.
+    pub fn create_room(self: &Arc<Self>, req: &NewRoom) -> Result<Seat, ApiError> {
+        let variant: Variant = match &req.variant {
+            Some(v) => v
+                .parse()
+                .map_err(|e: damka::core::UnknownVariant| ApiError::Bad(e.to_string()))?,
+            None => Variant::Russian,
+        };
+        let color = parse_color(req.color.as_deref())?;
+        let control = TimeControl {
+            base_ms: seconds(req.time, DEFAULT_TIME.0, TIME_RANGE, "time")?,
+            inc_ms: seconds(
+                req.increment,
+                DEFAULT_TIME.1,
+                (0.0, MAX_INCREMENT),
+                "increment",
+            )?,
+        };
+        let game = PageGame::new(variant, req.fen.as_deref()).map_err(ApiError::Bad)?;
+        if game.is_over() {
+            return Err(ApiError::Bad("the game is over in that position".into()));
+        }
+        let id = format!("r{}", random_hex::<8>()?);
+        let token = random_hex::<16>()?;
+        let mut room = Room::new(id.clone(), game, control, unix_now());
+        let now = Instant::now();
+        room.take_seat(color, token.clone(), now);
+        let mut rooms = self.online.lock();
+        if !make_space(&mut rooms, self.online.limits.max_rooms, &self.online.db) {
+            return Err(ApiError::Limit(format!(
+                "the server holds {} games being played, the most it takes; try again later",
+                self.online.limits.max_rooms
+            )));
+        }
+        self.online.commit(&mut room, now);
+        rooms.insert(id.clone(), room);
+        Ok(Seat {
+            room: id,
+            role: Role::Player(color),
+            token: Some(token),
+        })
+    }
+
+    /// Enters room `id`: the seat `token` holds, else the free seat (unless `watch`), else a
+    /// spectator's place. A token that holds no seat here is refused.
+    pub fn enter_room(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+        watch: bool,
+    ) -> Result<Entered, ApiError> {
+        let max_spectators = self.online.limits.max_spectators;
+        let (entered, left) = self.online.with(id, |room, now| {
+            let mut left = None;
+            let (role, token) = match token {
+                Some(t) => match room.seat_of(t) {
+                    Some(c) => (Role::Player(c), Some(t.to_string())),
+                    None => {
+                        return Err(ApiError::Bad(format!(
+                            "stale or forged token: it holds no seat in room {id}"
+                        )))
+                    }
+                },
+                None => match room.free_seat().filter(|_| !watch && !room.is_over()) {
+                    Some(c) => {
+                        let t = random_hex::<16>()?;
+                        room.take_seat(c, t.clone(), now);
+                        left = self.online.commit(room, now);
+                        (Role::Player(c), Some(t))
+                    }
+                    None => {
+                        if room.spectators >= max_spectators {
+                            return Err(ApiError::Limit(format!(
+                                "room {id} has {max_spectators} spectators, the most it takes"
+                            )));
+                        }
+                        room.spectators += 1;
+                        let n = self.online.viewers.fetch_add(1, Ordering::Relaxed);
+                        let msg = serde_json::json!({"type": "spectators", "room": id, "count": room.spectators});
+                        let _ = room.events.send(msg.to_string().into());
+                        (Role::Spectator(n), None)
+                    }
+                },
+            };
+            let spectator = matches!(role, Role::Spectator(_));
+            let mut first = vec![serde_json::json!({ "type": "room", "room": room.view(now) }).to_string()];
+            if spectator {
+                first.push(serde_json::json!({
+                    "type": "proposals", "room": id, "ply": room.game.ply() + 1,
+                    "proposals": room.tally(),
+                }).to_string());
+            }
+            let seat = Seat { room: id.to_string(), role, token };
+            first.insert(0, seat.message());
+            Ok((
+                Entered {
+                    seat,
+                    events: room.events.subscribe(),
+                    watch_events: spectator.then(|| room.watch_events.subscribe()),
+                    first,
+                },
+                left,
+            ))
+        })?;
+        self.arm_flag(id, left);
+        Ok(entered)
+    }
+
+    /// A connection leaves its room (closed, or entering another).
+    pub fn leave_room(&self, seat: &Seat) {
+        if let Role::Spectator(n) = seat.role {
+            let _ = self.online.with(&seat.room, |room, _| {
+                room.spectators = room.spectators.saturating_sub(1);
+                room.forget(n);
+                room.proposals_changed();
+                let msg = serde_json::json!({"type": "spectators", "room": room.id, "count": room.spectators});
+                let _ = room.events.send(msg.to_string().into());
+                Ok(())
+            });
+        }
+    }
+
+    /// A player's change to the game (a move, a resignation, a draw offer), made, sent and
+    /// saved; the flag timer is armed for the next turn. A clock found at zero ends the game
+    /// first (and is sent and saved) whatever the change was.
+    fn player_change(
+        self: &Arc<Self>,
+        seat: &Seat,
+        change: impl FnOnce(&mut Room, Color, Instant) -> Result<(), String>,
+    ) -> Result<(), ApiError> {
+        let color = player_of(seat)?;
+        let (result, left) = self.online.with(&seat.room, |room, now| {
+            if room.flag(now) {
+                self.online.commit(room, now);
+                return Ok((Err("your time ran out".to_string()), None));
+            }
+            match change(room, color, now) {
+                Ok(()) => Ok((Ok(()), self.online.commit(room, now))),
+                Err(e) => Ok((Err(e), None)),
+            }
+        })?;
+        self.arm_flag(&seat.room, left);
+        result.map_err(ApiError::Bad)
+    }
+
+    /// The player's move.
+    pub fn room_play(
+        self: &Arc<Self>,
+        seat: &Seat,
+        path: Option<&[String]>,
+        text: Option<&str>,
+    ) -> Result<(), ApiError> {
+        self.player_change(seat, |room, c, now| room.play(c, path, text, now))
+    }
+
+    /// The player resigns.
+    pub fn room_resign(self: &Arc<Self>, seat: &Seat) -> Result<(), ApiError> {
+        self.player_change(seat, |room, c, now| room.resign(c, now))
+    }
+
+    /// The player offers a draw, or accepts the opponent's offer.
+    pub fn room_draw(self: &Arc<Self>, seat: &Seat) -> Result<(), ApiError> {
+        self.player_change(seat, |room, c, now| room.offer_draw(c, now).map(|_| ()))
+    }
+
+    /// The player declines the opponent's draw offer.
+    pub fn room_decline(self: &Arc<Self>, seat: &Seat) -> Result<(), ApiError> {
+        self.player_change(seat, |room, c, _| room.decline_draw(c))
+    }
+
+    /// A spectator's proposal for the next move; the new tally goes to the spectators.
+    pub fn room_propose(
+        &self,
+        seat: &Seat,
+        path: Option<&[String]>,
+        text: Option<&str>,
+    ) -> Result<(), ApiError> {
+        let Role::Spectator(n) = seat.role else {
+            return Err(ApiError::Bad(
+                "players move; only spectators propose".into(),
+            ));
+        };
+        self.online.with(&seat.room, |room, _| {
+            room.propose(n, path, text).map_err(ApiError::Bad)?;
+            room.proposals_changed();
+            Ok(())
+        })
+    }
+
+    /// The engine's opinion of the position, for a spectator (a few per game each).
+    pub async fn room_opinion(&self, seat: &Seat) -> Result<Hint, ApiError> {
+        let Role::Spectator(n) = seat.role else {
+            return Err(ApiError::Bad(
+                "players cannot ask the engine during their game".into(),
+            ));
+        };
+        let max = self.online.limits.opinions;
+        let (game, version) = self.online.with(&seat.room, |room, _| {
+            let asked = room.opinions.entry(n).or_default();
+            if *asked >= max {
+                return Err(ApiError::Limit(format!(
+                    "{max} engine opinions per game, the most a spectator gets"
+                )));
+            }
+            *asked += 1;
+            Ok((room.game.clone(), room.version))
+        })?;
+        self.hint_for(&game, &seat.room, version, OPINION_TIME)
+            .await
+    }
+
+    /// The room's view now.
+    pub fn room_view(&self, id: &str) -> Result<RoomView, ApiError> {
+        self.online.with(id, |room, now| Ok(room.view(now)))
+    }
+
+    /// The room's game as PDN, with the result however it came.
+    pub fn room_pdn(&self, id: &str) -> Result<String, ApiError> {
+        self.online.with(id, |room, _| {
+            let date = damka::game::pdn::today();
+            let control = format!(
+                "{}+{}",
+                room.control.base_ms as f64 / 1000.0,
+                room.control.inc_ms as f64 / 1000.0
+            );
+            let reason = room.ending.map(|e| e.reason()).unwrap_or_default();
+            let mut tags = vec![
+                ("Event", "damka-web online game"),
+                ("Site", "damka-web"),
+                ("Date", date.as_str()),
+                ("White", "White player"),
+                ("Black", "Black player"),
+                ("TimeControl", control.as_str()),
+            ];
+            if !reason.is_empty() {
+                tags.push(("Termination", reason.as_str()));
+            }
+            Ok(room
+                .game
+                .pdn_with_result(&tags, room.ending.map(|e| e.outcome())))
+        })
+    }
+
+    /// The lobby's lists.
+    pub fn lobby(&self) -> Result<Lobby, ApiError> {
+        let finished = self
+            .online
+            .db
+            .finished(LOBBY_FINISHED)
+            .map_err(ApiError::Bad)?;
+        let rooms = self.online.lock();
+        let (mut open, mut live) = (Vec::new(), Vec::new());
+        let mut held: Vec<&Room> = rooms.values().filter(|r| !r.is_over()).collect();
+        held.sort_by_key(|r| (std::cmp::Reverse(r.created), r.id.clone()));
+        for r in held {
+            let summary = RoomSummary {
+                id: r.id.clone(),
+                variant: r.game.variant().name(),
+                time: [
+                    r.control.base_ms as f64 / 1000.0,
+                    r.control.inc_ms as f64 / 1000.0,
+                ],
+                seats: [r.tokens[0].is_some(), r.tokens[1].is_some()],
+                plies: r.game.ply(),
+                spectators: r.spectators,
+                status: r.status().text,
+            };
+            if r.started() {
+                live.push(summary);
+            } else {
+                open.push(summary);
+            }
+        }
+        Ok(Lobby {
+            open,
+            live,
+            finished,
+        })
+    }
+
+    /// Reads back the games that were being played when the server stopped: their clocks go
+    /// on from the time they had when last saved. Returns how many.
+    pub fn resume_rooms(self: &Arc<Self>) -> Result<usize, String> {
+        let ids = self.online.db.running()?;
+        let now = Instant::now();
+        let mut armed = Vec::new();
+        {
+            let mut rooms = self.online.lock();
+            for id in &ids {
+                if let Some(mut room) = self.online.db.load(id)? {
+                    if room.started() && !room.is_over() {
+                        room.turn_start = Some(now);
+                        armed.push((id.clone(), room.time_to_flag(now)));
+                    }
+                    rooms.insert(id.clone(), room);
+                }
+            }
+        }
+        for (id, left) in armed {
+            self.arm_flag(&id, left);
+        }
+        Ok(ids.len())
+    }
+
+    /// Saves every running clock as it is now (at shutdown: the time until then counts).
+    pub fn save_clocks(&self) {
+        let mut rooms = self.online.lock();
+        let now = Instant::now();
+        for room in rooms.values_mut().filter(|r| r.running().is_some()) {
+            room.settle_clocks(now);
+            if let Err(e) = self.online.db.save(room, now) {
+                eprintln!("damka-web: room {}: {e}", room.id);
+            }
+        }
+    }
+}
