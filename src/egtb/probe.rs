@@ -98,6 +98,11 @@ impl Tablebase {
         self.max_pieces
     }
 
+    /// The folder the tables were opened from.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// The game of these tables.
     pub fn variant(&self) -> Variant {
         self.variant

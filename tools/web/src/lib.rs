@@ -42,6 +42,8 @@ pub struct Config {
     pub db: String,
     /// The limits of online play.
     pub limits: online::Limits,
+    /// Endgame database folder and cache (MiB), if the engine uses tables.
+    pub egtb: Option<(std::path::PathBuf, usize)>,
 }
 
 impl Config {
@@ -52,6 +54,7 @@ impl Config {
             hash_mb,
             db: ":memory:".into(),
             limits: online::Limits::default(),
+            egtb: None,
         }
     }
 }
@@ -60,7 +63,16 @@ impl Config {
 /// last stopped go on (their flag timers start when called inside a tokio runtime).
 pub fn serve(config: &Config) -> Result<(Arc<app::App>, axum::Router), String> {
     let online = online::Online::open(&config.db, config.limits)?;
-    let pool = pool::Pool::new(config.threads, config.hash_mb, QUEUE);
+    let mut endgames = pool::SharedEndgames::default();
+    if let Some((dir, cache_mb)) = &config.egtb {
+        let messages;
+        (endgames, messages) = pool::SharedEndgames::open(dir, *cache_mb);
+        // The server's log: a game without tables is played without them.
+        for m in messages.iter().chain(&endgames.describe()) {
+            eprintln!("damka-web: {m}");
+        }
+    }
+    let pool = pool::Pool::with_endgames(config.threads, config.hash_mb, QUEUE, endgames);
     let app = app::App::new(pool, MAX_GAMES, online);
     app.resume_rooms()?;
     Ok((app.clone(), http::router(app)))

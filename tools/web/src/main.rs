@@ -1,6 +1,7 @@
 //! `damka-web`: serves the board page on http://127.0.0.1:8080 (see `docs/web.md`).
 
 use clap::Parser;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// The damka board page: play Russian or Turkish draughts in the browser.
@@ -19,6 +20,14 @@ struct Args {
     /// Transposition table of each search thread, MiB.
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=4096))]
     hash: u32,
+    /// Endgame database folder (as given to `damka egtb build --dir`). Default: the folder
+    /// `damka egtb build` writes to when it names none, if it exists; "" uses no tables.
+    #[arg(long = "egtb-path", value_parser = any_path)]
+    egtb_path: Option<PathBuf>,
+    /// Endgame database cache of each game, MiB.
+    #[arg(long = "egtb-cache", default_value_t = damka::engine::DEFAULT_EGTB_CACHE_MB as u32,
+          value_parser = clap::value_parser!(u32).range(1..=damka::engine::MAX_EGTB_CACHE_MB as i64))]
+    egtb_cache: u32,
     /// SQLite file of the online games (created when missing; `:memory:` keeps none).
     #[arg(long, default_value = "damka-web.sqlite3")]
     db: String,
@@ -31,6 +40,11 @@ struct Args {
     /// WebSocket messages a connection may send per second (bursts of twice as many pass).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     rate: u32,
+}
+
+/// A path, the empty one included (it means "no tables").
+fn any_path(s: &str) -> Result<PathBuf, String> {
+    Ok(PathBuf::from(s))
 }
 
 /// Waits for Ctrl-C or, on Unix, SIGTERM (how a service manager or a test stops the server).
@@ -81,6 +95,12 @@ fn main() -> ExitCode {
                 rate: args.rate,
                 ..damka_web::online::Limits::default()
             },
+            egtb: match &args.egtb_path {
+                Some(p) if p.as_os_str().is_empty() => None,
+                Some(p) => Some(p.clone()),
+                None => damka::egtb::default_dir_if_present(),
+            }
+            .map(|dir| (dir, args.egtb_cache as usize)),
         };
         let (app, router) = match damka_web::serve(&config) {
             Ok(x) => x,

@@ -8,10 +8,13 @@
 use crossbeam_channel::{bounded, Receiver, Sender, TrySendError};
 use damka::core::{score_text, Score, ScoreStyle};
 use damka::dispatch::PerGame;
+use damka::egtb::endgames::{open_for, Endgames, Opened};
 use damka::engine::{GameSession, GoMode, Limits};
 use damka::eval::Evaluate;
 use damka::game::{AnyGame, Game};
-use damka::variant::{Move, RussianPosition, TurkishPosition};
+use damka::variant::{Move, Position, RussianPosition, TurkishPosition};
+use std::path::Path;
+use std::sync::Arc;
 use std::thread;
 use tokio::sync::oneshot;
 
@@ -78,16 +81,81 @@ pub struct Pool {
     threads: usize,
 }
 
+/// Endgame databases of both games, opened once and shared by every search thread (so the
+/// server has one cache of decoded blocks, not one per thread).
+#[derive(Clone, Default)]
+pub struct SharedEndgames {
+    russian: Option<Opened<RussianPosition>>,
+    turkish: Option<Opened<TurkishPosition>>,
+}
+
+impl SharedEndgames {
+    /// The tables of both games in `dir` (as `damka egtb build --dir` wrote them) with a
+    /// cache of `cache_mb` MiB each, and a message for each game whose tables did not open
+    /// (that game is played without them).
+    pub fn open(dir: &Path, cache_mb: usize) -> (SharedEndgames, Vec<String>) {
+        fn one<P: Position>(
+            dir: &Path,
+            cache_mb: usize,
+            messages: &mut Vec<String>,
+        ) -> Option<Opened<P>> {
+            open_for::<P>(dir, cache_mb)
+                .map_err(|e| messages.push(format!("endgame databases not used: {e}")))
+                .ok()
+        }
+        let mut messages = Vec::new();
+        let russian = one(dir, cache_mb, &mut messages);
+        let turkish = one(dir, cache_mb, &mut messages);
+        (SharedEndgames { russian, turkish }, messages)
+    }
+
+    /// What is in use, one line per game with tables ("russian tables up to 5 pieces in DIR").
+    pub fn describe(&self) -> Vec<String> {
+        [
+            self.russian.as_ref().map(|(t, _)| t),
+            self.turkish.as_ref().map(|(t, _)| t),
+        ]
+        .into_iter()
+        .flatten()
+        .map(|t| {
+            format!(
+                "{} tables up to {} pieces in {}",
+                t.variant(),
+                t.max_pieces(),
+                t.dir().display()
+            )
+        })
+        .collect()
+    }
+
+    /// Successful probes so far, both games together.
+    pub fn hits(&self) -> u64 {
+        let russian = self.russian.as_ref().map_or(0, |(t, _)| t.hits());
+        russian + self.turkish.as_ref().map_or(0, |(t, _)| t.hits())
+    }
+}
+
 impl Pool {
     /// Starts `threads` search threads (at least one), each with a `hash_mb` table per game;
-    /// at most `queue` requests wait beyond those being searched.
+    /// at most `queue` requests wait beyond those being searched. No endgame databases.
     pub fn new(threads: usize, hash_mb: usize, queue: usize) -> Pool {
+        Pool::with_endgames(threads, hash_mb, queue, SharedEndgames::default())
+    }
+
+    /// As [`Pool::new`], the searches using `endgames`.
+    pub fn with_endgames(
+        threads: usize,
+        hash_mb: usize,
+        queue: usize,
+        endgames: SharedEndgames,
+    ) -> Pool {
         let threads = threads.max(1);
         let (tx, rx) = bounded::<QueuedSearch>(queue.max(1));
         for i in 0..threads {
             let rx = rx.clone();
             let sessions = Sessions {
                 hash_mb,
+                endgames: endgames.clone(),
                 russian: None,
                 turkish: None,
             };
@@ -127,6 +195,7 @@ impl Pool {
 /// One search thread's sessions, one per game, each made when first needed and kept.
 struct Sessions {
     hash_mb: usize,
+    endgames: SharedEndgames,
     russian: Option<GameSession<RussianPosition>>,
     turkish: Option<GameSession<TurkishPosition>>,
 }
@@ -137,21 +206,33 @@ fn worker(rx: Receiver<QueuedSearch>, mut sessions: Sessions) {
         let r = &job.request;
         let out = match &r.game {
             PerGame::Russian(g) => {
+                let tables = sessions.endgames.russian.as_ref().map(|(_, e)| e.clone());
                 let s = sessions
                     .russian
-                    .get_or_insert_with(|| GameSession::new(1, hash));
+                    .get_or_insert_with(|| new_session(hash, tables));
                 search(s, g, r)
             }
             PerGame::Turkish(g) => {
+                let tables = sessions.endgames.turkish.as_ref().map(|(_, e)| e.clone());
                 let s = sessions
                     .turkish
-                    .get_or_insert_with(|| GameSession::new(1, hash));
+                    .get_or_insert_with(|| new_session(hash, tables));
                 search(s, g, r)
             }
         };
         // The asker may have gone (a closed page): nothing to do then.
         let _ = job.reply.send(out);
     }
+}
+
+/// A one-thread session with a `hash_mb` table and the game's tables, if any.
+fn new_session<P: Evaluate<Move = Move>>(
+    hash_mb: usize,
+    endgames: Option<Arc<dyn Endgames<P>>>,
+) -> GameSession<P> {
+    let mut session = GameSession::new(1, hash_mb);
+    session.searcher_mut().set_endgames(endgames);
+    session
 }
 
 /// Searches `game` on `session` as `r` asks (time, strength level).
@@ -189,6 +270,34 @@ fn search<P: Evaluate<Move = Move>>(
 mod tests {
     use super::*;
     use damka::variant::Notation;
+
+    /// Tables given to the pool are probed by its searches, and described for the log.
+    #[test]
+    fn searches_use_the_endgame_databases() {
+        let dir = std::env::temp_dir().join(format!("damka-web-pool-egtb-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        damka::egtb::build::build_all::<RussianPosition>(&dir, 3, |_, _, _| {}).unwrap();
+        let (endgames, messages) = SharedEndgames::open(&dir, 1);
+        // Russian opened; Turkish has no tables there and says so.
+        assert_eq!(messages.len(), 1, "{messages:?}");
+        assert!(messages[0].contains("turkish"), "{messages:?}");
+        let described = endgames.describe();
+        assert_eq!(described.len(), 1);
+        assert!(
+            described[0].starts_with("russian tables up to 3 pieces"),
+            "{described:?}"
+        );
+        let pool = Pool::with_endgames(1, 1, 4, endgames.clone());
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let reply = rt
+            .block_on(pool.search(request("W:WKc3,Ke1:BKh8", &[])))
+            .unwrap();
+        assert!(reply.score > 0, "two kings against one: {reply:?}");
+        assert!(endgames.hits() > 0, "the search probed no table");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     fn request(fen: &str, moves: &[&str]) -> SearchRequest {
         let mut game = Game::<RussianPosition>::from_fen(fen).unwrap();
