@@ -1,7 +1,7 @@
 //! Moves between the engine's legal-move list and the GUIs' forms: CheckerBoard's `CBmove`
 //! and move list reply, the Kallisto move string, and reading the move texts both send.
 
-use crate::board::{CbMove, Coor, Diagram, Piece, Side, Sq};
+use crate::board::{CbMove, Coor, Diagram, Piece, Sq};
 use crate::link::MoveDetail;
 
 /// Room in `CBmove` for landing and captured squares.
@@ -148,9 +148,18 @@ pub fn squares_of(text: &str) -> Result<Vec<Sq>, String> {
 pub fn find<'a>(moves: &'a [MoveDetail], text: &str) -> Result<&'a MoveDetail, String> {
     let sq = squares_of(text)?;
     let (from, to, middle) = (sq[0], sq[sq.len() - 1], &sq[1..sq.len() - 1]);
+    // A capture separator names a capture, `-` a quiet move; run-together squares either.
+    let capture = if text.contains([':', 'x', 'X']) {
+        Some(true)
+    } else if text.contains('-') {
+        Some(false)
+    } else {
+        None
+    };
     let ends: Vec<&MoveDetail> = moves
         .iter()
         .filter(|m| m.from == from && m.to == to)
+        .filter(|m| capture.is_none_or(|c| c == !m.captured.is_empty()))
         .collect();
     if middle.is_empty() {
         return match ends.len() {
@@ -179,11 +188,6 @@ pub fn find<'a>(moves: &'a [MoveDetail], text: &str) -> Result<&'a MoveDetail, S
         .ok_or(format!("illegal move {text:?}"))
 }
 
-/// The side that made `d` in `before`.
-pub fn side_of(d: &MoveDetail, before: &Diagram) -> Side {
-    mover(d, before).side
-}
-
 impl Coor {
     /// The square of these array coordinates, if any.
     pub fn square(self) -> Option<Sq> {
@@ -206,6 +210,10 @@ mod tests {
         assert_eq!(find(&moves, "c3:e5:g7").unwrap(), m);
         assert_eq!(find(&moves, "c3g7").unwrap(), m);
         assert!(find(&moves, "c3d4").is_err());
+        assert!(find(&moves, "c3-g7").is_err());
+        let quiet = legal_moves("W:Wc3:Bh8").unwrap();
+        assert!(find(&quiet, "c3:d4").is_err());
+        assert!(find(&quiet, "c3d4").is_ok() && find(&quiet, "c3-d4").is_ok());
         assert!(find(&moves, "c3:d5").is_err());
         let cb = cb_move(m, &d);
         assert_eq!(cb.jumps, 2);
