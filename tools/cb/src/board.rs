@@ -100,7 +100,7 @@ impl Sq {
 
     /// Whether pieces may stand here (a1 is dark).
     pub fn is_dark(self) -> bool {
-        (self.file + self.rank) % 2 == 0
+        (self.file + self.rank).is_multiple_of(2)
     }
 
     fn index(self) -> usize {

@@ -159,7 +159,7 @@ pub fn find<'a>(moves: &'a [MoveDetail], text: &str) -> Result<&'a MoveDetail, S
     let ends: Vec<&MoveDetail> = moves
         .iter()
         .filter(|m| m.from == from && m.to == to)
-        .filter(|m| capture.is_none_or(|c| c == !m.captured.is_empty()))
+        .filter(|m| capture.is_none_or(|c| c != m.captured.is_empty()))
         .collect();
     if middle.is_empty() {
         return match ends.len() {
