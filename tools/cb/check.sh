@@ -64,7 +64,14 @@ summary+=("C test, Linux: $(tail -n 1 "$out/linux.log")")
 tmp=$(mktemp -d)
 export WINEPREFIX="$tmp/prefix" WINEDEBUG=-all WINEARCH=win64
 unset DISPLAY WAYLAND_DISPLAY
-cleanup() { WINEPREFIX="$tmp/prefix" wineserver -k >/dev/null 2>&1 || true; rm -rf "$tmp"; }
+# Ends the wineserver of this prefix only (it would exit by itself a few seconds later).
+cleanup() {
+  local ws
+  for ws in wineserver /usr/lib/wine/wineserver64 /usr/lib/wine/wineserver; do
+    if command -v "$ws" >/dev/null 2>&1; then WINEPREFIX="$tmp/prefix" "$ws" -k >/dev/null 2>&1 || true; break; fi
+  done
+  rm -rf "$tmp"
+}
 trap cleanup EXIT
 run="$tmp/run"
 mkdir -p "$run"
