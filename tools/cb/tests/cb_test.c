@@ -266,6 +266,21 @@ static int cmd(const char *c)
 	return enginecommand(c, reply);
 }
 
+/* The legal moves of the position (the engine's "get movelist"), or -1 after a failed check
+ * naming the game and ply. */
+static int legal_moves(int b[8][8], int color, struct entry *list, const char *what, int game, int ply)
+{
+	char fen[512], c[600];
+	int n;
+	board_fen(b, color, fen);
+	sprintf(c, "get movelist %s", fen);
+	if (cmd(c) != 1 || (n = parse_movelist(reply, list, 256)) < 0) {
+		check(0, "%s game %d ply %d: bad movelist reply %s", what, game, ply, reply);
+		return -1;
+	}
+	return n;
+}
+
 static int load(lib_t l)
 {
 	int ok = 1;
@@ -477,19 +492,15 @@ static int cb_game(int game, double movetime)
 {
 	int b[8][8], after[8][8], color = CB_WHITE, ply, playnow = 0;
 	static struct entry list[256];
-	static char hist[65536], fen[512], c[66000];
+	static char hist[65536], c[66000];
 	char str[1024], mtext[128];
 	struct CBmove m;
 	start_board(b);
 	strcpy(hist, start_fen);
 	for (ply = 0; ply < 600; ply++) {
 		int n, k, r, j;
-		board_fen(b, color, fen);
-		sprintf(c, "get movelist %s", fen);
-		if (cmd(c) != 1 || (n = parse_movelist(reply, list, 256)) < 0) {
-			check(0, "game %d ply %d: bad movelist reply %s", game, ply, reply);
+		if ((n = legal_moves(b, color, list, "CB", game, ply)) < 0)
 			return 0;
-		}
 		if (n == 0) {
 			printf("CB game %d: %s has no move after %d plies: %s wins\n", game,
 			       color == CB_WHITE ? "White" : "Black", ply, color == CB_WHITE ? "Black" : "White");
@@ -597,7 +608,6 @@ static int ei_game(int game)
 	int b[8][8], color = CB_WHITE, ply;
 	static int past[700][8][8];
 	static struct entry list[256];
-	char fen[512], c[600];
 	start_board(b);
 	EI_NewGame();
 	for (ply = 0; ply < 600; ply++) {
@@ -610,12 +620,8 @@ static int ei_game(int game)
 			printf("EI game %d: threefold repetition after %d plies\n", game, ply);
 			return 1;
 		}
-		board_fen(b, color, fen);
-		sprintf(c, "get movelist %s", fen);
-		if (cmd(c) != 1 || (n = parse_movelist(reply, list, 256)) < 0) {
-			check(0, "EI game %d ply %d: bad movelist %s", game, ply, reply);
+		if ((n = legal_moves(b, color, list, "EI", game, ply)) < 0)
 			return 0;
-		}
 		if (n == 0) {
 			printf("EI game %d: %s has no move after %d plies\n", game, color == CB_WHITE ? "White" : "Black", ply);
 			return 1;
@@ -634,27 +640,39 @@ static int ei_game(int game)
 }
 
 static volatile double ei_done_at;
-THREAD_FN(analyse)
+static char *ei_think_result;
+/* EI_Think when arg is not NULL, else EI_Analyse; notes when it returned. */
+THREAD_FN(ei_work)
 {
-	(void)arg;
-	EI_Analyse();
+	if (arg)
+		ei_think_result = EI_Think();
+	else
+		EI_Analyse();
 	ei_done_at = now_ms();
 	THREAD_RET;
 }
-static char *ei_think_result;
-THREAD_FN(think_ei)
+
+/* How long after EI_Stop, sent from this thread 300 ms into a long EI_Think (think) or an
+ * EI_Analyse, the call returned, ms. */
+static double ei_stop_delay(int think)
 {
-	(void)arg;
-	ei_think_result = EI_Think();
-	ei_done_at = now_ms();
-	THREAD_RET;
+	thread_t t;
+	double at;
+	EI_NewGame();
+	if (think)
+		EI_SetTime(600000, 600000);
+	ei_done_at = 0;
+	t = thread_start(ei_work, think ? (void *)1 : NULL);
+	sleep_ms(300);
+	at = now_ms();
+	EI_Stop();
+	thread_join(t);
+	return ei_done_at - at;
 }
 
 static void test_ei(int games)
 {
 	int i, n, k;
-	thread_t t;
-	double at;
 	static struct entry list[256];
 	char *name;
 	EI_Initialization(on_info, 64);
@@ -712,14 +730,7 @@ static void test_ei(int games)
 	{
 		double best = 1e9, d;
 		for (i = 0; i < TRIES && best >= 50.0; i++) {
-			EI_NewGame();
-			ei_done_at = 0;
-			t = thread_start(analyse, NULL);
-			sleep_ms(300);
-			at = now_ms();
-			EI_Stop();
-			thread_join(t);
-			d = ei_done_at - at;
+			d = ei_stop_delay(0);
 			printf("EI_Stop: EI_Analyse returned %.1f ms after it\n", d);
 			if (d < best)
 				best = d;
@@ -727,15 +738,7 @@ static void test_ei(int games)
 		check(best < 50.0, "EI_Stop ended EI_Analyse %.1f ms later at best (limit 50)", best);
 		best = 1e9;
 		for (i = 0; i < TRIES && best >= 50.0; i++) {
-			EI_NewGame();
-			EI_SetTime(600000, 600000);
-			ei_done_at = 0;
-			t = thread_start(think_ei, NULL);
-			sleep_ms(300);
-			at = now_ms();
-			EI_Stop();
-			thread_join(t);
-			d = ei_done_at - at;
+			d = ei_stop_delay(1);
 			k = ei_think_result ? match_kallisto(list, n, ei_think_result) : -1;
 			check(k >= 0, "EI_Think stopped gave %s, not a start move", ei_think_result ? ei_think_result : "NULL");
 			printf("EI_Stop: EI_Think returned %.1f ms after it with %s\n", d, ei_think_result);

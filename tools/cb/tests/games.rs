@@ -137,6 +137,24 @@ fn games_through_getmove_are_legal_and_end() {
     }
 }
 
+/// `getmove` with 10 ms and NULL for every optional pointer (status, time info, move).
+fn quick_getmove(cells: *mut i32, color: i32) -> i32 {
+    // SAFETY: `cells` is NULL or a valid 64-cell board owned by the caller (getmove refuses
+    // NULL before reading); the optional pointers are NULL, which the API allows.
+    unsafe {
+        getmove(
+            cells,
+            color,
+            0.01,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            0,
+            0,
+            std::ptr::null_mut(),
+        )
+    }
+}
+
 #[test]
 fn bad_input_is_refused_without_a_crash() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
@@ -161,68 +179,22 @@ fn bad_input_is_refused_without_a_crash() {
     };
     assert_eq!(r, CB_UNKNOWN);
     assert_eq!(cells, before);
-    // An impossible piece code and an impossible colour.
+    // An impossible piece code.
     let mut cells = start();
     cells[0] = 3;
-    // SAFETY: as above; NULL for the optional pointers.
-    let r = unsafe {
-        getmove(
-            cells.as_mut_ptr(),
-            WHITE,
-            0.01,
-            std::ptr::null_mut(),
-            std::ptr::null(),
-            0,
-            0,
-            std::ptr::null_mut(),
-        )
-    };
+    let r = quick_getmove(cells.as_mut_ptr(), WHITE);
     assert_eq!(r, CB_UNKNOWN);
     let mut cells = start();
-    // SAFETY: as above.
-    let r = unsafe {
-        getmove(
-            cells.as_mut_ptr(),
-            9,
-            0.01,
-            std::ptr::null_mut(),
-            std::ptr::null(),
-            0,
-            0,
-            std::ptr::null_mut(),
-        )
-    };
+    // An impossible colour.
+    let r = quick_getmove(cells.as_mut_ptr(), 9);
     assert_eq!(r, CB_UNKNOWN);
-    // SAFETY: a NULL board is refused before anything is read.
-    let r = unsafe {
-        getmove(
-            std::ptr::null_mut(),
-            WHITE,
-            0.01,
-            std::ptr::null_mut(),
-            std::ptr::null(),
-            0,
-            0,
-            std::ptr::null_mut(),
-        )
-    };
+    // A NULL board is refused before anything is read.
+    let r = quick_getmove(std::ptr::null_mut(), WHITE);
     assert_eq!(r, CB_UNKNOWN);
     // No piece of the side to move: a loss.
     let mut cells = [0; 64];
     cells[7 * 8 + 1] = BLACK | MAN;
-    // SAFETY: as above.
-    let r = unsafe {
-        getmove(
-            cells.as_mut_ptr(),
-            WHITE,
-            0.01,
-            std::ptr::null_mut(),
-            std::ptr::null(),
-            0,
-            0,
-            std::ptr::null_mut(),
-        )
-    };
+    let r = quick_getmove(cells.as_mut_ptr(), WHITE);
     assert_eq!(r, CB_LOSS);
     // islegal on NULL and on nonsense squares.
     let cells = start();

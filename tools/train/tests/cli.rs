@@ -93,7 +93,7 @@ fn trains_a_network_and_refuses_bad_input() {
     let with = |extra: &[&str]| -> Vec<String> {
         common.iter().chain(extra).map(|s| s.to_string()).collect()
     };
-    let (code, err) = train(&with(&[
+    let first_run = [
         "--network",
         "--epochs",
         "6",
@@ -101,7 +101,8 @@ fn trains_a_network_and_refuses_bad_input() {
         "t-net",
         "--out",
         net_s,
-    ]));
+    ];
+    let (code, err) = train(&with(&first_run));
     assert_eq!(code, Some(0), "{err}");
     let epochs: Vec<&str> = err.lines().filter(|l| l.starts_with("epoch ")).collect();
     assert_eq!(epochs.len(), 7, "{err}");
@@ -112,14 +113,8 @@ fn trains_a_network_and_refuses_bad_input() {
     );
     // The linear terms alone cannot fit the squared difference as well.
     let linear = d.join("l.pat");
-    let (code, errl) = train(&with(&[
-        "--epochs",
-        "6",
-        "--name",
-        "l",
-        "--out",
-        linear.to_str().unwrap(),
-    ]));
+    let linear_s = linear.to_str().unwrap();
+    let (code, errl) = train(&with(&["--epochs", "6", "--name", "l", "--out", linear_s]));
     assert_eq!(code, Some(0), "{errl}");
     let lin = validation(errl.lines().rfind(|l| l.starts_with("epoch ")).unwrap());
     assert!(last.1 < lin.1 * 0.8, "network {last:?}, linear {lin:?}");
@@ -129,15 +124,9 @@ fn trains_a_network_and_refuses_bad_input() {
 
     // Going on from the net keeps its network and starts at its loss.
     let net2 = d.join("n2.pat");
+    let net2_s = net2.to_str().unwrap();
     let (code, err2) = train(&with(&[
-        "--init",
-        net_s,
-        "--epochs",
-        "1",
-        "--name",
-        "t2",
-        "--out",
-        net2.to_str().unwrap(),
+        "--init", net_s, "--epochs", "1", "--name", "t2", "--out", net2_s,
     ]));
     assert_eq!(code, Some(0), "{err2}");
     let start = err2.lines().find(|l| l.starts_with("epoch 0")).unwrap();
@@ -156,14 +145,8 @@ fn trains_a_network_and_refuses_bad_input() {
     assert!(err.contains("missing.bin"), "{err}");
     let bad = d.join("bad.pat");
     std::fs::write(&bad, b"DAMKAPAT short").unwrap();
-    let (code, err) = train(&with(&[
-        "--init",
-        bad.to_str().unwrap(),
-        "--name",
-        "x",
-        "--out",
-        net_s,
-    ]));
+    let bad_s = bad.to_str().unwrap();
+    let (code, err) = train(&with(&["--init", bad_s, "--name", "x", "--out", net_s]));
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("bad.pat"), "{err}");
 }

@@ -202,37 +202,33 @@ struct Sessions {
 
 fn worker(rx: Receiver<QueuedSearch>, mut sessions: Sessions) {
     for job in rx {
-        let hash = sessions.hash_mb;
-        let r = &job.request;
+        let (hash, r) = (sessions.hash_mb, &job.request);
+        let tables = &sessions.endgames;
         let out = match &r.game {
-            PerGame::Russian(g) => {
-                let tables = sessions.endgames.russian.as_ref().map(|(_, e)| e.clone());
-                let s = sessions
-                    .russian
-                    .get_or_insert_with(|| new_session(hash, tables));
-                search(s, g, r)
-            }
-            PerGame::Turkish(g) => {
-                let tables = sessions.endgames.turkish.as_ref().map(|(_, e)| e.clone());
-                let s = sessions
-                    .turkish
-                    .get_or_insert_with(|| new_session(hash, tables));
-                search(s, g, r)
-            }
+            PerGame::Russian(g) => search_in(&mut sessions.russian, hash, &tables.russian, g, r),
+            PerGame::Turkish(g) => search_in(&mut sessions.turkish, hash, &tables.turkish, g, r),
         };
         // The asker may have gone (a closed page): nothing to do then.
         let _ = job.reply.send(out);
     }
 }
 
-/// A one-thread session with a `hash_mb` table and the game's tables, if any.
-fn new_session<P: Evaluate<Move = Move>>(
+/// Searches in the thread's session of game `P`, made on first use: one search thread with
+/// a `hash_mb` table and the game's endgame databases, if any.
+fn search_in<P: Evaluate<Move = Move>>(
+    slot: &mut Option<GameSession<P>>,
     hash_mb: usize,
-    endgames: Option<Arc<dyn Endgames<P>>>,
-) -> GameSession<P> {
-    let mut session = GameSession::new(1, hash_mb);
-    session.searcher_mut().set_endgames(endgames);
-    session
+    endgames: &Option<Opened<P>>,
+    game: &Game<P>,
+    r: &SearchRequest,
+) -> Result<SearchReply, PoolError> {
+    let session = slot.get_or_insert_with(|| {
+        let mut session = GameSession::new(1, hash_mb);
+        let tables: Option<Arc<dyn Endgames<P>>> = endgames.as_ref().map(|(_, e)| e.clone());
+        session.searcher_mut().set_endgames(tables);
+        session
+    });
+    search(session, game, r)
 }
 
 /// Searches `game` on `session` as `r` asks (time, strength level).
