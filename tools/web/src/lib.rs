@@ -13,6 +13,7 @@
 pub mod assets;
 pub mod db;
 pub mod game;
+pub mod guard;
 pub mod http;
 pub mod online;
 pub mod pool;
@@ -39,6 +40,8 @@ pub struct Config {
     pub db: String,
     /// The limits of online play.
     pub limits: online::Limits,
+    /// Origins besides the server's own whose pages may open the WebSocket.
+    pub origins: Vec<String>,
 }
 
 impl Config {
@@ -49,6 +52,7 @@ impl Config {
             hash_mb,
             db: ":memory:".into(),
             limits: online::Limits::default(),
+            origins: Vec::new(),
         }
     }
 }
@@ -58,7 +62,7 @@ impl Config {
 pub fn serve(config: &Config) -> Result<(Arc<service::App>, axum::Router), String> {
     let online = online::Online::open(&config.db, config.limits)?;
     let pool = pool::Pool::new(config.threads, config.hash_mb, QUEUE);
-    let app = service::App::new(pool, MAX_GAMES, online);
+    let app = service::App::with_origins(pool, MAX_GAMES, online, config.origins.clone());
     app.resume_rooms()?;
     Ok((app.clone(), http::router(app)))
 }
@@ -68,4 +72,46 @@ pub fn serve(config: &Config) -> Result<(Arc<service::App>, axum::Router), Strin
 pub fn build(threads: usize, hash_mb: usize) -> (Arc<service::App>, axum::Router) {
     // An in-memory database always opens; failing here would be a bug in the schema.
     serve(&Config::new(threads, hash_mb)).expect("the in-memory database opens")
+}
+
+/// How long the server may take to stop once asked: the clocks are stopped and saved at
+/// once, and connections still open after this are cut.
+pub const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Serves `router` on `listener` under `net`'s limits until `stop` fires; then stops and
+/// saves the rooms' clocks at once and returns within [`SHUTDOWN_GRACE`], whatever the
+/// clients do (a half-sent request, an open WebSocket).
+pub async fn run(
+    listener: tokio::net::TcpListener,
+    app: Arc<service::App>,
+    router: axum::Router,
+    net: guard::NetLimits,
+    stop: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let (stopped_tx, stopped) = tokio::sync::oneshot::channel::<()>();
+    let stopping = app.clone();
+    let service = router.into_make_service_with_connect_info::<guard::ClientAddr>();
+    let server = axum::serve(guard::GuardedListener::new(listener, net), service)
+        .with_graceful_shutdown(async move {
+            stop.await;
+            stopping.save_clocks();
+            let _ = stopped_tx.send(());
+        });
+    let mut server = tokio::spawn(async move { server.await });
+    let result = tokio::select! {
+        r = &mut server => r.unwrap_or_else(|e| Err(std::io::Error::other(e))),
+        _ = async {
+            if stopped.await.is_ok() {
+                tokio::time::sleep(SHUTDOWN_GRACE).await;
+            } else {
+                std::future::pending::<()>().await;
+            }
+        } => {
+            server.abort();
+            Ok(())
+        }
+    };
+    // Stopped by the server's own end as well (an error): the time until now counts.
+    app.save_clocks();
+    result
 }

@@ -118,6 +118,10 @@ pub struct App {
     pub pool: Pool,
     /// The online rooms.
     pub online: Online,
+    /// Local games started per client address.
+    pub games_started: crate::guard::PerClient,
+    /// Origins besides the server's own whose pages may open the WebSocket.
+    pub origins: Vec<String>,
 }
 
 /// Fires when the engine's move has been played (or dropped because the game changed).
@@ -187,10 +191,23 @@ fn engine_request(e: &Entry) -> SearchRequest {
 impl App {
     /// A server state with `pool`, room for `capacity` games, and the online rooms.
     pub fn new(pool: Pool, capacity: usize, online: Online) -> Arc<App> {
+        App::with_origins(pool, capacity, online, Vec::new())
+    }
+
+    /// As [`App::new`], the WebSocket also open to pages of `origins` (`scheme://host:port`).
+    pub fn with_origins(
+        pool: Pool,
+        capacity: usize,
+        online: Online,
+        origins: Vec<String>,
+    ) -> Arc<App> {
+        let per_minute = online.limits.games_per_minute;
         Arc::new(App {
             store: Store::new(capacity),
             pool,
             online,
+            games_started: crate::guard::PerClient::new(per_minute, per_minute),
+            origins,
         })
     }
 
@@ -198,6 +215,22 @@ impl App {
         self.store
             .with(id, f)
             .ok_or_else(|| ApiError::UnknownGame(id.to_string()))
+    }
+
+    /// Starts a game for the client at `client` (`None`: unknown, not limited), who may start
+    /// [`crate::online::Limits::games_per_minute`].
+    pub fn new_game_for(
+        &self,
+        req: &NewGame,
+        client: Option<std::net::IpAddr>,
+    ) -> Result<GameView, ApiError> {
+        if !self.games_started.take(client) {
+            return Err(ApiError::Limit(format!(
+                "at most {} new games a minute from one address; try again later",
+                self.online.limits.games_per_minute
+            )));
+        }
+        self.new_game(req)
     }
 
     /// Starts a game (the engine does not move yet: see [`App::kick`]).
