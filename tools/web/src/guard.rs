@@ -312,3 +312,45 @@ impl PerClient {
         }
     }
 }
+
+/// How many of something each client address holds at once (engine searches it asked for),
+/// each taken with a [`Share`] that gives it back when dropped.
+#[derive(Default)]
+pub struct Shares {
+    held: Arc<Mutex<HashMap<Option<IpAddr>, usize>>>,
+}
+
+/// One share taken from [`Shares`]; given back when dropped.
+pub struct Share {
+    key: Option<IpAddr>,
+    held: Arc<Mutex<HashMap<Option<IpAddr>, usize>>>,
+}
+
+impl Shares {
+    /// A share for `client` if it holds fewer than `max` (`None`, an unknown client, counts as
+    /// one client of its own).
+    pub fn take(&self, client: Option<IpAddr>, max: usize) -> Option<Share> {
+        let mut held = lock(&self.held);
+        let n = held.entry(client).or_default();
+        if *n >= max {
+            return None;
+        }
+        *n += 1;
+        Some(Share {
+            key: client,
+            held: self.held.clone(),
+        })
+    }
+}
+
+impl Drop for Share {
+    fn drop(&mut self) {
+        let mut held = lock(&self.held);
+        if let Some(n) = held.get_mut(&self.key) {
+            *n -= 1;
+            if *n == 0 {
+                held.remove(&self.key);
+            }
+        }
+    }
+}

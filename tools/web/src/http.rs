@@ -177,7 +177,12 @@ async fn undo(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Res
     settle(&app, &id, done).await
 }
 
-async fn hint(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, ApiError> {
+async fn hint(
+    State(app): State<Arc<App>>,
+    Client(client): Client,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let _share = app.engine_share(client)?;
     Ok(Json(app.hint(&id).await?).into_response())
 }
 

@@ -40,6 +40,9 @@ struct Args {
     /// Spectator places one client address may hold in one online game.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     spectators_per_client: u32,
+    /// Engine searches (hints, opinions) one client address may have queued or running at once.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=64))]
+    engine_share: u32,
     /// Connections held at once; more are closed when accepted.
     #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     max_connections: u32,
@@ -107,6 +110,7 @@ fn main() -> ExitCode {
                 rooms_per_minute: args.rooms_per_minute,
                 games_per_minute: args.games_per_minute,
                 spectators_per_client: args.spectators_per_client as usize,
+                engine_share: args.engine_share as usize,
                 ..damka_web::online::Limits::default()
             },
             origins: args.allow_origin.clone(),

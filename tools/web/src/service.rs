@@ -122,6 +122,8 @@ pub struct App {
     pub games_started: crate::guard::PerClient,
     /// Origins besides the server's own whose pages may open the WebSocket.
     pub origins: Vec<String>,
+    /// Engine searches asked for per client address (see [`App::engine_share`]).
+    pub searches: crate::guard::Shares,
 }
 
 /// Fires when the engine's move has been played (or dropped because the game changed).
@@ -208,6 +210,22 @@ impl App {
             online,
             games_started: crate::guard::PerClient::new(per_minute, per_minute),
             origins,
+            searches: crate::guard::Shares::default(),
+        })
+    }
+
+    /// A share of the engine's queue for a search `client` asks for (a hint, an opinion),
+    /// held until the search's answer: one client cannot fill the queue that every game's
+    /// engine moves wait in.
+    pub fn engine_share(
+        &self,
+        client: Option<std::net::IpAddr>,
+    ) -> Result<crate::guard::Share, ApiError> {
+        let max = self.online.limits.engine_share;
+        self.searches.take(client, max).ok_or_else(|| {
+            ApiError::Limit(format!(
+                "at most {max} engine searches at once from one address; wait for an answer"
+            ))
         })
     }
 

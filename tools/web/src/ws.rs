@@ -358,8 +358,11 @@ impl Connection {
             Request::Hint { game, purpose } => {
                 let app = self.app.clone();
                 let purpose = purpose.unwrap_or_else(|| "hint".into());
+                let share = app.engine_share(self.client)?;
                 reply_later(&self.out, "hint", Some(purpose), async move {
-                    app.hint(&game).await
+                    let answer = app.hint(&game).await;
+                    drop(share);
+                    answer
                 });
             }
             Request::Ping => {
@@ -394,8 +397,11 @@ impl Connection {
             Request::Opinion { room } => {
                 let seat = self.seat(&room)?.clone();
                 let app = self.app.clone();
+                let share = app.engine_share(self.client)?;
                 reply_later(&self.out, "opinion", None, async move {
-                    app.room_opinion(&seat).await
+                    let answer = app.room_opinion(&seat).await;
+                    drop(share);
+                    answer
                 });
             }
             _ => {}

@@ -429,3 +429,35 @@ async fn players_do_not_watch_and_spectators_get_no_second_allowance() {
     assert!(error_of(&mut third).await.contains("from one address"));
     server.stop().await;
 }
+
+#[tokio::test]
+async fn one_client_gets_its_share_of_the_engine_not_the_queue() {
+    let mut c = Config::new(1, 1);
+    c.limits.engine_share = 3;
+    let server = Server::start(c, NetLimits::default()).await;
+    let mut ws = connect(&server.url()).await;
+    send(
+        &mut ws,
+        json!({"type": "new", "opponent": "human", "movetime": 0.5}),
+    )
+    .await;
+    let state = wait_for(&mut ws, "state", |_| true).await;
+    let id = state["game"]["id"].as_str().unwrap().to_string();
+    for _ in 0..12 {
+        send(&mut ws, json!({"type": "hint", "game": id})).await;
+    }
+    let (mut hints, mut refused) = (0, 0);
+    while hints + refused < 12 {
+        let v = common::next(&mut ws).await;
+        match v["type"].as_str() {
+            Some("hint") => hints += 1,
+            Some("error") if v["message"].as_str().unwrap().contains("at once") => refused += 1,
+            _ => {}
+        }
+    }
+    assert_eq!((hints, refused), (3, 9));
+    // Answered, the share is free again.
+    send(&mut ws, json!({"type": "hint", "game": id})).await;
+    wait_for(&mut ws, "hint", |_| true).await;
+    server.stop().await;
+}

@@ -24,6 +24,9 @@ pub struct Limits {
     pub games_per_minute: u32,
     /// Spectator places one client address may hold in one room.
     pub spectators_per_client: usize,
+    /// Engine searches (hints, opinions) one client address may have queued or running at
+    /// once: its share of the engine's queue ([`crate::QUEUE`]).
+    pub engine_share: usize,
 }
 
 impl Default for Limits {
@@ -36,6 +39,7 @@ impl Default for Limits {
             rooms_per_minute: 10,
             games_per_minute: 60,
             spectators_per_client: 3,
+            engine_share: 4,
         }
     }
 }
