@@ -248,11 +248,19 @@ impl App {
                 self.online.limits.games_per_minute
             )));
         }
-        self.new_game(req)
+        self.new_game_owned(req, client)
     }
 
     /// Starts a game (the engine does not move yet: see [`App::kick`]).
     pub fn new_game(&self, req: &NewGame) -> Result<GameView, ApiError> {
+        self.new_game_owned(req, None)
+    }
+
+    fn new_game_owned(
+        &self,
+        req: &NewGame,
+        owner: Option<std::net::IpAddr>,
+    ) -> Result<GameView, ApiError> {
         let setup = parse_setup(req)?;
         let variant: Variant = match &req.variant {
             Some(v) => v
@@ -265,8 +273,9 @@ impl App {
             (_, fen) => AnyGame::new(variant, fen.as_deref()),
         }
         .map_err(ApiError::Bad)?;
-        let entry = Entry::new(game, setup);
-        let id = self.store.insert(entry);
+        let mut entry = Entry::new(game, setup);
+        entry.owner = owner;
+        let id = self.store.insert(entry).map_err(ApiError::Limit)?;
         self.view(&id)
     }
 
