@@ -62,3 +62,17 @@ pub fn random_bytes<const N: usize>() -> Result<[u8; N], ApiError> {
     getrandom::fill(&mut b).map_err(|e| ApiError::Bad(format!("no random numbers: {e}")))?;
     Ok(b)
 }
+
+/// The address of the request's client, when the server knows it (see [`crate::guard`]).
+pub struct Client(pub Option<std::net::IpAddr>);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Client {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Client, Self::Rejection> {
+        Ok(Client(crate::guard::client_ip(&parts.extensions)))
+    }
+}
