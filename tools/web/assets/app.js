@@ -26,6 +26,32 @@ const board = new DraughtsBoard($("#board"), {
   onChoose: (moves, pick) => choose(moves, pick),
 });
 
+// A local game's moves are its creator's: the token the server gave this browser when it
+// started the game, kept per game so that a reload (or a link opened again here) can play on.
+function gameToken(id) {
+  try {
+    return localStorage.getItem("damka-game-token:" + id);
+  } catch (e) {
+    return null;
+  }
+}
+
+function keepGameToken(id, token) {
+  try {
+    localStorage.setItem("damka-game-token:" + id, token);
+  } catch (e) {
+    // Storage refused (private mode): the game is still playable until the page is left.
+  }
+  sessionTokens[id] = token;
+}
+
+const sessionTokens = {};
+
+function ownerFields(id) {
+  const token = sessionTokens[id] || gameToken(id);
+  return token ? { token } : {};
+}
+
 function send(msg) {
   lastError = "";
   if (socket && socket.readyState === WebSocket.OPEN) {
@@ -43,7 +69,7 @@ function sendMove(move) {
     const type = room.online.role === "spectator" ? "propose" : "play";
     send(Object.assign({ type, room: room.online.room }, move));
   } else {
-    send(Object.assign({ type: "move", game: game.id }, move));
+    send(Object.assign({ type: "move", game: game.id }, move, ownerFields(game.id)));
   }
 }
 
@@ -119,6 +145,7 @@ function receive(msg) {
     return;
   } else if (msg.type === "state") {
     if (room.online.room) room.leave();
+    if (msg.game.token) keepGameToken(msg.game.id, msg.game.token);
     const fresh = !game || game.id !== msg.game.id;
     if (!game || fresh || msg.game.version >= game.version) {
       if (fresh) {
@@ -305,7 +332,7 @@ function importGame() {
 }
 
 const actions = {
-  undo: () => game && send({ type: "undo", game: game.id }),
+  undo: () => game && send(Object.assign({ type: "undo", game: game.id }, ownerFields(game.id))),
   hint: () => game && !game.status.over && send({ type: "hint", game: game.id, purpose: "hint" }),
   flip: () => {
     flipped = !flipped;

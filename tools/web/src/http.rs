@@ -6,7 +6,8 @@ use crate::api::{ApiError, Client};
 use crate::app::App;
 use crate::assets;
 use crate::online::NewRoom;
-use crate::service::{MoveRequest, NewGame, MOVETIME_RANGE};
+use crate::service::{MoveRequest, NewGame, OwnerRequest, MOVETIME_RANGE};
+use crate::store::GameView;
 use crate::ws;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, FromRequest, Path, Request, State};
@@ -28,6 +29,7 @@ impl IntoResponse for ApiError {
             ApiError::Busy => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Limit(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
         };
         (
             status,
@@ -126,15 +128,24 @@ async fn info(State(app): State<Arc<App>>) -> Response {
 }
 
 /// Waits for the engine's reply, if it is thinking, so an HTTP client gets both moves.
+async fn settle_view(
+    app: &Arc<App>,
+    id: &str,
+    done: Option<crate::app::EngineDone>,
+) -> Result<GameView, ApiError> {
+    if let Some(done) = done {
+        let _ = done.await;
+    }
+    app.view(id)
+}
+
+/// [`settle_view`] as the answer.
 async fn settle(
     app: &Arc<App>,
     id: &str,
     done: Option<crate::app::EngineDone>,
 ) -> Result<Response, ApiError> {
-    if let Some(done) = done {
-        let _ = done.await;
-    }
-    Ok(Json(app.view(id)?).into_response())
+    Ok(Json(settle_view(app, id, done).await?).into_response())
 }
 
 async fn new_game(
@@ -144,7 +155,10 @@ async fn new_game(
 ) -> Result<Response, ApiError> {
     let view = app.new_game_for(&req, client)?;
     let done = app.kick(&view.id)?;
-    Ok((StatusCode::CREATED, settle(&app, &view.id, done).await?).into_response())
+    let mut body = settle_view(&app, &view.id, done).await?;
+    // The creator's token, in this answer only.
+    body.token = view.token;
+    Ok((StatusCode::CREATED, Json(body)).into_response())
 }
 
 async fn view(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, ApiError> {
@@ -160,8 +174,12 @@ async fn play(
     settle(&app, &id, done).await
 }
 
-async fn undo(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let (_, done) = app.undo(&id)?;
+async fn undo(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    JsonBody(req): JsonBody<OwnerRequest>,
+) -> Result<Response, ApiError> {
+    let (_, done) = app.undo(&id, req.token.as_deref())?;
     settle(&app, &id, done).await
 }
 

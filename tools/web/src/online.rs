@@ -4,7 +4,7 @@
 //! the operation returns; the clocks are checked by a timer armed at every turn start, so a
 //! player whose time runs out loses even if nobody sends anything.
 
-use crate::api::{random_bytes, ApiError};
+use crate::api::{random_hex, ApiError};
 use crate::db::Db;
 use crate::game::PageGame;
 use crate::guard::PerClient;
@@ -57,13 +57,6 @@ fn spectator_of(ip: IpAddr) -> u64 {
     ip.hash(&mut h);
     // The top bit set: never one of the numbers given to clients of unknown address.
     h.finish() | 1 << 63
-}
-
-fn random_hex<const N: usize>() -> Result<String, ApiError> {
-    Ok(random_bytes::<N>()?
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect())
 }
 
 fn unix_now() -> u64 {

@@ -51,6 +51,16 @@ pub struct MoveRequest {
     pub text: Option<String>,
     /// The start square and every landing square.
     pub path: Option<Vec<String>>,
+    /// The token the game's creator was given (see [`App::new_game`]).
+    pub token: Option<String>,
+}
+
+/// A request that changes a game and names only its creator's token (a take-back). Other
+/// fields are ignored: before it had a body, a take-back read none.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct OwnerRequest {
+    /// The token the game's creator was given.
+    pub token: Option<String>,
 }
 
 /// The engine's move suggested for the side to move, with its evaluation.
@@ -163,10 +173,14 @@ impl App {
             (_, fen) => PageGame::new(variant, fen.as_deref()),
         }
         .map_err(ApiError::Bad)?;
+        let token = crate::api::random_hex::<16>()?;
         let mut entry = Entry::new(game, setup);
         entry.owner = owner;
+        entry.token = Some(crate::api::token_hash(&token));
         let id = self.store.insert(entry).map_err(ApiError::Limit)?;
-        self.view(&id)
+        let mut view = self.view(&id)?;
+        view.token = Some(token);
+        Ok(view)
     }
 
     /// The game's view.
@@ -186,6 +200,8 @@ impl App {
         req: &MoveRequest,
     ) -> Result<(GameView, Option<EngineDone>), ApiError> {
         let view = self.with(id, |e| {
+            e.check_owner(req.token.as_deref())
+                .map_err(ApiError::Forbidden)?;
             if e.thinking || e.engine_to_move() {
                 return Err(ApiError::Bad("it is the engine's turn".into()));
             }
@@ -203,8 +219,13 @@ impl App {
     }
 
     /// Takes back the last move (against the engine: back to the person's turn).
-    pub fn undo(self: &Arc<Self>, id: &str) -> Result<(GameView, Option<EngineDone>), ApiError> {
+    pub fn undo(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<(GameView, Option<EngineDone>), ApiError> {
         self.with(id, |e| {
+            e.check_owner(token).map_err(ApiError::Forbidden)?;
             if !e.game.undo() {
                 return Err(ApiError::Bad("nothing to take back".into()));
             }

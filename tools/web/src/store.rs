@@ -70,6 +70,9 @@ pub struct Entry {
     /// The address of the client that started it (`None`: unknown), whose quota it counts in
     /// (see [`Store::insert`]).
     pub owner: Option<IpAddr>,
+    /// The [`crate::api::token_hash`] of the token the game's creator was given: only that
+    /// browser may move or take back in it; anyone with the link may watch.
+    pub token: Option<String>,
     used: Instant,
 }
 
@@ -132,6 +135,10 @@ pub struct GameView {
     pub thinking: bool,
     /// A message about something that went wrong outside a request.
     pub notice: Option<String>,
+    /// The creator's token: in the answer that creates the game only, never in a view sent
+    /// to anyone else.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
     /// The board, moves and result.
     #[serde(flatten)]
     pub board: BoardView,
@@ -156,6 +163,7 @@ impl Entry {
             notice: None,
             events: broadcast::channel(64).0,
             owner: None,
+            token: None,
             used: Instant::now(),
         }
     }
@@ -179,7 +187,20 @@ impl Entry {
             can_move: !self.game.is_over() && !self.engine_to_move() && !self.thinking,
             thinking: self.thinking,
             notice: self.notice.clone(),
+            token: None,
             board: BoardView::of(&self.game),
+        }
+    }
+
+    /// Whether `token` is the creator's: refused with a message otherwise, since a link to
+    /// the game lets anyone watch it but only its creator play in it.
+    pub fn check_owner(&self, token: Option<&str>) -> Result<(), String> {
+        let Some(own) = &self.token else {
+            return Ok(());
+        };
+        match token {
+            Some(t) if crate::api::same_token(own, &crate::api::token_hash(t)) => Ok(()),
+            _ => Err("this game belongs to the browser that started it: you may watch it".into()),
         }
     }
 

@@ -91,9 +91,15 @@ enum Request {
         #[serde(rename = "move")]
         text: Option<String>,
         path: Option<Vec<String>>,
+        /// The creator's token.
+        token: Option<String>,
     },
     /// Take back a move.
-    Undo { game: String },
+    Undo {
+        game: String,
+        /// The creator's token.
+        token: Option<String>,
+    },
     /// The engine's move and evaluation; `purpose` is echoed (`hint`, `eval`).
     Hint {
         game: String,
@@ -340,7 +346,9 @@ impl Connection {
             Request::New(form) => {
                 let view = self.app.new_game_for(&form, self.client)?;
                 self.watch(&view.id)?;
-                self.send_state(&view.id)?;
+                // The creator's first state carries its token, which no later state does.
+                let msg = serde_json::json!({ "type": "state", "game": view }).to_string();
+                self.out.push(msg.into());
                 self.app.kick(&view.id)?;
             }
             Request::Join { game } => {
@@ -348,13 +356,18 @@ impl Connection {
                 self.send_state(&game)?;
                 self.app.kick(&game)?;
             }
-            Request::Move { game, text, path } => {
+            Request::Move {
+                game,
+                text,
+                path,
+                token,
+            } => {
                 self.watch(&game)?;
-                self.app.play(&game, &MoveRequest { text, path })?;
+                self.app.play(&game, &MoveRequest { text, path, token })?;
             }
-            Request::Undo { game } => {
+            Request::Undo { game, token } => {
                 self.watch(&game)?;
-                self.app.undo(&game)?;
+                self.app.undo(&game, token.as_deref())?;
             }
             Request::Hint { game, purpose } => {
                 let app = self.app.clone();

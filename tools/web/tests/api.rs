@@ -36,6 +36,21 @@ async fn call_json(app: &axum::Router, method: &str, uri: &str, body: &str) -> (
     (status, v)
 }
 
+/// `body` (a JSON object) with the game creator's `token` added.
+fn owned(body: &str, token: &str) -> String {
+    let mut v: Value = serde_json::from_str(body).unwrap();
+    v["token"] = json!(token);
+    v.to_string()
+}
+
+/// The creator's token in the answer that created a game.
+fn token_of(g: &Value) -> String {
+    g["token"]
+        .as_str()
+        .expect("the creator's token")
+        .to_string()
+}
+
 fn error_of(v: &Value) -> &str {
     v["error"]
         .as_str()
@@ -78,27 +93,29 @@ async fn hot_seat_game_over_http() {
     let (s, g) = call_json(&app, "POST", "/api/games", r#"{"opponent":"human"}"#).await;
     assert_eq!(s, StatusCode::CREATED);
     let id = g["id"].as_str().unwrap().to_string();
+    let tok = token_of(&g);
     assert_eq!(g["legal"].as_array().unwrap().len(), 7);
     assert_eq!(g["status"]["result"], "*");
     // By text, by Hub numbers and by squares.
     let uri = format!("/api/games/{id}/move");
-    let (s, g) = call_json(&app, "POST", &uri, r#"{"move":"c3-d4"}"#).await;
+    let (s, g) = call_json(&app, "POST", &uri, &owned(r#"{"move":"c3-d4"}"#, &tok)).await;
     assert_eq!(s, StatusCode::OK, "{g}");
-    let (s, g) = call_json(&app, "POST", &uri, r#"{"move":"23-19"}"#).await;
+    let (s, g) = call_json(&app, "POST", &uri, &owned(r#"{"move":"23-19"}"#, &tok)).await;
     assert_eq!(s, StatusCode::OK, "{g}");
     assert_eq!(g["moves"][1]["text"], "f6-e5");
     // White must capture: d4:f6.
     let legal = g["legal"].as_array().unwrap();
     assert_eq!(legal.len(), 1);
     assert_eq!(legal[0]["captured"], json!(["e5"]));
-    let (s, v) = call_json(&app, "POST", &uri, r#"{"move":"a3-b4"}"#).await;
+    let (s, v) = call_json(&app, "POST", &uri, &owned(r#"{"move":"a3-b4"}"#, &tok)).await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert!(error_of(&v).contains("illegal move a3-b4"), "{v}");
-    let (s, g) = call_json(&app, "POST", &uri, r#"{"path":["d4","f6"]}"#).await;
+    let (s, g) = call_json(&app, "POST", &uri, &owned(r#"{"path":["d4","f6"]}"#, &tok)).await;
     assert_eq!(s, StatusCode::OK, "{g}");
     assert_eq!(g["boards"].as_array().unwrap().len(), 4);
     // Undo in hot seat takes back one ply.
-    let (s, g) = call_json(&app, "POST", &format!("/api/games/{id}/undo"), "").await;
+    let undo = format!("/api/games/{id}/undo");
+    let (s, g) = call_json(&app, "POST", &undo, &owned("{}", &tok)).await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(g["moves"].as_array().unwrap().len(), 2);
     let (s, pdn) = call(&app, "GET", &format!("/api/games/{id}/pdn"), "").await;
@@ -120,18 +137,20 @@ async fn against_the_engine_the_reply_comes_with_the_move() {
     assert_eq!(g["side"], "black");
     assert_eq!(g["can_move"], true);
     let id = g["id"].as_str().unwrap().to_string();
+    let tok = token_of(&g);
     let mv = g["legal"][0]["text"].as_str().unwrap().to_string();
     let (s, g) = call_json(
         &app,
         "POST",
         &format!("/api/games/{id}/move"),
-        &json!({ "move": mv }).to_string(),
+        &json!({ "move": mv, "token": tok }).to_string(),
     )
     .await;
     assert_eq!(s, StatusCode::OK, "{g}");
     assert_eq!(g["moves"].as_array().unwrap().len(), 3);
     // Undo goes back to the person's turn: two plies.
-    let (_, g) = call_json(&app, "POST", &format!("/api/games/{id}/undo"), "").await;
+    let undo = format!("/api/games/{id}/undo");
+    let (_, g) = call_json(&app, "POST", &undo, &owned("{}", &tok)).await;
     assert_eq!(g["moves"].as_array().unwrap().len(), 1);
     let (s, h) = call_json(&app, "POST", &format!("/api/games/{id}/hint"), "").await;
     assert_eq!(s, StatusCode::OK, "{h}");
@@ -198,6 +217,7 @@ async fn bad_http_requests_get_clear_errors() {
     }
     let (_, g) = call_json(&app, "POST", "/api/games", r#"{"opponent":"human"}"#).await;
     let id = g["id"].as_str().unwrap();
+    let tok = token_of(&g);
     let uri = format!("/api/games/{id}/move");
     for body in [
         r#"{"move":"c3-c4"}"#,
@@ -208,17 +228,60 @@ async fn bad_http_requests_get_clear_errors() {
         r#"{}"#,
         r#"[1,2]"#,
     ] {
-        let (s, v) = call_json(&app, "POST", &uri, body).await;
+        let body = match body.starts_with('{') {
+            true => owned(body, &tok),
+            false => body.to_string(),
+        };
+        let (s, v) = call_json(&app, "POST", &uri, &body).await;
         assert_eq!(s, StatusCode::BAD_REQUEST, "{body}");
         error_of(&v);
     }
-    let (s, v) = call_json(&app, "POST", &format!("/api/games/{id}/undo"), "").await;
+    let undo = format!("/api/games/{id}/undo");
+    let (s, v) = call_json(&app, "POST", &undo, &owned("{}", &tok)).await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert!(error_of(&v).contains("nothing to take back"));
     // The server goes on: the game is intact and takes a good move.
-    let (s, g) = call_json(&app, "POST", &uri, r#"{"move":"c3-d4"}"#).await;
+    let (s, g) = call_json(&app, "POST", &uri, &owned(r#"{"move":"c3-d4"}"#, &tok)).await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(g["moves"].as_array().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn a_local_game_is_played_only_by_its_creator() {
+    let app = router();
+    let (s, g) = call_json(&app, "POST", "/api/games", r#"{"opponent":"human"}"#).await;
+    assert_eq!(s, StatusCode::CREATED);
+    let id = g["id"].as_str().unwrap().to_string();
+    let tok = token_of(&g);
+    // Anyone with the link sees the game, never the token.
+    let (s, v) = call_json(&app, "GET", &format!("/api/games/{id}"), "").await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(v.get("token").is_none(), "{v}");
+    // Without the token, or with another one, no move and no take-back.
+    let uri = format!("/api/games/{id}/move");
+    let undo = format!("/api/games/{id}/undo");
+    let forged = "0".repeat(tok.len());
+    for body in [
+        r#"{"move":"c3-d4"}"#.to_string(),
+        owned(r#"{"move":"c3-d4"}"#, &forged),
+    ] {
+        let (s, v) = call_json(&app, "POST", &uri, &body).await;
+        assert_eq!(s, StatusCode::FORBIDDEN, "{body}: {v}");
+        assert!(error_of(&v).contains("belongs"), "{v}");
+    }
+    let (s, _) = call_json(&app, "POST", &uri, &owned(r#"{"move":"c3-d4"}"#, &tok)).await;
+    assert_eq!(s, StatusCode::OK);
+    let (s, _) = call_json(&app, "POST", &undo, "").await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+    let (s, v) = call_json(&app, "GET", &format!("/api/games/{id}"), "").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(
+        v["moves"].as_array().unwrap().len(),
+        1,
+        "the refused take-back changed nothing"
+    );
+    let (s, _) = call_json(&app, "POST", &undo, &owned("{}", &tok)).await;
+    assert_eq!(s, StatusCode::OK);
 }
 
 #[tokio::test]
@@ -238,7 +301,7 @@ async fn imported_games_and_game_end() {
         &app,
         "POST",
         &format!("/api/games/{id}/move"),
-        r#"{"move":"c3:e5"}"#,
+        &owned(r#"{"move":"c3:e5"}"#, &token_of(&g)),
     )
     .await;
     assert_eq!(g["status"]["over"], true);
@@ -269,7 +332,7 @@ async fn a_king_capture_is_accepted_by_every_path() {
         &app,
         "POST",
         &format!("/api/games/{id}/move"),
-        r#"{"path":["a1","e5","g7"]}"#,
+        &owned(r#"{"path":["a1","e5","g7"]}"#, &token_of(&g)),
     )
     .await;
     assert_eq!(s, StatusCode::OK, "{g}");
@@ -290,8 +353,13 @@ async fn websocket_game_against_the_engine() {
     send(&mut ws, json!({"type":"new","movetime":0.05,"skill":2})).await;
     let s = wait_for(&mut ws, "state", |_| true).await;
     let id = s["game"]["id"].as_str().unwrap().to_string();
+    let tok = token_of(&s["game"]);
     assert_eq!(s["game"]["can_move"], true);
-    send(&mut ws, json!({"type":"move","game":id,"path":["c3","d4"]})).await;
+    send(
+        &mut ws,
+        json!({"type":"move","game":id,"path":["c3","d4"],"token":tok}),
+    )
+    .await;
     // The engine answers: a state with two moves and the person to move.
     let s = wait_for(&mut ws, "state", |v| {
         v["game"]["moves"].as_array().unwrap().len() == 2 && v["game"]["can_move"] == true
@@ -305,8 +373,19 @@ async fn websocket_game_against_the_engine() {
     // A second connection watching the same game hears the moves too.
     let (mut watcher, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
     send(&mut watcher, json!({"type":"join","game":id})).await;
-    wait_for(&mut watcher, "state", |_| true).await;
-    send(&mut ws, json!({"type":"undo","game":id})).await;
+    let w = wait_for(&mut watcher, "state", |_| true).await;
+    // The creator's token reaches no one else, and without it the watcher cannot play.
+    assert!(w["game"].get("token").is_none(), "{w}");
+    send(&mut watcher, json!({"type":"undo","game":id})).await;
+    let e = wait_for(&mut watcher, "error", |_| true).await;
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("belongs"),
+        "{e}"
+    );
+    send(&mut ws, json!({"type":"undo","game":id,"token":tok})).await;
     let s = wait_for(&mut watcher, "state", |v| {
         v["game"]["moves"].as_array().unwrap().is_empty()
     })
@@ -346,7 +425,12 @@ async fn bad_websocket_messages_get_errors_and_the_connection_goes_on() {
     send(&mut ws, json!({"type":"new","opponent":"human"})).await;
     let s = wait_for(&mut ws, "state", |_| true).await;
     let id = s["game"]["id"].as_str().unwrap().to_string();
-    send(&mut ws, json!({"type":"move","game":id,"move":"c3-c4"})).await;
+    let tok = token_of(&s["game"]);
+    send(
+        &mut ws,
+        json!({"type":"move","game":id,"move":"c3-c4","token":tok}),
+    )
+    .await;
     let v = wait_for(&mut ws, "error", |_| true).await;
     assert!(v["message"].as_str().unwrap().contains("c3-c4"), "{v}");
     send(&mut ws, json!({"type":"ping"})).await;
