@@ -4,6 +4,7 @@
 //! is process-wide but the compiled-in nets, parsed once and never changed.
 
 use super::classic::{self, ClassicTerms};
+use super::incremental::EvalStack;
 use super::netfile;
 use super::pattern::Net;
 use super::Evaluate;
@@ -120,6 +121,19 @@ impl<G: ClassicTerms> Evaluate for Board<G> {
     #[inline]
     fn evaluate(&self, eval: &Evaluator) -> Score {
         eval.score(self)
+    }
+
+    #[inline]
+    fn evaluate_at(&self, eval: &Evaluator, stack: &mut EvalStack, ply: usize) -> Score {
+        let (w, b, side) = (
+            self.pieces(Color::White),
+            self.pieces(Color::Black),
+            self.side_to_move(),
+        );
+        match &eval.net {
+            Some(net) => stack.evaluate(net, w, b, side, ply),
+            None => classic::evaluate::<G>(w, b, side),
+        }
     }
 }
 

@@ -6,7 +6,7 @@ use super::control::Shared;
 use super::params::*;
 use super::types::Job;
 use crate::core::{loss_in, win_in, Score, DRAW};
-use crate::eval::Evaluate;
+use crate::eval::{EvalStack, Evaluate};
 use crate::variant::{GameEnd, Outcome, Position};
 use std::sync::atomic::Ordering;
 
@@ -51,6 +51,9 @@ pub struct Worker<P: Position> {
     /// Whether some root moves are left out of the running iteration (`root_skip`): a
     /// restricted root, or the second and later lines of a multi-PV search.
     pub(super) root_filter: bool,
+    /// The evaluation's sums kept from node to node (the learned evaluation's accumulator),
+    /// this thread's own; cleared at every search.
+    pub(super) eval_stack: EvalStack,
     /// The root moves left out: those outside the job's [`Job::root_moves`] ...
     pub(super) root_outside: Vec<P::Move>,
     /// ... and those plus the first moves of the lines already searched in this iteration.
@@ -78,6 +81,7 @@ impl<P: Evaluate> Worker<P> {
             qs_budget: QS_NODE_BUDGET,
             aborted: false,
             root_filter: false,
+            eval_stack: EvalStack::new(MAX_PLY + 2),
             root_outside: Vec::new(),
             root_skip: Vec::new(),
         }
@@ -110,6 +114,7 @@ impl<P: Evaluate> Worker<P> {
         self.root_score = 0;
         self.pv_len[0] = 0;
         self.aborted = false;
+        self.eval_stack.clear();
         self.root_outside.clear();
         if !job.root_moves.is_empty() {
             let allowed = job.allowed_root_moves();
@@ -207,6 +212,13 @@ impl<P: Evaluate> Worker<P> {
     pub(super) fn pop(&mut self) {
         self.keys.pop();
         self.rev.pop();
+    }
+
+    /// The static evaluation of `pos`, at `ply` of the search (through this thread's
+    /// [`EvalStack`]).
+    #[inline]
+    pub(super) fn evaluate(&mut self, sh: &Shared<P>, pos: &P, ply: usize) -> Score {
+        pos.evaluate_at(&sh.eval, &mut self.eval_stack, ply)
     }
 
     /// The score of a game ended by a rule, for the side to move at `ply`.
