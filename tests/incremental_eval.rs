@@ -29,13 +29,16 @@ struct Met {
 /// Every incremental score must equal the from-scratch and the reference score.
 struct Walk<'a> {
     net: &'a Net,
-    stacks: [EvalStack; 2],
+    /// The same net as an evaluation, evaluated through `Evaluate::evaluate_at` (the
+    /// search's way: scores kept by position, then the stack).
+    eval: Evaluator,
+    stacks: [EvalStack; 3],
     rng: Rng,
     met: Met,
 }
 
 impl Walk<'_> {
-    fn node<P: Position>(&mut self, pos: &P, ply: usize, depth: u32) {
+    fn node<P: Evaluate>(&mut self, pos: &P, ply: usize, depth: u32) {
         let (w, b, s) = (
             pos.pieces(Color::White),
             pos.pieces(Color::Black),
@@ -44,13 +47,19 @@ impl Walk<'_> {
         if self.rng.below(4) != 0 {
             let want = self.net.evaluate_reference(w, b, s);
             assert_eq!(want, self.net.evaluate(w, b, s), "{pos}");
-            for stack in self.stacks.iter_mut() {
+            let [fast, portable, search] = &mut self.stacks;
+            for stack in [fast, portable] {
                 assert_eq!(
                     want,
                     stack.evaluate(self.net, w, b, s, ply),
                     "{pos} ply {ply}"
                 );
             }
+            assert_eq!(
+                want,
+                pos.evaluate_at(&self.eval, search, ply),
+                "{pos} ply {ply}"
+            );
             self.met.nodes += 1;
         }
         if depth == 0 {
@@ -80,11 +89,16 @@ impl Walk<'_> {
 }
 
 /// Random searches from positions of random games (every ply of them), with `net`.
-fn check_game<P: Position>(net: &Net, seed: u64, roots: usize) -> Met {
+fn check_game<P: Evaluate>(net: &Net, seed: u64, roots: usize) -> Met {
     let mut rng = Rng::new(seed);
     let mut walk = Walk {
         net,
-        stacks: [EvalStack::new(64), EvalStack::new_portable(64)],
+        eval: Evaluator::learned(Arc::new(net.clone())),
+        stacks: [
+            EvalStack::new(64),
+            EvalStack::new_portable(64),
+            EvalStack::new(64),
+        ],
         rng: Rng::new(seed + 1),
         met: Met::default(),
     };
@@ -111,7 +125,7 @@ fn check_game<P: Position>(net: &Net, seed: u64, roots: usize) -> Met {
     walk.met
 }
 
-fn check_variant<P: Position>(variant: Variant) {
+fn check_variant<P: Evaluate>(variant: Variant) {
     let mut nets: Vec<Net> = (1..=2).map(|seed| random_net(variant, seed)).collect();
     nets.extend(evaluator::compiled_in(variant).map(|n| (**n).clone()));
     let mut met = Met::default();

@@ -125,15 +125,11 @@ impl<G: ClassicTerms> Evaluate for Board<G> {
 
     #[inline]
     fn evaluate_at(&self, eval: &Evaluator, stack: &mut EvalStack, ply: usize) -> Score {
-        let (w, b, side) = (
-            self.pieces(Color::White),
-            self.pieces(Color::Black),
-            self.side_to_move(),
-        );
-        match &eval.net {
-            Some(net) => stack.evaluate(net, w, b, side, ply),
-            None => classic::evaluate::<G>(w, b, side),
-        }
+        let board = [self.by[0], self.by[1], self.kings];
+        let side = self.side_to_move();
+        stack.score(eval.net(), self.key(), board, side, ply, || {
+            classic::evaluate::<G>(self.pieces(Color::White), self.pieces(Color::Black), side)
+        })
     }
 }
 

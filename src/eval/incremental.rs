@@ -5,20 +5,30 @@
 //! move at nearby plies (its own ply, then two, four, ... plies up: its grandparent and
 //! further ancestors, or their siblings), whose pieces differ from its own in the fewest
 //! inputs: the accumulator changes by the rows of those inputs only ([`Network::update`]), the
-//! patterns by the windows that hold a man that differs ([`Net::pattern_update`]), and the
-//! same position again costs nothing. Where refreshing costs less (more inputs differ than
-//! there are pieces; more windows touched than half of them), the entry is refreshed.
+//! patterns by the windows that hold a man that differs (each window's weight is kept in the
+//! entry, so it is taken off without a lookup), and the same position again costs nothing.
+//! Where refreshing the network costs less (more inputs differ than there are pieces), it is
+//! refreshed.
 //!
 //! The state is found from the pieces alone, never trusted: an entry is used only by comparing
 //! its pieces with the position's, so whatever was evaluated at a ply before (another branch,
 //! another iteration) gives the exact sums; the search needs no make and unmake hooks. Sums are
 //! integers, so the score is exactly [`Net::evaluate`]'s (tested at every node of random
-//! searches). Each search thread owns a stack; [`EvalStack::clear`] forgets every entry (a new
-//! search, another net).
+//! searches). Each search thread owns a stack.
+//!
+//! The stack also keeps the scores of the positions evaluated before ([`ScoreCache`]), by
+//! position, for both evaluations ([`EvalStack::score`]): the same position again costs one
+//! lookup. Everything is forgotten when the evaluation changes (another net, or the
+//! hand-written one) and by [`EvalStack::clear`] (a new game); within one evaluation a score
+//! kept is the score the evaluation gives, so keeping them from search to search changes
+//! nothing but the time.
 
+use super::cache::{ScoreCache, SCORE_CACHE_BITS};
 use super::network::{Network, MAX_HIDDEN};
-use super::pattern::{has_fast, view, windows, windows_touched, Extract, Net, Portable};
-use crate::core::{Color, Score};
+use super::pattern::{
+    has_fast, view, windows, windows_touched, Extract, Net, Portable, MAX_WINDOWS,
+};
+use crate::core::{Bits, Color, Score};
 use crate::variant::Pieces;
 
 /// How many entries of the same side to move are compared, from the position's own ply up
@@ -34,8 +44,11 @@ struct Entry {
     acc: [i32; MAX_HIDDEN],
     /// The pieces seen from the side to move: own men, own kings, enemy men, enemy kings.
     pieces: [u64; 4],
-    /// The patterns' (opening, ending) sums.
+    /// The patterns' (opening, ending) sums ...
     patterns: [i32; 2],
+    /// ... of these weights, one pair per window (what a window gave, taken off without
+    /// looking it up again when its contents change).
+    windows: [[i16; 2]; MAX_WINDOWS],
     /// The score of the position.
     score: Score,
     /// Whether the entry holds a position (an empty one is never compared).
@@ -49,6 +62,7 @@ impl Entry {
         acc: [0; MAX_HIDDEN],
         pieces: [0; 4],
         patterns: [0; 2],
+        windows: [[0; 2]; MAX_WINDOWS],
         score: 0,
         used: false,
         side: Color::White,
@@ -59,8 +73,11 @@ impl Entry {
 /// once (no allocation per node). See the module comment.
 pub struct EvalStack {
     entries: Vec<Entry>,
-    /// The address of the net the entries were computed by: another net clears them.
-    net: usize,
+    /// The scores of the positions evaluated before.
+    scores: ScoreCache,
+    /// Which evaluation the entries and scores are of: the address of its net, 1 for the
+    /// hand-written one, 0 for none yet. Another evaluation clears them.
+    evaluation: usize,
     /// Always the portable loops (for testing them where the fast ones would run).
     portable: bool,
 }
@@ -70,7 +87,8 @@ impl EvalStack {
     pub fn new(plies: usize) -> EvalStack {
         EvalStack {
             entries: vec![Entry::EMPTY; plies],
-            net: 0,
+            scores: ScoreCache::new(SCORE_CACHE_BITS),
+            evaluation: 0,
             portable: false,
         }
     }
@@ -83,9 +101,61 @@ impl EvalStack {
         }
     }
 
-    /// Forgets every entry: nothing computed for one search (or one net) reaches the next.
+    /// Forgets every entry and every score kept.
     pub fn clear(&mut self) {
         self.entries.iter_mut().for_each(|e| e.used = false);
+        self.scores.clear();
+    }
+
+    /// Clears the stack if its entries are of another evaluation than `net` (`None`: the
+    /// hand-written one).
+    #[inline(always)]
+    fn use_evaluation(&mut self, net: Option<&Net>) {
+        let id = net.map_or(1, |n| n as *const Net as usize);
+        if id != self.evaluation {
+            self.clear();
+            self.evaluation = id;
+        }
+    }
+
+    /// The score of the position `board` (White's pieces, Black's pieces, the kings) with
+    /// `side` to move and hash key `key`, at `ply` of the search: kept from before, or by
+    /// `net` ([`EvalStack::evaluate`]), or by `classic` where there is no net (the
+    /// hand-written evaluation of the position).
+    #[inline]
+    pub fn score(
+        &mut self,
+        net: Option<&Net>,
+        key: u64,
+        board: [u64; 3],
+        side: Color,
+        ply: usize,
+        classic: impl FnOnce() -> Score,
+    ) -> Score {
+        self.use_evaluation(net);
+        if let Some(s) = self.scores.get(key, board, side) {
+            return s;
+        }
+        let s = match net {
+            Some(net) => {
+                let [w, b, kings] = board;
+                let side_pieces = |p: u64| Pieces {
+                    men: p & !kings,
+                    kings: p & kings,
+                };
+                self.evaluate(net, side_pieces(w), side_pieces(b), side, ply)
+            }
+            None => classic(),
+        };
+        self.scores.put(key, board, side, s);
+        s
+    }
+
+    /// Asks the CPU to bring the kept score of the position with hash key `key` near (a
+    /// child about to be searched).
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        self.scores.prefetch(key);
     }
 
     /// The score of the position with these pieces for the side to move, by `net`, at `ply`
@@ -102,11 +172,7 @@ impl EvalStack {
         if ply >= self.entries.len() {
             return net.evaluate(white, black, side);
         }
-        let id = net as *const Net as usize;
-        if id != self.net {
-            self.clear();
-            self.net = id;
-        }
+        self.use_evaluation(Some(net));
         #[cfg(target_arch = "x86_64")]
         if has_fast() && !self.portable {
             // SAFETY: BMI2 and AVX2 are present (checked at run time).
@@ -171,6 +237,7 @@ impl EvalStack {
             let (src, dst) = (&upper[q], &mut lower[0]);
             dst.acc[..hidden].copy_from_slice(&src.acc[..hidden]);
             dst.patterns = src.patterns;
+            dst.windows = src.windows;
             dst.pieces = src.pieces;
             dst.side = side;
             dst.used = true;
@@ -195,21 +262,32 @@ impl EvalStack {
 }
 
 /// The entry's pattern sums made those of `pieces`: changed by the windows that hold a man
-/// that differs (`from_entry`: the entry holds a position of the same side to move), or summed
-/// again where that touches more than half the windows (two lookups per touched window
-/// against one per window).
+/// that differs (`from_entry`: the entry holds a position of the same side to move), each
+/// window's kept weight off and its new one on, or summed again where every window is touched.
 #[inline(always)]
 fn update_patterns<E: Extract>(net: &Net, entry: &mut Entry, pieces: &[u64; 4], from_entry: bool) {
-    let new = [pieces[0], pieces[2]];
-    if from_entry {
-        let old = [entry.pieces[0], entry.pieces[2]];
-        let touched = windows_touched(net.variant, (old[0] ^ new[0]) | (old[1] ^ new[1]));
-        if 2 * touched.count_ones() as usize <= windows(net.variant).len() {
-            net.pattern_update::<E>(&mut entry.patterns, old, new, touched);
-            return;
+    let (own, opp) = (pieces[0], pieces[2]);
+    let count = windows(net.variant).len();
+    let touched = if from_entry {
+        let differ = (entry.pieces[0] ^ own) | (entry.pieces[2] ^ opp);
+        windows_touched(net.variant, differ)
+    } else {
+        u64::MAX >> (64 - count)
+    };
+    let [mut o, mut e] = if from_entry { entry.patterns } else { [0, 0] };
+    for w in Bits(touched) {
+        let w = w.index();
+        let before = entry.windows[w];
+        let after = net.window::<E>(w, own, opp);
+        if from_entry {
+            o -= before[0] as i32;
+            e -= before[1] as i32;
         }
+        o += after[0] as i32;
+        e += after[1] as i32;
+        entry.windows[w] = after;
     }
-    entry.patterns = net.pattern_sums::<E>(new[0], new[1]);
+    entry.patterns = [o, e];
 }
 
 /// The entry's accumulator made that of `pieces`: changed by the `differ` inputs that differ

@@ -8,6 +8,7 @@
 //! sums from node to node. The files import one way: `classic`, `network` <- `pattern` <-
 //! `incremental`, `netfile` <- `evaluator`.
 
+pub mod cache;
 pub mod classic;
 pub mod data;
 pub mod evaluator;

@@ -81,6 +81,9 @@ const TURKISH_WINDOWS: [u64; 33] = {
     t
 };
 
+/// The most windows a game has.
+pub const MAX_WINDOWS: usize = 33;
+
 /// The windows of a game (each a set of exactly eight squares).
 pub fn windows(variant: Variant) -> &'static [u64] {
     match variant {
@@ -269,7 +272,7 @@ impl Net {
 
     /// The weight pair of window `w` holding the men `own` and `opp`.
     #[inline(always)]
-    fn window<E: Extract>(&self, w: usize, own: u64, opp: u64) -> [i16; 2] {
+    pub(super) fn window<E: Extract>(&self, w: usize, own: u64, opp: u64) -> [i16; 2] {
         let mask = windows(self.variant)[w];
         let squares = &window_squares(self.variant)[w];
         let a = E::extract(own, mask, squares);
@@ -279,7 +282,7 @@ impl Net {
 
     /// The patterns' (opening, ending) sums over every window, for the men `own` and `opp`.
     #[inline(always)]
-    pub(super) fn pattern_sums<E: Extract>(&self, own: u64, opp: u64) -> [i32; 2] {
+    fn pattern_sums<E: Extract>(&self, own: u64, opp: u64) -> [i32; 2] {
         let (mut o, mut e) = (0i32, 0i32);
         for w in 0..windows(self.variant).len() {
             let p = self.window::<E>(w, own, opp);
@@ -287,26 +290,6 @@ impl Net {
             e += p[1] as i32;
         }
         [o, e]
-    }
-
-    /// Changes the pattern sums `sums` of the men `old` (own, enemy) into those of the men
-    /// `new`, given `touched`, the windows (bit set) where they differ: each such window's
-    /// old weight off, its new one on. Exactly [`Net::pattern_sums`] of `new`.
-    #[inline(always)]
-    pub(super) fn pattern_update<E: Extract>(
-        &self,
-        sums: &mut [i32; 2],
-        old: [u64; 2],
-        new: [u64; 2],
-        touched: u64,
-    ) {
-        for w in crate::core::Bits(touched) {
-            let w = w.index();
-            let before = self.window::<E>(w, old[0], old[1]);
-            let after = self.window::<E>(w, new[0], new[1]);
-            sums[0] += after[0] as i32 - before[0] as i32;
-            sums[1] += after[1] as i32 - before[1] as i32;
-        }
     }
 
     #[inline(always)]

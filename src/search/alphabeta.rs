@@ -176,6 +176,7 @@ impl<P: Evaluate> Worker<P> {
             pick(&mut list, &mut keys, i);
             let m = list[i];
             let child = pos.play(&m);
+            self.eval_stack.prefetch(child.key());
             let cs = pos.rule_state_after(state, &m, &child);
             let s = -self.qsearch(sh, n.child(&child, cs, alpha, beta, 0), threats);
             if self.aborted {
@@ -337,6 +338,7 @@ impl<P: Evaluate> Worker<P> {
             }
             let child = pos.play(&m);
             sh.tt.prefetch(child.key());
+            self.eval_stack.prefetch(child.key());
             let cs = pos.rule_state_after(state, &m, &child);
             self.push(child.key(), pos.is_reversible(&m));
             let full = n.child(&child, cs, alpha, beta, new_depth);

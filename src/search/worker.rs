@@ -52,7 +52,7 @@ pub struct Worker<P: Position> {
     /// restricted root, or the second and later lines of a multi-PV search.
     pub(super) root_filter: bool,
     /// The evaluation's sums kept from node to node (the learned evaluation's accumulator),
-    /// this thread's own; cleared at every search.
+    /// this thread's own.
     pub(super) eval_stack: EvalStack,
     /// The root moves left out: those outside the job's [`Job::root_moves`] ...
     pub(super) root_outside: Vec<P::Move>,
@@ -87,8 +87,9 @@ impl<P: Evaluate> Worker<P> {
         }
     }
 
-    /// Forgets what was learnt (killers and history).
+    /// Forgets what was learnt (killers and history) and what the evaluation kept.
     pub(super) fn clear(&mut self) {
+        self.eval_stack.clear();
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         self.history.iter_mut().for_each(|h| *h = 0);
     }
@@ -114,7 +115,6 @@ impl<P: Evaluate> Worker<P> {
         self.root_score = 0;
         self.pv_len[0] = 0;
         self.aborted = false;
-        self.eval_stack.clear();
         self.root_outside.clear();
         if !job.root_moves.is_empty() {
             let allowed = job.allowed_root_moves();
