@@ -70,6 +70,7 @@ impl ScoreCache {
         let slot = &self.slots[self.index(key)];
         #[cfg(target_arch = "x86_64")]
         // SAFETY: prefetching is a hint; the address is that of a slot, and nothing is read.
+        #[allow(unused_unsafe)]
         unsafe {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
             _mm_prefetch::<_MM_HINT_T0>(slot as *const Slot as *const i8);
