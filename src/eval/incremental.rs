@@ -25,9 +25,7 @@
 
 use super::cache::{ScoreCache, SCORE_CACHE_BITS};
 use super::network::{Network, MAX_HIDDEN};
-use super::pattern::{
-    has_fast, view, windows, windows_touched, Extract, Net, Portable, MAX_WINDOWS,
-};
+use super::pattern::{view, windows, windows_touched, Extract, Net, Portable, MAX_WINDOWS};
 use crate::core::{Bits, Color, Score};
 use crate::variant::Pieces;
 
@@ -78,7 +76,9 @@ pub struct EvalStack {
     /// Which evaluation the entries and scores are of: the address of its net, 1 for the
     /// hand-written one, 0 for none yet. Another evaluation clears them.
     evaluation: usize,
-    /// Always the portable loops (for testing them where the fast ones would run).
+    /// Always the portable loops (for testing them where the fast ones would run; other
+    /// targets have only those).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     portable: bool,
 }
 
@@ -174,7 +174,7 @@ impl EvalStack {
         }
         self.use_evaluation(Some(net));
         #[cfg(target_arch = "x86_64")]
-        if has_fast() && !self.portable {
+        if super::pattern::has_fast() && !self.portable {
             // SAFETY: BMI2 and AVX2 are present (checked at run time).
             return unsafe { self.evaluate_fast(net, white, black, side, ply) };
         }

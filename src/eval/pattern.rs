@@ -204,6 +204,7 @@ fn squares_of(ws: &[u64]) -> Vec<[u8; 8]> {
 }
 
 /// Whether the fast paths may run: BMI2 and AVX2 present.
+#[cfg(target_arch = "x86_64")]
 #[inline]
 pub(super) fn has_fast() -> bool {
     *HAS_FAST
