@@ -4,6 +4,7 @@
 //! is process-wide but the compiled-in nets, parsed once and never changed.
 
 use super::classic::{self, ClassicTerms};
+use super::incremental::EvalStack;
 use super::netfile;
 use super::pattern::Net;
 use super::Evaluate;
@@ -120,6 +121,15 @@ impl<G: ClassicTerms> Evaluate for Board<G> {
     #[inline]
     fn evaluate(&self, eval: &Evaluator) -> Score {
         eval.score(self)
+    }
+
+    #[inline]
+    fn evaluate_at(&self, eval: &Evaluator, stack: &mut EvalStack, ply: usize) -> Score {
+        let board = [self.by[0], self.by[1], self.kings];
+        let side = self.side_to_move();
+        stack.score(eval.net(), self.key(), board, side, ply, || {
+            classic::evaluate::<G>(self.pieces(Color::White), self.pieces(Color::Black), side)
+        })
     }
 }
 

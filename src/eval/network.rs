@@ -3,9 +3,10 @@
 //!
 //! Inputs (side-to-move view, [`super::pattern::view`]): one per (kind, square) for own man,
 //! own king, enemy man, enemy king on each of the 64 squares ([`INPUTS`]); a position has at
-//! most 32 of them set, so the first layer is summed from scratch at every evaluation (the
-//! rows of the pieces on the board, about as many loads as the patterns' window lookups) and
-//! the search needs no accumulator state. Unit `j`:
+//! most 32 of them set. The first layer's sums of a position (its accumulator) are either
+//! summed from scratch ([`Network::refresh`], the rows of the pieces on the board) or changed
+//! from those of a nearby position by the inputs that differ ([`Network::update`], what the
+//! search's [`super::incremental::EvalStack`] does). Unit `j`:
 //! `h_j = clamp(b_j + sum over pieces of w[input][j], 0, 1)`, and the term is
 //! `sum_j h_j * out_j`, with an opening and an ending weight per unit like every other weight.
 //!
@@ -56,6 +57,14 @@ pub fn inputs(own: Pieces, opp: Pieces, mut f: impl FnMut(usize)) {
     }
 }
 
+/// Adds `SIGN` times a row to the sums (fixed-size loop: unrolled and vectorised).
+#[inline(always)]
+fn add_row<const H: usize, const SIGN: i32>(acc: &mut [i32; H], row: &[i16; H]) {
+    for (a, &w) in acc.iter_mut().zip(row.iter()) {
+        *a += SIGN * w as i32;
+    }
+}
+
 impl Network {
     /// A network of `hidden` units (one of [`HIDDEN_SIZES`]) whose every weight is zero (it
     /// adds nothing).
@@ -93,24 +102,90 @@ impl Network {
         }
     }
 
-    /// [`Network::forward`] for `H` hidden units.
+    /// [`Network::forward`] for `H` hidden units: the first layer summed from scratch
+    /// ([`Network::refresh`]), then the output ([`Network::output`]).
     #[inline(always)]
     fn forward_n<const H: usize>(&self, own: Pieces, opp: Pieces) -> (i32, i32) {
         debug_assert_eq!(self.hidden, H);
-        let mut acc = [0i32; H];
+        let mut acc = [0i32; MAX_HIDDEN];
+        self.refresh_n::<H>(&mut acc, own, opp);
+        self.output_n::<H>(&acc)
+    }
+
+    /// Sets `acc` (the first `hidden` entries) to the first layer's sums of a position: the
+    /// biases plus the rows of its pieces. The accumulator of [`super::incremental`].
+    #[inline(always)]
+    pub fn refresh(&self, acc: &mut [i32; MAX_HIDDEN], own: Pieces, opp: Pieces) {
+        if self.hidden == 64 {
+            self.refresh_n::<64>(acc, own, opp)
+        } else {
+            self.refresh_n::<128>(acc, own, opp)
+        }
+    }
+
+    #[inline(always)]
+    fn refresh_n<const H: usize>(&self, acc: &mut [i32; MAX_HIDDEN], own: Pieces, opp: Pieces) {
+        let acc: &mut [i32; H] = (&mut acc[..H]).try_into().expect("H <= MAX_HIDDEN");
         for (a, &b) in acc.iter_mut().zip(self.b1.iter()) {
             *a = b as i32;
         }
-        inputs(own, opp, |i| {
-            let row: &[i16; H] = self.w1[i * H..(i + 1) * H]
-                .try_into()
-                .expect("a row has H weights");
-            for (a, &w) in acc.iter_mut().zip(row.iter()) {
-                *a += w as i32;
+        inputs(own, opp, |i| add_row::<H, 1>(acc, self.row::<H>(i)));
+    }
+
+    /// The row of input `i` for `H` hidden units.
+    #[inline(always)]
+    fn row<const H: usize>(&self, i: usize) -> &[i16; H] {
+        self.w1[i * H..(i + 1) * H]
+            .try_into()
+            .expect("a row has H weights")
+    }
+
+    /// Changes the sums `acc` of a position whose inputs were `old` (own men, own kings, enemy
+    /// men, enemy kings, as in [`inputs`]) into those of the position with inputs `new`: the
+    /// rows of inputs set only in `old` are taken off, those set only in `new` added. Integer
+    /// sums, so the result is exactly [`Network::refresh`]'s.
+    #[inline(always)]
+    pub fn update(&self, acc: &mut [i32; MAX_HIDDEN], old: &[u64; 4], new: &[u64; 4]) {
+        if self.hidden == 64 {
+            self.update_n::<64>(acc, old, new)
+        } else {
+            self.update_n::<128>(acc, old, new)
+        }
+    }
+
+    #[inline(always)]
+    fn update_n<const H: usize>(
+        &self,
+        acc: &mut [i32; MAX_HIDDEN],
+        old: &[u64; 4],
+        new: &[u64; 4],
+    ) {
+        let acc: &mut [i32; H] = (&mut acc[..H]).try_into().expect("H <= MAX_HIDDEN");
+        for kind in 0..4 {
+            for s in Bits(old[kind] & !new[kind]) {
+                add_row::<H, -1>(acc, self.row::<H>(kind * 64 + s.index()));
             }
-        });
+            for s in Bits(new[kind] & !old[kind]) {
+                add_row::<H, 1>(acc, self.row::<H>(kind * 64 + s.index()));
+            }
+        }
+    }
+
+    /// The term's (opening, ending) sums from the first layer's sums `acc` (clipped, weighed
+    /// by the output weights).
+    #[inline(always)]
+    pub fn output(&self, acc: &[i32; MAX_HIDDEN]) -> (i32, i32) {
+        if self.hidden == 64 {
+            self.output_n::<64>(acc)
+        } else {
+            self.output_n::<128>(acc)
+        }
+    }
+
+    #[inline(always)]
+    fn output_n<const H: usize>(&self, acc: &[i32; MAX_HIDDEN]) -> (i32, i32) {
         let (mut o, mut e) = (0i32, 0i32);
-        for (a, w) in acc.iter().zip(self.out.iter()) {
+        for (a, w) in acc[..H].iter().zip(self.out[..H].iter()) {
             let h = (*a).clamp(0, QA);
             o += h * w[0] as i32;
             e += h * w[1] as i32;

@@ -81,6 +81,9 @@ const TURKISH_WINDOWS: [u64; 33] = {
     t
 };
 
+/// The most windows a game has.
+pub const MAX_WINDOWS: usize = 33;
+
 /// The windows of a game (each a set of exactly eight squares).
 pub fn windows(variant: Variant) -> &'static [u64] {
     match variant {
@@ -150,11 +153,11 @@ pub fn view(white: Pieces, black: Pieces, side: Color) -> (Pieces, Pieces) {
 }
 
 /// How a window's bits are taken.
-trait Extract {
+pub(super) trait Extract {
     fn extract(b: u64, mask: u64, squares: &[u8; 8]) -> usize;
 }
 
-struct Portable;
+pub(super) struct Portable;
 impl Extract for Portable {
     #[inline(always)]
     fn extract(b: u64, _mask: u64, squares: &[u8; 8]) -> usize {
@@ -167,12 +170,13 @@ impl Extract for Portable {
 }
 
 #[cfg(target_arch = "x86_64")]
-struct Pext;
+pub(super) struct Pext;
 #[cfg(target_arch = "x86_64")]
 impl Extract for Pext {
     #[inline(always)]
     fn extract(b: u64, mask: u64, _squares: &[u8; 8]) -> usize {
-        // SAFETY: only reached from `eval_fast`, which runs only where BMI2 was detected.
+        // SAFETY: only reached from `eval_fast` and the incremental evaluation's fast path,
+        // which run only where BMI2 was detected (`has_fast`).
         unsafe { std::arch::x86_64::_pext_u64(b, mask) as usize }
     }
 }
@@ -197,6 +201,47 @@ fn squares_of(ws: &[u64]) -> Vec<[u8; 8]> {
             s
         })
         .collect()
+}
+
+/// Whether the fast paths may run: BMI2 and AVX2 present.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub(super) fn has_fast() -> bool {
+    *HAS_FAST
+}
+
+/// `WINDOWS_OF[square]`: the numbers of the windows that hold the square, as a bit set.
+const fn windows_of<const N: usize>(ws: &[u64; N]) -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut w = 0;
+    while w < N {
+        let mut s = 0;
+        while s < 64 {
+            if ws[w] >> s & 1 != 0 {
+                t[s] |= 1 << w;
+            }
+            s += 1;
+        }
+        w += 1;
+    }
+    t
+}
+
+static RUSSIAN_WINDOWS_OF: [u64; 64] = windows_of(&RUSSIAN_WINDOWS);
+static TURKISH_WINDOWS_OF: [u64; 64] = windows_of(&TURKISH_WINDOWS);
+
+/// The windows (bit `w` for window `w`) that hold one of the squares `squares`.
+#[inline(always)]
+pub(super) fn windows_touched(variant: Variant, squares: u64) -> u64 {
+    let t = match variant {
+        Variant::Russian => &RUSSIAN_WINDOWS_OF,
+        Variant::Turkish => &TURKISH_WINDOWS_OF,
+    };
+    let mut w = 0;
+    for s in crate::core::Bits(squares) {
+        w |= t[s.index()];
+    }
+    w
 }
 
 /// BMI2 (`pext` for the windows) and AVX2 (wider integer adds for the network): the CPUs
@@ -226,19 +271,31 @@ impl Net {
         }
     }
 
+    /// The weight pair of window `w` holding the men `own` and `opp`.
     #[inline(always)]
-    fn eval_with<E: Extract>(&self, own: Pieces, opp: Pieces) -> Score {
-        let ws = windows(self.variant);
-        let sq = window_squares(self.variant);
+    pub(super) fn window<E: Extract>(&self, w: usize, own: u64, opp: u64) -> [i16; 2] {
+        let mask = windows(self.variant)[w];
+        let squares = &window_squares(self.variant)[w];
+        let a = E::extract(own, mask, squares);
+        let b = E::extract(opp, mask, squares);
+        self.patterns[w * PATTERNS + BASE3[a] as usize + 2 * BASE3[b] as usize]
+    }
+
+    /// The patterns' (opening, ending) sums over every window, for the men `own` and `opp`.
+    #[inline(always)]
+    fn pattern_sums<E: Extract>(&self, own: u64, opp: u64) -> [i32; 2] {
         let (mut o, mut e) = (0i32, 0i32);
-        for (w, (&mask, squares)) in ws.iter().zip(sq.iter()).enumerate() {
-            let a = E::extract(own.men, mask, squares);
-            let b = E::extract(opp.men, mask, squares);
-            let idx = BASE3[a] as usize + 2 * BASE3[b] as usize;
-            let p = self.patterns[w * PATTERNS + idx];
+        for w in 0..windows(self.variant).len() {
+            let p = self.window::<E>(w, own, opp);
             o += p[0] as i32;
             e += p[1] as i32;
         }
+        [o, e]
+    }
+
+    #[inline(always)]
+    fn eval_with<E: Extract>(&self, own: Pieces, opp: Pieces) -> Score {
+        let [mut o, mut e] = self.pattern_sums::<E>(own.men, opp.men);
         if let Some(n) = &self.network {
             let (no, ne) = n.forward(own, opp);
             o += no;
@@ -249,7 +306,7 @@ impl Net {
 
     /// Adds kings and material to the pattern sums and interpolates.
     #[inline(always)]
-    fn finish(&self, own: Pieces, opp: Pieces, mut o: i32, mut e: i32) -> Score {
+    pub(super) fn finish(&self, own: Pieces, opp: Pieces, mut o: i32, mut e: i32) -> Score {
         for s in crate::core::Bits(own.kings) {
             let k = self.kings[s.index()];
             o += k[0] as i32;

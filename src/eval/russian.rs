@@ -106,8 +106,9 @@ const CONE: [u64; 64] = {
     t
 };
 
-/// Squares a man on `sq` (moving up) may step to, on the board.
-#[inline]
+/// Squares a man on `sq` (moving up) may step to, on the board (the tests' man-by-man form
+/// of the blocked-men term).
+#[cfg(test)]
 fn forward(sq: u64) -> u64 {
     ((sq & !FILE_A) << 7) | ((sq & !FILE_H) << 9)
 }
@@ -139,13 +140,21 @@ impl ClassicTerms for Russian {
         let king = blend(KING_OPENING, KING_ENDING, phase, FULL);
         s += MAN * own.men.count_ones() as i32 + king * own.kings.count_ones() as i32;
 
-        for sq in Bits(own.men) {
-            let r = sq.rank() as usize;
-            s += blend(ADVANCE_OPENING[r], ADVANCE_ENDING[r], phase, FULL);
-            if forward(sq.bit()) & empty == 0 {
-                s += BLOCKED;
+        // By rank, not man by man: every man of a rank gains the same (the same sums).
+        for (r, (open, end)) in ADVANCE_OPENING
+            .iter()
+            .zip(ADVANCE_ENDING.iter())
+            .enumerate()
+        {
+            let n = (own.men & 0xFF << (8 * r)).count_ones() as i32;
+            if n != 0 {
+                s += n * blend(*open, *end, phase, FULL);
             }
         }
+        // A man steps up-left (s + 7, not from the a-file) or up-right (s + 9, not from the
+        // h-file) to an empty square.
+        let movable = own.men & (((empty & !FILE_H) >> 7) | ((empty & !FILE_A) >> 9));
+        s += BLOCKED * (own.men & !movable).count_ones() as i32;
         s += CENTRE * (own.men & CENTRE_SQ).count_ones() as i32;
         s += EDGE * (own.men & (FILE_A | FILE_H)).count_ones() as i32;
 
@@ -176,6 +185,39 @@ mod tests {
     use super::*;
     use crate::core::Color;
     use crate::eval::classic;
+
+    #[test]
+    fn rank_sums_equal_man_by_man() {
+        // Advancement and blocked men as first written, man by man, against `side`.
+        let mut rng = crate::core::Rng::new(6);
+        for _ in 0..20_000 {
+            let occ = rng.next_u64() & rng.next_u64() & DARK;
+            let y = rng.next_u64();
+            let own = Pieces::men_only(occ & y);
+            // Enemy kings, so that only advancement, blocking and the rest differ.
+            let opp = Pieces {
+                men: occ & !y & !1,
+                kings: 1 << 63,
+            };
+            let phase = (occ.count_ones() as i32).min(FULL);
+            let empty = DARK & !(own.all() | opp.all());
+            let mut want = MAN * own.men.count_ones() as i32;
+            for sq in Bits(own.men) {
+                let r = sq.rank() as usize;
+                want += blend(ADVANCE_OPENING[r], ADVANCE_ENDING[r], phase, FULL);
+                if forward(sq.bit()) & empty == 0 {
+                    want += BLOCKED;
+                }
+            }
+            want += CENTRE * (own.men & CENTRE_SQ).count_ones() as i32;
+            want += EDGE * (own.men & (FILE_A | FILE_H)).count_ones() as i32;
+            assert_eq!(
+                <Russian as ClassicTerms>::side(own, opp, phase),
+                want,
+                "{own:?}"
+            );
+        }
+    }
 
     #[test]
     fn material_and_kings_count() {

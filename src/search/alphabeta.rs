@@ -139,13 +139,13 @@ impl<P: Evaluate> Worker<P> {
             }
         }
         if ply >= MAX_PLY {
-            return pos.evaluate(&sh.eval);
+            return self.evaluate(sh, pos, ply);
         }
         if self.qs_budget == 0 {
             // This leaf has had its share: the position is judged as it stands.
             self.leaves += 1;
             self.leaf_plies += ply as u64;
-            return pos.evaluate(&sh.eval);
+            return self.evaluate(sh, pos, ply);
         }
         self.qs_budget -= 1;
         if !pos.has_capture() {
@@ -155,7 +155,7 @@ impl<P: Evaluate> Worker<P> {
             }
             // A threat can only lower the score (barring a counter-threat, the side to move
             // keeps the static value at best): a node already failing low stays failed low.
-            let stand = pos.evaluate(&sh.eval);
+            let stand = self.evaluate(sh, pos, ply);
             if !threatened || stand <= alpha {
                 self.leaves += 1;
                 self.leaf_plies += ply as u64;
@@ -176,6 +176,7 @@ impl<P: Evaluate> Worker<P> {
             pick(&mut list, &mut keys, i);
             let m = list[i];
             let child = pos.play(&m);
+            self.eval_stack.prefetch(child.key());
             let cs = pos.rule_state_after(state, &m, &child);
             let s = -self.qsearch(sh, n.child(&child, cs, alpha, beta, 0), threats);
             if self.aborted {
@@ -248,15 +249,16 @@ impl<P: Evaluate> Worker<P> {
     /// `alpha..beta`.
     #[inline(always)]
     fn static_cut(
+        &mut self,
         sh: &Shared<P>,
         n: Node<'_, P>,
         alpha: Score,
         beta: Score,
         capture: bool,
     ) -> Result<bool, Score> {
-        let (pos, depth) = (n.pos, n.depth);
+        let (pos, depth, ply) = (n.pos, n.depth, n.ply);
         if !n.pv
-            && n.ply > 0
+            && ply > 0
             && depth <= STATIC_MAX_DEPTH
             && !is_decisive(alpha)
             && !is_decisive(beta)
@@ -264,7 +266,7 @@ impl<P: Evaluate> Worker<P> {
             && !capture
             && !real_threat(pos)
         {
-            let stand = pos.evaluate(&sh.eval);
+            let stand = self.evaluate(sh, pos, ply);
             if depth <= RFP_MAX_DEPTH && stand - RFP_MARGIN * depth >= beta {
                 return Err(stand);
             }
@@ -307,7 +309,7 @@ impl<P: Evaluate> Worker<P> {
         if count == 0 {
             return loss_in(ply);
         }
-        let futile = match Self::static_cut(sh, n, alpha, beta, list[0].is_capture()) {
+        let futile = match self.static_cut(sh, n, alpha, beta, list[0].is_capture()) {
             Ok(futile) => futile,
             Err(stand) => return stand,
         };
@@ -336,6 +338,7 @@ impl<P: Evaluate> Worker<P> {
             }
             let child = pos.play(&m);
             sh.tt.prefetch(child.key());
+            self.eval_stack.prefetch(child.key());
             let cs = pos.rule_state_after(state, &m, &child);
             self.push(child.key(), pos.is_reversible(&m));
             let full = n.child(&child, cs, alpha, beta, new_depth);

@@ -65,6 +65,9 @@ impl<P: Evaluate> Searcher<P> {
         }
         self.stop_and_wait();
         self.eval = eval;
+        for w in self.workers.iter() {
+            lock(w).eval_stack.clear();
+        }
         Ok(())
     }
 

@@ -6,7 +6,7 @@ use super::control::Shared;
 use super::params::*;
 use super::types::Job;
 use crate::core::{loss_in, win_in, Score, DRAW};
-use crate::eval::Evaluate;
+use crate::eval::{EvalStack, Evaluate};
 use crate::variant::{GameEnd, Outcome, Position};
 use std::sync::atomic::Ordering;
 
@@ -51,6 +51,9 @@ pub struct Worker<P: Position> {
     /// Whether some root moves are left out of the running iteration (`root_skip`): a
     /// restricted root, or the second and later lines of a multi-PV search.
     pub(super) root_filter: bool,
+    /// The evaluation's sums kept from node to node (the learned evaluation's accumulator),
+    /// this thread's own.
+    pub(super) eval_stack: EvalStack,
     /// The root moves left out: those outside the job's [`Job::root_moves`] ...
     pub(super) root_outside: Vec<P::Move>,
     /// ... and those plus the first moves of the lines already searched in this iteration.
@@ -78,13 +81,15 @@ impl<P: Evaluate> Worker<P> {
             qs_budget: QS_NODE_BUDGET,
             aborted: false,
             root_filter: false,
+            eval_stack: EvalStack::new(MAX_PLY + 2),
             root_outside: Vec::new(),
             root_skip: Vec::new(),
         }
     }
 
-    /// Forgets what was learnt (killers and history).
+    /// Forgets what was learnt (killers and history) and what the evaluation kept.
     pub(super) fn clear(&mut self) {
+        self.eval_stack.clear();
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         self.history.iter_mut().for_each(|h| *h = 0);
     }
@@ -207,6 +212,13 @@ impl<P: Evaluate> Worker<P> {
     pub(super) fn pop(&mut self) {
         self.keys.pop();
         self.rev.pop();
+    }
+
+    /// The static evaluation of `pos`, at `ply` of the search (through this thread's
+    /// [`EvalStack`]).
+    #[inline]
+    pub(super) fn evaluate(&mut self, sh: &Shared<P>, pos: &P, ply: usize) -> Score {
+        pos.evaluate_at(&sh.eval, &mut self.eval_stack, ply)
     }
 
     /// The score of a game ended by a rule, for the side to move at `ply`.

@@ -1,0 +1,313 @@
+//! The learned evaluation kept incrementally along a search path ([`EvalStack`]): one entry per
+//! ply holds the pieces of the last position evaluated at that ply (seen from its side to
+//! move), its network accumulator (the first layer's sums, [`Network::refresh`]), its pattern
+//! sums and its score. A position is evaluated from the entry, among a few of the same side to
+//! move at nearby plies (its own ply, then two, four, ... plies up: its grandparent and
+//! further ancestors, or their siblings), whose pieces differ from its own in the fewest
+//! inputs: the accumulator changes by the rows of those inputs only ([`Network::update`]), the
+//! patterns by the windows that hold a man that differs (each window's weight is kept in the
+//! entry, so it is taken off without a lookup), and the same position again costs nothing.
+//! Where refreshing the network costs less (more inputs differ than there are pieces), it is
+//! refreshed.
+//!
+//! The state is found from the pieces alone, never trusted: an entry is used only by comparing
+//! its pieces with the position's, so whatever was evaluated at a ply before (another branch,
+//! another iteration) gives the exact sums; the search needs no make and unmake hooks. Sums are
+//! integers, so the score is exactly [`Net::evaluate`]'s (tested at every node of random
+//! searches). Each search thread owns a stack.
+//!
+//! The stack also keeps the scores of the positions evaluated before ([`ScoreCache`]), by
+//! position, for both evaluations ([`EvalStack::score`]): the same position again costs one
+//! lookup. Everything is forgotten when the evaluation changes (another net, or the
+//! hand-written one) and by [`EvalStack::clear`] (a new game); within one evaluation a score
+//! kept is the score the evaluation gives, so keeping them from search to search changes
+//! nothing but the time.
+
+use super::cache::{ScoreCache, SCORE_CACHE_BITS};
+use super::network::{Network, MAX_HIDDEN};
+use super::pattern::{view, windows, windows_touched, Extract, Net, Portable, MAX_WINDOWS};
+use crate::core::{Bits, Color, Score};
+use crate::variant::Pieces;
+
+/// How many entries of the same side to move are compared, from the position's own ply up
+/// (own ply, grandparent, great-great-grandparent, ...). More finds closer ancestors when the
+/// nearer ones were not evaluated, for a few more comparisons of piece sets per evaluation.
+pub const LOOKBACK: usize = 4;
+
+/// One ply's last evaluated position and its sums.
+#[derive(Clone)]
+#[repr(C, align(64))]
+struct Entry {
+    /// The network's first-layer sums (the first `hidden` of them).
+    acc: [i32; MAX_HIDDEN],
+    /// The pieces seen from the side to move: own men, own kings, enemy men, enemy kings.
+    pieces: [u64; 4],
+    /// The patterns' (opening, ending) sums ...
+    patterns: [i32; 2],
+    /// ... of these weights, one pair per window (what a window gave, taken off without
+    /// looking it up again when its contents change).
+    windows: [[i16; 2]; MAX_WINDOWS],
+    /// The score of the position.
+    score: Score,
+    /// Whether the entry holds a position (an empty one is never compared).
+    used: bool,
+    /// The side to move of the position held (its pieces are seen from that side).
+    side: Color,
+}
+
+impl Entry {
+    const EMPTY: Entry = Entry {
+        acc: [0; MAX_HIDDEN],
+        pieces: [0; 4],
+        patterns: [0; 2],
+        windows: [[0; 2]; MAX_WINDOWS],
+        score: 0,
+        used: false,
+        side: Color::White,
+    };
+}
+
+/// A search thread's incremental state of the learned evaluation: one entry per ply, made
+/// once (no allocation per node). See the module comment.
+pub struct EvalStack {
+    entries: Vec<Entry>,
+    /// The scores of the positions evaluated before.
+    scores: ScoreCache,
+    /// Which evaluation the entries and scores are of: the address of its net, 1 for the
+    /// hand-written one, 0 for none yet. Another evaluation clears them.
+    evaluation: usize,
+    /// Always the portable loops (for testing them where the fast ones would run; other
+    /// targets have only those).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    portable: bool,
+}
+
+impl EvalStack {
+    /// A stack for positions at plies `0..plies` (deeper ones are evaluated from scratch).
+    pub fn new(plies: usize) -> EvalStack {
+        EvalStack {
+            entries: vec![Entry::EMPTY; plies],
+            scores: ScoreCache::new(SCORE_CACHE_BITS),
+            evaluation: 0,
+            portable: false,
+        }
+    }
+
+    /// The same, always running the portable loops (for testing them against the fast ones).
+    pub fn new_portable(plies: usize) -> EvalStack {
+        EvalStack {
+            portable: true,
+            ..EvalStack::new(plies)
+        }
+    }
+
+    /// Forgets every entry and every score kept.
+    pub fn clear(&mut self) {
+        self.entries.iter_mut().for_each(|e| e.used = false);
+        self.scores.clear();
+    }
+
+    /// Clears the stack if its entries are of another evaluation than `net` (`None`: the
+    /// hand-written one).
+    #[inline(always)]
+    fn use_evaluation(&mut self, net: Option<&Net>) {
+        let id = net.map_or(1, |n| n as *const Net as usize);
+        if id != self.evaluation {
+            self.clear();
+            self.evaluation = id;
+        }
+    }
+
+    /// The score of the position `board` (White's pieces, Black's pieces, the kings) with
+    /// `side` to move and hash key `key`, at `ply` of the search: kept from before, or by
+    /// `net` ([`EvalStack::evaluate`]), or by `classic` where there is no net (the
+    /// hand-written evaluation of the position).
+    #[inline]
+    pub fn score(
+        &mut self,
+        net: Option<&Net>,
+        key: u64,
+        board: [u64; 3],
+        side: Color,
+        ply: usize,
+        classic: impl FnOnce() -> Score,
+    ) -> Score {
+        self.use_evaluation(net);
+        if let Some(s) = self.scores.get(key, board, side) {
+            return s;
+        }
+        let s = match net {
+            Some(net) => {
+                let [w, b, kings] = board;
+                let side_pieces = |p: u64| Pieces {
+                    men: p & !kings,
+                    kings: p & kings,
+                };
+                self.evaluate(net, side_pieces(w), side_pieces(b), side, ply)
+            }
+            None => classic(),
+        };
+        self.scores.put(key, board, side, s);
+        s
+    }
+
+    /// Asks the CPU to bring the kept score of the position with hash key `key` near (a
+    /// child about to be searched).
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        self.scores.prefetch(key);
+    }
+
+    /// The score of the position with these pieces for the side to move, by `net`, at `ply`
+    /// of the search: exactly [`Net::evaluate`]'s, computed from the nearest entry.
+    #[inline]
+    pub fn evaluate(
+        &mut self,
+        net: &Net,
+        white: Pieces,
+        black: Pieces,
+        side: Color,
+        ply: usize,
+    ) -> Score {
+        if ply >= self.entries.len() {
+            return net.evaluate(white, black, side);
+        }
+        self.use_evaluation(Some(net));
+        #[cfg(target_arch = "x86_64")]
+        if super::pattern::has_fast() && !self.portable {
+            // SAFETY: BMI2 and AVX2 are present (checked at run time).
+            return unsafe { self.evaluate_fast(net, white, black, side, ply) };
+        }
+        self.evaluate_with::<Portable>(net, white, black, side, ply)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi2,avx2")]
+    fn evaluate_fast(
+        &mut self,
+        net: &Net,
+        white: Pieces,
+        black: Pieces,
+        side: Color,
+        ply: usize,
+    ) -> Score {
+        self.evaluate_with::<super::pattern::Pext>(net, white, black, side, ply)
+    }
+
+    /// The entry of the same side to move, at `ply` or an even number of plies above, whose
+    /// pieces differ from `pieces` in the fewest inputs, and that number.
+    #[inline(always)]
+    fn nearest(&self, pieces: &[u64; 4], side: Color, ply: usize) -> Option<(usize, u32)> {
+        let mut best: Option<(usize, u32)> = None;
+        for q in (0..=ply).rev().step_by(2).take(LOOKBACK) {
+            let e = &self.entries[q];
+            if !e.used || e.side != side {
+                continue;
+            }
+            let d: u32 = (0..4).map(|k| (e.pieces[k] ^ pieces[k]).count_ones()).sum();
+            if best.is_none_or(|(_, bd)| d < bd) {
+                best = Some((q, d));
+                if d == 0 {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    #[inline(always)]
+    fn evaluate_with<E: Extract>(
+        &mut self,
+        net: &Net,
+        white: Pieces,
+        black: Pieces,
+        side: Color,
+        ply: usize,
+    ) -> Score {
+        let (own, opp) = view(white, black, side);
+        let pieces = [own.men, own.kings, opp.men, opp.kings];
+        let near = self.nearest(&pieces, side, ply);
+        if let Some((q, 0)) = near {
+            return self.entries[q].score;
+        }
+        if let Some((q, _)) = near.filter(|&(q, _)| q != ply) {
+            // Start from the other ply's entry: only the sums it needs are copied.
+            let hidden = net.network.as_ref().map_or(0, |n| n.hidden);
+            let (upper, lower) = self.entries.split_at_mut(ply);
+            let (src, dst) = (&upper[q], &mut lower[0]);
+            dst.acc[..hidden].copy_from_slice(&src.acc[..hidden]);
+            dst.patterns = src.patterns;
+            dst.windows = src.windows;
+            dst.pieces = src.pieces;
+            dst.side = side;
+            dst.used = true;
+        }
+        let entry = &mut self.entries[ply];
+        let start = near.map(|(_, d)| d);
+        update_patterns::<E>(net, entry, &pieces, start.is_some());
+        let [mut o, mut e] = entry.patterns;
+        if let Some(n) = &net.network {
+            update_accumulator(n, entry, &pieces, start);
+            let (no, ne) = n.output(&entry.acc);
+            o += no;
+            e += ne;
+        }
+        let score = net.finish(own, opp, o, e);
+        entry.pieces = pieces;
+        entry.side = side;
+        entry.used = true;
+        entry.score = score;
+        score
+    }
+}
+
+/// The entry's pattern sums made those of `pieces`: changed by the windows that hold a man
+/// that differs (`from_entry`: the entry holds a position of the same side to move), each
+/// window's kept weight off and its new one on, or summed again where every window is touched.
+#[inline(always)]
+fn update_patterns<E: Extract>(net: &Net, entry: &mut Entry, pieces: &[u64; 4], from_entry: bool) {
+    let (own, opp) = (pieces[0], pieces[2]);
+    let count = windows(net.variant).len();
+    let touched = if from_entry {
+        let differ = (entry.pieces[0] ^ own) | (entry.pieces[2] ^ opp);
+        windows_touched(net.variant, differ)
+    } else {
+        u64::MAX >> (64 - count)
+    };
+    let [mut o, mut e] = if from_entry { entry.patterns } else { [0, 0] };
+    for w in Bits(touched) {
+        let w = w.index();
+        let before = entry.windows[w];
+        let after = net.window::<E>(w, own, opp);
+        if from_entry {
+            o -= before[0] as i32;
+            e -= before[1] as i32;
+        }
+        o += after[0] as i32;
+        e += after[1] as i32;
+        entry.windows[w] = after;
+    }
+    entry.patterns = [o, e];
+}
+
+/// The entry's accumulator made that of `pieces`: changed by the `differ` inputs that differ
+/// from the entry's pieces, or summed again where that has fewer rows to add (or the entry
+/// holds nothing: `differ` is `None`).
+#[inline(always)]
+fn update_accumulator(n: &Network, entry: &mut Entry, pieces: &[u64; 4], differ: Option<u32>) {
+    let on_board: u32 = pieces.iter().map(|b| b.count_ones()).sum();
+    match differ {
+        Some(d) if d <= on_board => n.update(&mut entry.acc, &entry.pieces, pieces),
+        _ => {
+            let own = Pieces {
+                men: pieces[0],
+                kings: pieces[1],
+            };
+            let opp = Pieces {
+                men: pieces[2],
+                kings: pieces[3],
+            };
+            n.refresh(&mut entry.acc, own, opp)
+        }
+    }
+}
