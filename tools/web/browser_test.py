@@ -161,7 +161,7 @@ class Page:
             field = form.find_element(By.NAME, name)
             if field.is_displayed():
                 Select(field).select_by_value(value)
-        before = self.d.execute_script("return location.hash")
+        before = self.d.execute_script("return location.pathname + location.hash")
         if fen:
             if not self.d.find_element(By.CSS_SELECTOR, "details.import").get_attribute("open"):
                 self.d.find_element(By.CSS_SELECTOR, "details.import summary").click()
@@ -171,7 +171,8 @@ class Page:
             self.action("import")
         else:
             self.action("start")
-        self.wait(lambda: self.d.execute_script("return location.hash") != before, "a new game")
+        self.wait(lambda: self.d.execute_script("return location.pathname + location.hash") != before,
+                  "a new game")
 
     def my_turn(self, against_engine=True):
         expected = r"^Your move" if against_engine else r"^(White|Black) to move"
@@ -459,7 +460,7 @@ def main():
             ("desktop dark screenshot", fresh(lambda: pg.desktop_dark_screenshot(p, shots))),
             ("phone: a game by touch, the board on screen", fresh(lambda: pg.test_phone_game(q, shots), q)),
             ("online room: two players, a spectator, reload, restart",
-             fresh(lambda: test_online_room(p, lambda: start_browser(download_dir), server.stop, server.start, shots))),
+             fresh(lambda: test_online_room(p, lambda phone=False: start_browser(download_dir, phone), server.stop, server.start, shots))),
         ]
         only = os.environ.get("WEB_TEST_ONLY")
         if only:
