@@ -31,6 +31,11 @@ pub const MAGIC: &[u8; 8] = b"DAMKABK1";
 const HEADER: usize = 16;
 /// Bytes of an entry.
 const ENTRY: usize = 16;
+/// The most entries a book file may hold (64 MiB; the compiled-in books hold a few thousand):
+/// a longer file is refused before it is read.
+pub const MAX_ENTRIES: usize = 1 << 22;
+/// The longest book file: [`MAX_ENTRIES`] entries, the header and the checksum.
+pub const MAX_FILE_BYTES: usize = HEADER + MAX_ENTRIES * ENTRY + 8;
 
 /// One move of one position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -220,10 +225,10 @@ impl Book {
         Ok(Book { variant, entries })
     }
 
-    /// Reads a book file.
+    /// Reads a book file (a regular file of at most [`MAX_FILE_BYTES`]).
     pub fn load(path: &std::path::Path) -> Result<Book, BookError> {
-        let bytes =
-            std::fs::read(path).map_err(|e| BookError(format!("{}: {e}", path.display())))?;
+        let bytes = crate::core::file::read_bounded(path, MAX_FILE_BYTES as u64, "a book file")
+            .map_err(BookError)?;
         Book::from_bytes(&bytes).map_err(|e| BookError(format!("{}: {e}", path.display())))
     }
 }

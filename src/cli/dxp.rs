@@ -81,6 +81,20 @@ pub struct TimingArgs {
     /// Seconds a connection may stay without a game.
     #[arg(long, default_value_t = 300.0)]
     pub idle_timeout: f64,
+    /// Seconds a write may stay blocked before a peer that does not read is dropped.
+    #[arg(long, default_value_t = 10.0)]
+    pub write_timeout: f64,
+    /// Server: the longest game a GAMEREQ may ask for, minutes (longer ones are refused).
+    #[arg(long, default_value_t = dxp::DEFAULT_MAX_MINUTES,
+          value_parser = clap::value_parser!(u32).range(0..=999))]
+    pub max_minutes: u32,
+    /// Server: seconds one connection may keep the server once another waits; past them it
+    /// is closed, a game in progress abandoned.
+    #[arg(long, default_value_t = 900.0)]
+    pub max_hold: f64,
+    /// Server: seconds a connection may stay without a game and silent while another waits.
+    #[arg(long, default_value_t = 10.0)]
+    pub busy_idle_timeout: f64,
 }
 
 fn seconds(name: &str, s: f64) -> Result<Duration, String> {
@@ -99,6 +113,10 @@ impl TimingArgs {
         let mut cfg = Config {
             grace: seconds("grace", self.grace)?,
             idle_timeout: seconds("idle-timeout", self.idle_timeout)?,
+            write_timeout: seconds("write-timeout", self.write_timeout)?,
+            max_hold: seconds("max-hold", self.max_hold)?,
+            busy_idle_timeout: seconds("busy-idle-timeout", self.busy_idle_timeout)?,
+            max_minutes: self.max_minutes,
             zero_minute_clock: seconds("zero-minute-clock", self.zero_minute_clock)?.as_secs_f64(),
             ..Config::default()
         };

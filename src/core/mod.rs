@@ -1,6 +1,7 @@
 //! Core types shared by every layer: colours, squares, square sets, scores, the fixed-size move
 //! list and the game choice. Nothing here knows the rules of a game.
 
+pub mod file;
 pub mod movelist;
 pub mod rng;
 pub mod score;

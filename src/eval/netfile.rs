@@ -168,8 +168,27 @@ pub fn from_bytes(b: &[u8]) -> Result<Net, String> {
     })
 }
 
-/// Reads a net from a file.
+/// The longest weights file there can be: the game with the most windows and the largest
+/// network. A longer file is refused before it is read.
+pub fn max_file_bytes() -> usize {
+    let head = 8 + 4 + 4 + NAME_BYTES + 4;
+    let windows = Variant::ALL
+        .iter()
+        .map(|&v| windows(v).len())
+        .max()
+        .unwrap_or(0);
+    let pairs = windows * PATTERNS + KING_WEIGHTS + MATERIAL_WEIGHTS + 1;
+    let network = HIDDEN_SIZES
+        .iter()
+        .filter_map(|&h| hidden_of(h).ok())
+        .map(|(_, bytes)| bytes)
+        .max()
+        .unwrap_or(4);
+    head + pairs * 4 + network + 4
+}
+
+/// Reads a net from a file (a regular file of at most [`max_file_bytes`]).
 pub fn load(path: &std::path::Path) -> Result<Net, String> {
-    let b = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let b = crate::core::file::read_bounded(path, max_file_bytes() as u64, "a weights file")?;
     from_bytes(&b).map_err(|e| format!("{}: {e}", path.display()))
 }

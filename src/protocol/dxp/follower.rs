@@ -4,7 +4,7 @@
 
 use super::board::position_of;
 use super::message::{AccCode, BackCode, GameReq, Message};
-use super::session::{After, Conn, GameRecord, Seat, Table};
+use super::session::{After, Conn, GameRecord, Seat, Table, TICK};
 use super::wire::{Event, Link};
 use super::Config;
 use crate::engine::GameSession;
@@ -14,7 +14,10 @@ use crate::variant::Notation;
 use std::time::Instant;
 
 /// Why a GAMEREQ is refused: the code and a sentence for the CHAT that follows.
-pub fn check_request<P: Evaluate>(req: &GameReq) -> Result<Game<P>, (AccCode, String)> {
+pub fn check_request<P: Evaluate>(
+    req: &GameReq,
+    cfg: &Config,
+) -> Result<Game<P>, (AccCode, String)> {
     if req.version != super::message::VERSION {
         return Err((
             AccCode::WrongVersion,
@@ -28,7 +31,25 @@ pub fn check_request<P: Evaluate>(req: &GameReq) -> Result<Game<P>, (AccCode, St
         None => P::start(),
         Some(setup) => position_of::<P>(setup).map_err(|e| (AccCode::RefuseGame, e))?,
     };
-    Ok(Game::new(start))
+    if req.minutes > cfg.max_minutes {
+        return Err((
+            AccCode::RefuseGame,
+            format!(
+                "{} minutes asked: damka plays games of at most {} minutes",
+                req.minutes, cfg.max_minutes
+            ),
+        ));
+    }
+    let game = Game::new(start);
+    // An empty board, or one side without a move: there is no game to play, only a
+    // connection to hold.
+    if let Some(end) = game.result() {
+        return Err((
+            AccCode::RefuseGame,
+            format!("the game is over in that position ({end})"),
+        ));
+    }
+    Ok(game)
 }
 
 /// Serves one connection as the follower: every game the peer asks for, in a row. Returns
@@ -68,7 +89,7 @@ fn answer_request<P: Evaluate>(
     cfg: &Config,
     req: &GameReq,
 ) -> Option<(GameRecord, After)> {
-    let game = match check_request::<P>(req) {
+    let game = match check_request::<P>(req, cfg) {
         Ok(g) => g,
         Err((code, why)) => {
             conn.log(&format!("game refused: {why}"));
@@ -107,30 +128,52 @@ fn answer_request<P: Evaluate>(
 /// connection closed, went idle too long, or sent too many bad messages.
 fn wait_request(conn: &mut Conn, cfg: &Config) -> Option<(GameReq, Instant)> {
     let deadline = Instant::now() + cfg.idle_timeout;
+    let mut last = Instant::now();
     loop {
         if conn.broken().is_some() {
             return None;
         }
-        let left = deadline.saturating_duration_since(Instant::now());
-        let Some(ev) = conn.recv(left) else {
+        if let Some(why) = conn.must_yield() {
+            conn.log(&why);
+            return None;
+        }
+        let now = Instant::now();
+        let mut until = deadline;
+        if conn.others_wait() {
+            until = until.min(last + cfg.busy_idle_timeout);
+        }
+        if now >= until {
             conn.log(&format!(
-                "no game requested for {:.0} s",
-                cfg.idle_timeout.as_secs_f64()
+                "no game requested for {:.0} s{}",
+                now.duration_since(last).as_secs_f64(),
+                if until < deadline {
+                    " while another connection waited"
+                } else {
+                    ""
+                }
             ));
             return None;
+        }
+        let Some(ev) = conn.recv((until - now).min(TICK)) else {
+            continue;
         };
+        last = ev.at;
         match ev.event {
             Event::Message(Message::GameReq(r)) => return Some((r, ev.at)),
             // A late GAMEEND (pydraughts sends one when it quits, even after the game ended):
             // nothing to end, and answering could start a ping-pong with another follower.
-            Event::Message(Message::GameEnd { .. }) | Event::Message(Message::Chat(_)) => {}
+            Event::Message(Message::GameEnd { .. }) => {}
+            Event::Message(Message::Chat(text)) => {
+                conn.noise(&format!("chat of {} characters", text.len()))
+            }
             Event::Message(Message::BackReq { .. }) => {
+                conn.noise("BACKREQ with no game in progress");
                 conn.send(&Message::BackAcc(BackCode::Continue));
                 conn.chat("no game in progress");
             }
             Event::Message(m) => {
                 let text = format!("unexpected {} with no game in progress (ignored)", m.kind());
-                conn.log(&text);
+                conn.noise(&text);
                 conn.chat(&text);
             }
             Event::Bad(e) => {

@@ -100,8 +100,10 @@ fn wait_accept(conn: &mut Conn, cfg: &Config) -> Result<Instant, String> {
                     c => Err(format!("{name:?} refused the game: {c:?}")),
                 };
             }
-            Event::Message(Message::Chat(_)) => {}
-            Event::Message(m) => conn.log(&format!("unexpected {} before GAMEACC", m.kind())),
+            Event::Message(Message::Chat(text)) => {
+                conn.noise(&format!("chat of {} characters", text.len()))
+            }
+            Event::Message(m) => conn.noise(&format!("unexpected {} before GAMEACC", m.kind())),
             Event::Bad(e) => {
                 if conn.bad(&e) {
                     return Err("too many bad messages".into());

@@ -46,6 +46,13 @@ pub fn stderr_log() -> Log {
     })
 }
 
+/// Whether another connection is waiting for the server (see [`Config::max_hold`]).
+pub type Waiting = Arc<dyn Fn() -> bool + Send + Sync>;
+
+/// The longest game a peer may ask for, minutes: a GAMEREQ for more is refused, so that one
+/// request cannot claim the server for hours (DXP allows 999 minutes).
+pub const DEFAULT_MAX_MINUTES: u32 = 120;
+
 /// How a DXP session behaves: its name, timeouts and thinking time.
 #[derive(Clone)]
 pub struct Config {
@@ -67,6 +74,19 @@ pub struct Config {
     pub movetime: Option<f64>,
     /// Bad messages in a row after which a connection is closed.
     pub max_bad: u32,
+    /// How long a write may stay blocked (the peer not reading) before the connection is
+    /// dropped.
+    pub write_timeout: Duration,
+    /// The longest game, minutes, a GAMEREQ may ask for.
+    pub max_minutes: u32,
+    /// How long one connection may keep the server once another one waits: past it, the
+    /// connection is closed (a game in progress is abandoned).
+    pub max_hold: Duration,
+    /// How long a connection may stay without a game, and without a message, while another
+    /// one waits (instead of `idle_timeout`).
+    pub busy_idle_timeout: Duration,
+    /// Whether another connection waits (the server sets it; never, by default).
+    pub waiting: Waiting,
     /// Where log lines go.
     pub log: Log,
     /// The evaluation of each game (the command line's `--eval`, `--eval-file`).
@@ -84,6 +104,11 @@ impl Default for Config {
             zero_minute_clock: 20.0,
             movetime: None,
             max_bad: 16,
+            write_timeout: Duration::from_secs(10),
+            max_minutes: DEFAULT_MAX_MINUTES,
+            max_hold: Duration::from_secs(900),
+            busy_idle_timeout: Duration::from_secs(10),
+            waiting: Arc::new(|| false),
             log: stderr_log(),
             evals: Evaluators::default(),
         }

@@ -1,4 +1,5 @@
-//! The TCP ends: a server that follows one connection at a time and keeps serving after each
+//! The TCP ends: a server that follows one connection at a time (others wait in a short
+//! queue, and may make a long-held connection give way) and keeps serving after each
 //! one ends (closed, dropped mid-game, silent, or sending garbage), and a client that connects
 //! and plays a match as the initiator. Both are [`GameTask`]s, written once for every game.
 
@@ -11,6 +12,7 @@ use crate::dispatch::GameTask;
 use crate::engine::GameSession;
 use crate::eval::Evaluate;
 use crate::variant::{Notation, Perft};
+use crossbeam_channel::{Receiver, TrySendError};
 use std::net::{TcpListener, TcpStream, ToSocketAddrs};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -56,31 +58,60 @@ impl GameTask for Serve {
     type Output = Result<Vec<GameRecord>, String>;
 
     fn run<P: Evaluate + Perft>(self) -> Self::Output {
-        let cfg = &self.config;
         let mut session = self.resources.session::<P>()?;
-        session.set_evaluator(cfg.evals.get(P::VARIANT).clone())?;
+        session.set_evaluator(self.config.evals.get(P::VARIANT).clone())?;
         let mut records = Vec::new();
         let mut served = 0;
         if let Ok(addr) = self.listener.local_addr() {
-            (cfg.log)(&format!("{} follower listening on {addr}", P::VARIANT));
+            (self.config.log)(&format!("{} follower listening on {addr}", P::VARIANT));
         }
+        let queue = spawn_acceptor(self.listener, self.config.log.clone())?;
+        let mut cfg = self.config.clone();
+        let waiting = queue.clone();
+        cfg.waiting = std::sync::Arc::new(move || !waiting.is_empty());
         while self.max_connections.is_none_or(|m| served < m) {
-            match self.listener.accept() {
-                Ok((stream, _)) => match Link::tcp(stream) {
-                    Ok(link) => records.extend(serve_connection(&mut session, link, cfg)),
-                    Err(e) => (cfg.log)(&format!("cannot use a connection: {e}")),
-                },
-                Err(e) => {
-                    // Accept errors are transient (a connection reset before it was taken, no
-                    // file descriptors left for a moment): wait and go on serving.
-                    (cfg.log)(&format!("accept failed: {e}"));
-                    std::thread::sleep(Duration::from_millis(100));
-                }
+            let Ok(stream) = queue.recv() else { break };
+            match Link::tcp(stream) {
+                Ok(link) => records.extend(serve_connection(&mut session, link, &cfg)),
+                Err(e) => (cfg.log)(&format!("cannot use a connection: {e}")),
             }
             served += 1;
         }
         Ok(records)
     }
+}
+
+/// Connections accepted and waiting for the server; more are closed at once.
+pub const MAX_WAITING: usize = 8;
+
+/// Accepts connections on a thread of its own, so that the session serving one knows when
+/// others wait (see [`Config::max_hold`]); returns the queue of accepted connections.
+fn spawn_acceptor(listener: TcpListener, log: super::Log) -> Result<Receiver<TcpStream>, String> {
+    let (tx, rx) = crossbeam_channel::bounded(MAX_WAITING);
+    std::thread::Builder::new()
+        .name("dxp-accept".into())
+        .spawn(move || loop {
+            match listener.accept() {
+                Ok((stream, addr)) => match tx.try_send(stream) {
+                    Ok(()) => {}
+                    Err(TrySendError::Full(stream)) => {
+                        log(&format!(
+                            "{addr}: refused, {MAX_WAITING} connections wait already"
+                        ));
+                        let _ = stream.shutdown(std::net::Shutdown::Both);
+                    }
+                    Err(TrySendError::Disconnected(_)) => return,
+                },
+                Err(e) => {
+                    // Accept errors are transient (a connection reset before it was taken, no
+                    // file descriptors left for a moment): wait and go on serving.
+                    log(&format!("accept failed: {e}"));
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+            }
+        })
+        .map_err(|e| format!("no accepting thread: {e}"))?;
+    Ok(rx)
 }
 
 /// Connects to a DXP follower and plays a match as the initiator.

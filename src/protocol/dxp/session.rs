@@ -6,8 +6,8 @@
 use super::board::{find_move, move_message};
 use super::clock::Clock;
 use super::message::{BackCode, EndReason, GameReq, Message, ParseError};
-use super::wire::{spawn_reader, Event, Inbox, Incoming, Link, Outbox};
-use super::{Config, Log};
+use super::wire::{spawn_reader, Event, Inbox, Incoming, Link, Outbox, INBOX};
+use super::{Config, Log, Waiting};
 use crate::core::Color;
 use crate::engine::{GameSession, GoMode};
 use crate::eval::Evaluate;
@@ -15,7 +15,8 @@ use crate::game::Game;
 use crate::search::Finished;
 use crate::variant::{GameEnd, Notation, Outcome};
 use crossbeam_channel::{select, Receiver, Sender};
-use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How a game ended, as damka saw it.
@@ -63,44 +64,88 @@ pub enum After {
     Closed,
 }
 
+/// Lines about a peer's faults (bad or unexpected messages, moves out of turn, CHATs) logged
+/// per connection; past them the connection's traffic is no longer logged line by line, so
+/// that a flood of small messages cannot fill the log many times faster than it is sent.
+pub const MAX_NOISE_LINES: u32 = 32;
+
+/// The longest log line about one message, characters (peer text is quoted in them).
+pub const MAX_LOG_LINE: usize = 200;
+
+/// How often a waiting session looks whether its connection must give way (see
+/// [`Config::max_hold`]).
+pub const TICK: Duration = Duration::from_millis(250);
+
 /// A running connection: the reader thread's inbox and the paced outbox.
 pub struct Conn {
     inbox: Inbox,
-    out: Outbox<Box<dyn Write + Send>>,
+    out: Outbox,
     closer: Option<Box<dyn FnOnce() + Send>>,
     log: Log,
     peer: String,
     bad: u32,
     max_bad: u32,
     broken: Option<String>,
+    noise: u32,
+    quiet: Arc<AtomicBool>,
+    connected: Instant,
+    max_hold: Duration,
+    waiting: Waiting,
 }
 
 impl Conn {
     /// Starts the reader thread of `link`.
     pub fn start(link: Link, cfg: &Config) -> Conn {
-        let (tx, inbox) = crossbeam_channel::unbounded();
+        let (tx, inbox) = crossbeam_channel::bounded(INBOX);
         spawn_reader(link.reader, tx);
         let peer = link.peer;
+        let quiet = Arc::new(AtomicBool::new(false));
         let prefixed: Log = {
             let log = cfg.log.clone();
             let peer = peer.clone();
-            std::sync::Arc::new(move |l: &str| log(&format!("{peer}: {l}")))
+            Arc::new(move |l: &str| log(&format!("{peer}: {}", shorten(l))))
+        };
+        // The outbox logs every message sent, but not once the peer has become noise.
+        let send_log: Log = {
+            let log = prefixed.clone();
+            let quiet = quiet.clone();
+            Arc::new(move |l: &str| {
+                if !quiet.load(Ordering::Relaxed) {
+                    log(l)
+                }
+            })
         };
         Conn {
             inbox,
-            out: Outbox::new(link.writer, cfg.gap, prefixed.clone()),
+            out: Outbox::new(link.writer, cfg.gap, cfg.write_timeout, send_log),
             closer: Some(link.closer),
             log: prefixed,
             peer,
             bad: 0,
             max_bad: cfg.max_bad,
             broken: None,
+            noise: 0,
+            quiet,
+            connected: Instant::now(),
+            max_hold: cfg.max_hold,
+            waiting: cfg.waiting.clone(),
         }
     }
 
     /// Writes a log line about this connection.
     pub fn log(&self, line: &str) {
         (self.log)(line)
+    }
+
+    /// Writes a log line about a fault of the peer, unless [`MAX_NOISE_LINES`] were written.
+    pub fn noise(&mut self, line: &str) {
+        self.noise = self.noise.saturating_add(1);
+        if self.noise <= MAX_NOISE_LINES {
+            self.log(line);
+        } else if self.noise == MAX_NOISE_LINES + 1 {
+            self.log("too many faults: this connection's messages are no longer logged");
+            self.quiet.store(true, Ordering::Relaxed);
+        }
     }
 
     /// The peer's address or name.
@@ -124,9 +169,33 @@ impl Conn {
         self.send(&Message::Chat(text.to_string()));
     }
 
-    /// Why the connection can no longer be written to, if it cannot.
-    pub fn broken(&self) -> Option<&str> {
+    /// Why the connection can no longer be written to, if it cannot (a failed write, or a
+    /// peer that has stopped reading).
+    pub fn broken(&mut self) -> Option<&str> {
+        if self.broken.is_none() {
+            if let Some(why) = self.out.stalled() {
+                self.log(&format!("dropped: {why}"));
+                self.broken = Some(why);
+            }
+        }
         self.broken.as_deref()
+    }
+
+    /// Why this connection must give way to another one (it has held the server for
+    /// [`Config::max_hold`] and another connection waits), if it must.
+    pub fn must_yield(&self) -> Option<String> {
+        let held = self.connected.elapsed();
+        (held >= self.max_hold && (self.waiting)()).then(|| {
+            format!(
+                "held the server for {:.0} s while another connection waited",
+                held.as_secs_f64()
+            )
+        })
+    }
+
+    /// Whether another connection waits for the server.
+    pub fn others_wait(&self) -> bool {
+        (self.waiting)()
     }
 
     /// The next incoming event, or `None` after `timeout`.
@@ -144,7 +213,9 @@ impl Conn {
         self.out.heard();
         if let Event::Message(m) = &ev.event {
             self.bad = 0;
-            self.log(&format!("recv {}: {}", m.kind(), m.to_wire()));
+            if self.noise <= MAX_NOISE_LINES {
+                self.log(&format!("recv {}: {}", m.kind(), m.to_wire()));
+            }
         }
     }
 
@@ -157,16 +228,34 @@ impl Conn {
     /// Returns `true` when too many came in a row and the connection should be dropped.
     pub fn bad(&mut self, e: &ParseError) -> bool {
         self.bad += 1;
-        self.log(&format!("bad message: {e}"));
+        self.noise(&format!("bad message: {e}"));
         self.chat(&format!("error: {e}"));
         self.bad >= self.max_bad
     }
 
-    /// Closes the connection.
+    /// Closes the connection (what was sent is written first, if the peer reads it).
     pub fn close(mut self) {
+        self.out.finish();
         if let Some(c) = self.closer.take() {
             c();
         }
+    }
+}
+
+impl Drop for Conn {
+    fn drop(&mut self) {
+        // A connection dropped without `close` (a panic) must not leave its writer blocked.
+        if let Some(c) = self.closer.take() {
+            c();
+        }
+    }
+}
+
+/// `line` cut to [`MAX_LOG_LINE`] characters.
+fn shorten(line: &str) -> std::borrow::Cow<'_, str> {
+    match line.char_indices().nth(MAX_LOG_LINE) {
+        Some((i, _)) => format!("{}...", &line[..i]).into(),
+        None => line.into(),
     }
 }
 
@@ -274,9 +363,16 @@ impl<'a, P: Evaluate> Table<'a, P> {
     }
 
     fn run(&mut self) -> (GameOver, After) {
+        // When the peer must have sent something by; set again after every event, and not on
+        // the ticks that look whether the connection must give way.
+        let mut deadline = None;
         loop {
             if let Some(why) = self.conn.broken() {
                 return (GameOver::Disconnected(why.to_string()), After::Closed);
+            }
+            if let Some(why) = self.conn.must_yield() {
+                self.conn.log(&why);
+                return (GameOver::Disconnected(why), After::Closed);
             }
             if self.our_turn() && !self.searching {
                 if let Some(end) = self.session.game().result() {
@@ -289,6 +385,8 @@ impl<'a, P: Evaluate> Table<'a, P> {
                 self.start_search();
             }
             let wait = self.wait_limit();
+            let until = *deadline.get_or_insert_with(|| Instant::now() + wait);
+            let tick = until.saturating_duration_since(Instant::now()).min(TICK);
             let (done, inbox) = (self.done_rx.clone(), self.conn.inbox().clone());
             let step = select! {
                 recv(done) -> f => match f {
@@ -305,12 +403,16 @@ impl<'a, P: Evaluate> Table<'a, P> {
                         After::Closed,
                     ),
                 },
-                default(wait) => {
+                default(tick) => {
+                    if Instant::now() < until {
+                        continue;
+                    }
                     let why = format!("the peer sent nothing for {:.0} s", wait.as_secs_f64());
                     self.conn.log(&why);
                     Step::Over(GameOver::Disconnected(why), After::Closed)
                 }
             };
+            deadline = None;
             if let Step::Over(end, after) = step {
                 return (end, after);
             }
@@ -411,7 +513,9 @@ impl<'a, P: Evaluate> Table<'a, P> {
                 Step::Go
             }
             Event::Message(Message::Chat(text)) => {
-                self.conn.log(&format!("chat: {text}"));
+                // The text is in the log line of the message already.
+                self.conn
+                    .noise(&format!("chat of {} characters", text.len()));
                 Step::Go
             }
             Event::Message(Message::GameReq(req)) if self.seat.takes_requests => {
@@ -422,7 +526,7 @@ impl<'a, P: Evaluate> Table<'a, P> {
             }
             Event::Message(m) => {
                 let text = format!("unexpected {} during a game (ignored)", m.kind());
-                self.conn.log(&text);
+                self.conn.noise(&text);
                 self.conn.chat(&text);
                 Step::Go
             }
@@ -444,7 +548,7 @@ impl<'a, P: Evaluate> Table<'a, P> {
                 "move out of turn: {} is to move, and that is damka (ignored)",
                 self.seat.color.name()
             );
-            self.conn.log(&text);
+            self.conn.noise(&text);
             self.conn.chat(&text);
             return Step::Go;
         }
@@ -486,7 +590,7 @@ impl<'a, P: Evaluate> Table<'a, P> {
                 super::message::color_letter(side),
                 game.ply()
             );
-            self.conn.log(&text);
+            self.conn.noise(&text);
             self.conn.send(&Message::BackAcc(BackCode::Continue));
             return;
         }

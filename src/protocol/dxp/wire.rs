@@ -93,9 +93,14 @@ fn trim_line_ends(b: &[u8]) -> &[u8] {
     &b[start..end]
 }
 
+/// Events a session's inbox holds before its reader thread stops reading.
+pub const INBOX: usize = 256;
+
 /// Starts the reader thread: reads `reader` until it ends and sends every event to `tx`,
 /// ending with [`Event::Closed`]. The thread ends with the stream (or when nobody listens).
 pub fn spawn_reader<R: Read + Send + 'static>(mut reader: R, tx: Sender<Incoming>) {
+    // `tx` may be bounded (see [`INBOX`]): a full channel stops the reading, and the peer's
+    // sending, until the session catches up, so that a flood costs no memory here.
     let tx_failed = tx.clone();
     let spawned = thread::Builder::new()
         .name("dxp-reader".into())
@@ -133,23 +138,75 @@ pub fn spawn_reader<R: Read + Send + 'static>(mut reader: R, tx: Sender<Incoming
     }
 }
 
+/// Messages the writer thread may hold unsent: a peer that lets this many pile up is not
+/// reading (an honest one reads every message long before the next few are written).
+pub const OUT_QUEUE: usize = 64;
+
+/// What the session knows of its writer thread.
+#[derive(Default)]
+struct WriterState {
+    /// Since when the write in progress has been blocked (`None`: idle).
+    writing_since: Option<Instant>,
+    /// Why writing failed, if it did.
+    failed: Option<String>,
+}
+
 /// Writes messages, each followed by its NUL, and keeps at least `gap` between two sends
 /// with nothing from the peer in between: pydraughts reads each socket chunk as one message
 /// and drops whatever else the chunk holds, so two messages sent back to back lose the
 /// second.
-pub struct Outbox<W: Write> {
-    writer: W,
+///
+/// The bytes are written by a thread of their own, so that a peer that stops reading blocks
+/// that thread, not the session and its timers; [`Outbox::send`] reports the peer as gone
+/// once a write has been blocked for `write_timeout`, and waits at most that long when
+/// [`OUT_QUEUE`] messages are unsent.
+pub struct Outbox {
+    tx: Option<crossbeam_channel::Sender<Vec<u8>>>,
+    state: std::sync::Arc<std::sync::Mutex<WriterState>>,
+    done: Receiver<()>,
     gap: Duration,
+    write_timeout: Duration,
     last: Option<Instant>,
     log: Log,
 }
 
-impl<W: Write> Outbox<W> {
-    /// An outbox over `writer`.
-    pub fn new(writer: W, gap: Duration, log: Log) -> Outbox<W> {
+impl Outbox {
+    /// An outbox over `writer`, with its writer thread started.
+    pub fn new(
+        writer: Box<dyn Write + Send>,
+        gap: Duration,
+        write_timeout: Duration,
+        log: Log,
+    ) -> Outbox {
+        let (tx, rx) = crossbeam_channel::bounded::<Vec<u8>>(OUT_QUEUE);
+        let (done_tx, done) = crossbeam_channel::bounded(1);
+        let state = std::sync::Arc::new(std::sync::Mutex::new(WriterState::default()));
+        let shared = state.clone();
+        let mut writer = writer;
+        let spawned = thread::Builder::new()
+            .name("dxp-writer".into())
+            .spawn(move || {
+                for bytes in rx.iter() {
+                    lock(&shared).writing_since = Some(Instant::now());
+                    let r = writer.write_all(&bytes).and_then(|_| writer.flush());
+                    let mut st = lock(&shared);
+                    st.writing_since = None;
+                    if let Err(e) = r {
+                        st.failed = Some(e.to_string());
+                        break;
+                    }
+                }
+                let _ = done_tx.send(());
+            });
+        if let Err(e) = spawned {
+            lock(&state).failed = Some(format!("no writer thread: {e}"));
+        }
         Outbox {
-            writer,
+            tx: Some(tx),
+            state,
+            done,
             gap,
+            write_timeout,
             last: None,
             log,
         }
@@ -161,9 +218,29 @@ impl<W: Write> Outbox<W> {
         self.last = None;
     }
 
+    /// Why the connection cannot be written to any more: a failed write, or a peer that has
+    /// not read for `write_timeout`.
+    pub fn stalled(&self) -> Option<String> {
+        let st = lock(&self.state);
+        if let Some(e) = &st.failed {
+            return Some(e.clone());
+        }
+        match st.writing_since {
+            Some(t) if t.elapsed() >= self.write_timeout => Some(format!(
+                "the peer has not read for {:.0} s",
+                self.write_timeout.as_secs_f64()
+            )),
+            _ => None,
+        }
+    }
+
     /// Sends one message (waiting first if the previous one left less than the gap ago and
-    /// the peer has said nothing since).
+    /// the peer has said nothing since). Blocks at most `write_timeout` on the peer: an error
+    /// says the peer does not read or the connection failed.
     pub fn send(&mut self, msg: &Message) -> io::Result<()> {
+        if let Some(why) = self.stalled() {
+            return Err(io::Error::new(io::ErrorKind::TimedOut, why));
+        }
         if let Some(last) = self.last {
             let since = last.elapsed();
             if since < self.gap {
@@ -174,13 +251,50 @@ impl<W: Write> Outbox<W> {
         (self.log)(&format!("send {}: {text}", msg.kind()));
         let mut bytes = text.into_bytes();
         bytes.push(0);
-        let r = self
-            .writer
-            .write_all(&bytes)
-            .and_then(|_| self.writer.flush());
         self.last = Some(Instant::now());
-        r
+        let Some(tx) = &self.tx else {
+            return Err(io::Error::new(io::ErrorKind::BrokenPipe, "outbox closed"));
+        };
+        // A full queue waits for the writer (a burst of answers), but never longer than the
+        // write timeout: then the peer is not reading.
+        let full = match tx.try_send(bytes) {
+            Ok(()) => return Ok(()),
+            Err(crossbeam_channel::TrySendError::Full(bytes)) => bytes,
+            Err(crossbeam_channel::TrySendError::Disconnected(_)) => return Err(self.gone()),
+        };
+        tx.send_timeout(full, self.write_timeout)
+            .map_err(|e| match e {
+                crossbeam_channel::SendTimeoutError::Timeout(_) => io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    format!(
+                        "the peer does not read ({OUT_QUEUE} messages unsent for {:.0} s)",
+                        self.write_timeout.as_secs_f64()
+                    ),
+                ),
+                crossbeam_channel::SendTimeoutError::Disconnected(_) => self.gone(),
+            })
     }
+
+    fn gone(&self) -> io::Error {
+        let why = lock(&self.state).failed.clone();
+        io::Error::new(
+            io::ErrorKind::BrokenPipe,
+            why.unwrap_or_else(|| "writer gone".into()),
+        )
+    }
+
+    /// Lets the writer thread write what it holds, waiting at most `write_timeout` (nothing
+    /// more can be sent afterwards).
+    pub fn finish(&mut self) {
+        if self.tx.take().is_some() && self.stalled().is_none() {
+            let _ = self.done.recv_timeout(self.write_timeout);
+        }
+    }
+}
+
+fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // The state stays meaningful whatever a panicking holder left half done.
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// A connection as the session sees it: a byte stream to read (handed to the reader thread),

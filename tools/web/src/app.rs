@@ -2,6 +2,7 @@
 //! operations live with their concern: local games in [`crate::service`], rooms in
 //! [`crate::online`].
 
+use crate::api::ApiError;
 use crate::online::Online;
 use crate::pool::Pool;
 use crate::store::Store;
@@ -16,6 +17,12 @@ pub struct App {
     pub pool: Pool,
     /// The online rooms.
     pub online: Online,
+    /// Local games started per client address.
+    pub games_started: crate::guard::PerClient,
+    /// Origins besides the server's own whose pages may open the WebSocket.
+    pub origins: Vec<String>,
+    /// Engine searches asked for per client address (see [`App::engine_share`]).
+    pub searches: crate::guard::Shares,
 }
 
 /// Fires when the engine's move has been played (or dropped because the game changed).
@@ -24,10 +31,39 @@ pub type EngineDone = oneshot::Receiver<()>;
 impl App {
     /// A server state with `pool`, room for `capacity` games, and the online rooms.
     pub fn new(pool: Pool, capacity: usize, online: Online) -> Arc<App> {
+        App::with_origins(pool, capacity, online, Vec::new())
+    }
+
+    /// As [`App::new`], the WebSocket also open to pages of `origins` (`scheme://host:port`).
+    pub fn with_origins(
+        pool: Pool,
+        capacity: usize,
+        online: Online,
+        origins: Vec<String>,
+    ) -> Arc<App> {
+        let per_minute = online.limits.games_per_minute;
         Arc::new(App {
             store: Store::new(capacity),
             pool,
             online,
+            games_started: crate::guard::PerClient::new(per_minute, per_minute),
+            origins,
+            searches: crate::guard::Shares::default(),
+        })
+    }
+
+    /// A share of the engine's queue for a search `client` asks for (a hint, an opinion),
+    /// held until the search's answer: one client cannot fill the queue that every game's
+    /// engine moves wait in.
+    pub fn engine_share(
+        &self,
+        client: Option<std::net::IpAddr>,
+    ) -> Result<crate::guard::Share, ApiError> {
+        let max = self.online.limits.engine_share;
+        self.searches.take(client, max).ok_or_else(|| {
+            ApiError::Limit(format!(
+                "at most {max} engine searches at once from one address; wait for an answer"
+            ))
         })
     }
 }

@@ -69,6 +69,7 @@ fn err(e: rusqlite::Error) -> String {
 impl Db {
     /// Opens (or creates) the database at `path` (`:memory:` for one that is not kept).
     pub fn open(path: &str) -> Result<Db, String> {
+        private_file(path)?;
         let conn = Connection::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
         conn.execute_batch(SCHEMA).map_err(err)?;
         Ok(Db {
@@ -183,7 +184,12 @@ impl Db {
             TimeControl { base_ms, inc_ms },
             created as u64,
         );
-        room.tokens = tokens;
+        room.tokens = tokens.map(|t| {
+            t.map(|t| match t.len() {
+                crate::room::TOKEN_HASH_LEN => t,
+                _ => crate::room::token_hash(&t),
+            })
+        });
         room.remaining = clocks;
         room.ending = ending.as_deref().and_then(Ending::from_code);
         room.draw_offer = match offer.as_deref() {
@@ -243,4 +249,25 @@ impl Db {
             .map_err(err);
         rows
     }
+}
+
+/// Makes the database file readable by its owner only (created so when missing; SQLite's
+/// journal files take the same permissions): it holds who plays where.
+fn private_file(path: &str) -> Result<(), String> {
+    if path == ":memory:" || path.is_empty() || path.starts_with("file:") {
+        return Ok(());
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .mode(0o600)
+            .open(path)
+            .map_err(|e| format!("cannot open {path}: {e}"))?;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+            .map_err(|e| format!("cannot make {path} private: {e}"))?;
+    }
+    Ok(())
 }

@@ -82,7 +82,44 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/ws", get(ws::upgrade))
         .fallback(|| async { ApiError::UnknownGame("no such page".into()).into_response() })
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::map_response(security_headers))
         .with_state(app)
+}
+
+/// The page's Content-Security-Policy: its own scripts, styles and images only (it has no
+/// inline script or style), its WebSocket and API on the same origin, and no framing.
+pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+    img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; \
+    frame-ancestors 'none'";
+
+/// Headers on every answer: the page may not be framed (clickjacking), run what it did not
+/// bring, nor have its files read as another type; links leave no address behind.
+async fn security_headers(mut res: Response) -> Response {
+    let h = res.headers_mut();
+    let set = [
+        (header::CONTENT_SECURITY_POLICY, CSP),
+        (header::X_FRAME_OPTIONS, "DENY"),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::REFERRER_POLICY, "no-referrer"),
+    ];
+    for (name, value) in set {
+        h.insert(name, axum::http::HeaderValue::from_static(value));
+    }
+    res
+}
+
+/// The address of the request's client, when the server knows it (see [`crate::guard`]).
+pub struct Client(pub Option<std::net::IpAddr>);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Client {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Client, Self::Rejection> {
+        Ok(Client(crate::guard::client_ip(&parts.extensions)))
+    }
 }
 
 async fn asset(Path(name): Path<String>) -> Response {
@@ -116,9 +153,10 @@ async fn settle(
 
 async fn new_game(
     State(app): State<Arc<App>>,
+    Client(client): Client,
     JsonBody(req): JsonBody<NewGame>,
 ) -> Result<Response, ApiError> {
-    let view = app.new_game(&req)?;
+    let view = app.new_game_for(&req, client)?;
     let done = app.kick(&view.id)?;
     Ok((StatusCode::CREATED, settle(&app, &view.id, done).await?).into_response())
 }
@@ -141,7 +179,12 @@ async fn undo(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Res
     settle(&app, &id, done).await
 }
 
-async fn hint(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, ApiError> {
+async fn hint(
+    State(app): State<Arc<App>>,
+    Client(client): Client,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let _share = app.engine_share(client)?;
     Ok(Json(app.hint(&id).await?).into_response())
 }
 
@@ -171,9 +214,10 @@ async fn lobby(State(app): State<Arc<App>>) -> Result<Response, ApiError> {
 /// Opens a room over HTTP: the answer holds the creator's seat and its token.
 async fn new_room(
     State(app): State<Arc<App>>,
+    Client(client): Client,
     JsonBody(req): JsonBody<NewRoom>,
 ) -> Result<Response, ApiError> {
-    let seat = app.create_room(&req)?;
+    let seat = app.create_room_for(&req, client)?;
     let body = serde_json::json!({ "seat": seat.json(), "room": app.room_view(&seat.room)? });
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }

@@ -16,6 +16,7 @@ pub mod app;
 pub mod assets;
 pub mod db;
 pub mod game;
+pub mod guard;
 pub mod http;
 pub mod online;
 pub mod pool;
@@ -44,6 +45,8 @@ pub struct Config {
     pub limits: online::Limits,
     /// Endgame database folder and cache (MiB), if the engine uses tables.
     pub egtb: Option<(std::path::PathBuf, usize)>,
+    /// Origins besides the server's own whose pages may open the WebSocket.
+    pub origins: Vec<String>,
 }
 
 impl Config {
@@ -55,6 +58,7 @@ impl Config {
             db: ":memory:".into(),
             limits: online::Limits::default(),
             egtb: None,
+            origins: Vec::new(),
         }
     }
 }
@@ -73,7 +77,7 @@ pub fn serve(config: &Config) -> Result<(Arc<app::App>, axum::Router), String> {
         }
     }
     let pool = pool::Pool::with_endgames(config.threads, config.hash_mb, QUEUE, endgames);
-    let app = app::App::new(pool, MAX_GAMES, online);
+    let app = app::App::with_origins(pool, MAX_GAMES, online, config.origins.clone());
     app.resume_rooms()?;
     Ok((app.clone(), http::router(app)))
 }
@@ -83,4 +87,46 @@ pub fn serve(config: &Config) -> Result<(Arc<app::App>, axum::Router), String> {
 pub fn build(threads: usize, hash_mb: usize) -> (Arc<app::App>, axum::Router) {
     // An in-memory database always opens; failing here would be a bug in the schema.
     serve(&Config::new(threads, hash_mb)).expect("the in-memory database opens")
+}
+
+/// How long the server may take to stop once asked: the clocks are stopped and saved at
+/// once, and connections still open after this are cut.
+pub const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Serves `router` on `listener` under `net`'s limits until `stop` fires; then stops and
+/// saves the rooms' clocks at once and returns within [`SHUTDOWN_GRACE`], whatever the
+/// clients do (a half-sent request, an open WebSocket).
+pub async fn run(
+    listener: tokio::net::TcpListener,
+    app: Arc<app::App>,
+    router: axum::Router,
+    net: guard::NetLimits,
+    stop: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let (stopped_tx, stopped) = tokio::sync::oneshot::channel::<()>();
+    let stopping = app.clone();
+    let service = router.into_make_service_with_connect_info::<guard::ClientAddr>();
+    let server = axum::serve(guard::GuardedListener::new(listener, net), service)
+        .with_graceful_shutdown(async move {
+            stop.await;
+            stopping.save_clocks();
+            let _ = stopped_tx.send(());
+        });
+    let mut server = tokio::spawn(async move { server.await });
+    let result = tokio::select! {
+        r = &mut server => r.unwrap_or_else(|e| Err(std::io::Error::other(e))),
+        _ = async {
+            if stopped.await.is_ok() {
+                tokio::time::sleep(SHUTDOWN_GRACE).await;
+            } else {
+                std::future::pending::<()>().await;
+            }
+        } => {
+            server.abort();
+            Ok(())
+        }
+    };
+    // Stopped by the server's own end as well (an error): the time until now counts.
+    app.save_clocks();
+    result
 }

@@ -40,6 +40,34 @@ struct Args {
     /// WebSocket messages a connection may send per second (bursts of twice as many pass).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     rate: u32,
+    /// Rooms one client address may create a minute.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    rooms_per_minute: u32,
+    /// Local games one client address may start a minute.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    games_per_minute: u32,
+    /// Spectator places one client address may hold in one online game.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    spectators_per_client: u32,
+    /// Engine searches (hints, opinions) one client address may have queued or running at once.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=64))]
+    engine_share: u32,
+    /// Connections held at once; more are closed when accepted.
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    max_connections: u32,
+    /// Connections held at once from one address.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    max_per_address: u32,
+    /// Seconds a new connection may take to send its first request.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    header_timeout: u64,
+    /// Seconds a connection may send nothing (pages answer the server's pings every 30 s).
+    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(35..=86_400))]
+    idle_timeout: u64,
+    /// Another origin (scheme://host:port) whose pages may open the WebSocket; repeat for
+    /// several, `*` for any. Without it only the server's own pages may.
+    #[arg(long, value_name = "ORIGIN")]
+    allow_origin: Vec<String>,
 }
 
 /// A path, the empty one included (it means "no tables").
@@ -93,6 +121,10 @@ fn main() -> ExitCode {
                 max_rooms: args.max_rooms as usize,
                 max_spectators: args.max_spectators as usize,
                 rate: args.rate,
+                rooms_per_minute: args.rooms_per_minute,
+                games_per_minute: args.games_per_minute,
+                spectators_per_client: args.spectators_per_client as usize,
+                engine_share: args.engine_share as usize,
                 ..damka_web::online::Limits::default()
             },
             egtb: match &args.egtb_path {
@@ -101,6 +133,13 @@ fn main() -> ExitCode {
                 None => damka::egtb::default_dir_if_present(),
             }
             .map(|dir| (dir, args.egtb_cache as usize)),
+            origins: args.allow_origin.clone(),
+        };
+        let net = damka_web::guard::NetLimits {
+            max_connections: args.max_connections as usize,
+            per_address: args.max_per_address as usize,
+            header_timeout: std::time::Duration::from_secs(args.header_timeout),
+            idle_timeout: std::time::Duration::from_secs(args.idle_timeout),
         };
         let (app, router) = match damka_web::serve(&config) {
             Ok(x) => x,
@@ -113,12 +152,9 @@ fn main() -> ExitCode {
             Ok(a) => println!("damka-web: serving http://{a}/"),
             Err(_) => println!("damka-web: serving on {addr}"),
         }
-        let result = axum::serve(listener, router)
-            .with_graceful_shutdown(stop_signal())
-            .await;
-        // The time of the turns in progress counts until now when the games resume.
-        app.save_clocks();
-        match result {
+        // On a signal the clocks stop and are saved at once (the time of the turns in progress
+        // counts until then when the games resume), and the server ends within seconds.
+        match damka_web::run(listener, app, router, net, stop_signal()).await {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("damka-web: {e}");

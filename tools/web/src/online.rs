@@ -7,10 +7,12 @@
 use crate::api::{random_bytes, ApiError};
 use crate::db::Db;
 use crate::game::PageGame;
+use crate::guard::PerClient;
 use crate::room::{Role, Room, RoomView, TimeControl};
 use damka::core::{Color, Variant};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -41,6 +43,20 @@ pub struct Online {
     /// The limits.
     pub limits: Limits,
     viewers: AtomicU64,
+    /// Set at shutdown: the clocks are stopped and saved, and nothing changes any more.
+    stopped: AtomicBool,
+    /// Rooms created per client address.
+    created: PerClient,
+}
+
+/// The spectator number of a client address: the same in every room and on every entry, so
+/// that leaving and entering again gives no new allowance of engine opinions or proposals.
+fn spectator_of(ip: IpAddr) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    ip.hash(&mut h);
+    // The top bit set: never one of the numbers given to clients of unknown address.
+    h.finish() | 1 << 63
 }
 
 fn random_hex<const N: usize>() -> Result<String, ApiError> {
@@ -90,7 +106,22 @@ impl Online {
             db: Db::open(db_path)?,
             limits,
             viewers: AtomicU64::new(1),
+            stopped: AtomicBool::new(false),
+            created: PerClient::new(limits.rooms_per_minute, limits.rooms_per_minute),
         })
+    }
+
+    /// How many rooms are held in memory.
+    pub fn rooms_held(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// An error once the server is stopping.
+    fn check_running(&self) -> Result<(), ApiError> {
+        if self.stopped.load(Ordering::SeqCst) {
+            return Err(ApiError::Limit("the server is stopping".into()));
+        }
+        Ok(())
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Room>> {

@@ -86,6 +86,22 @@ impl Ending {
     }
 }
 
+/// The form a seat token is kept in, in memory and in the database: its SHA-1 in hex, so that
+/// whoever reads the database cannot take a seat with what is written there. The tokens are
+/// 128 random bits, which leaves nothing to guess; SHA-1's known weakness is collisions, not
+/// finding a token from its hash.
+pub fn token_hash(token: &str) -> String {
+    use sha1::{Digest, Sha1};
+    Sha1::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Length of a [`token_hash`]; a stored token of another length was written in plain text by
+/// an older server, and is hashed when read.
+pub const TOKEN_HASH_LEN: usize = 40;
+
 /// Compares two tokens in time that does not depend on where they differ.
 fn same_token(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
@@ -150,7 +166,7 @@ pub struct Room {
     pub game: PageGame,
     /// The time control.
     pub control: TimeControl,
-    /// The seats' tokens (White, Black); `None`: free.
+    /// The seats' tokens (White, Black), as their [`token_hash`]; `None`: free.
     pub tokens: [Option<String>; 2],
     /// Time left at the start of the turn in progress, milliseconds (White, Black).
     pub remaining: [i64; 2],
@@ -170,6 +186,8 @@ pub struct Room {
     pub created: u64,
     /// Engine opinions asked for, by spectator.
     pub opinions: HashMap<u64, u32>,
+    /// Spectator places held, by spectator (one client address is one spectator).
+    pub watchers: HashMap<u64, usize>,
     /// The last move's proposals.
     pub last_tally: Option<Tally>,
     proposals: HashMap<u64, String>,
@@ -196,6 +214,7 @@ impl Room {
             saved_plies: 0,
             created,
             opinions: HashMap::new(),
+            watchers: HashMap::new(),
             last_tally: None,
             proposals: HashMap::new(),
             events: broadcast::channel(64).0,
@@ -205,9 +224,10 @@ impl Room {
 
     /// The colour whose seat `token` holds.
     pub fn seat_of(&self, token: &str) -> Option<Color> {
+        let hash = token_hash(token);
         [Color::White, Color::Black]
             .into_iter()
-            .find(|&c| matches!(&self.tokens[c.index()], Some(t) if same_token(t, token)))
+            .find(|&c| matches!(&self.tokens[c.index()], Some(t) if same_token(t, &hash)))
     }
 
     /// Gives seat `color` to `token` if it is free; the clocks start once both are taken.
@@ -215,7 +235,7 @@ impl Room {
         if self.tokens[color.index()].is_some() || self.is_over() {
             return false;
         }
-        self.tokens[color.index()] = Some(token);
+        self.tokens[color.index()] = Some(token_hash(&token));
         if self.tokens.iter().all(Option::is_some) {
             self.turn_start = Some(now);
         }

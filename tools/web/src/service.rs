@@ -125,8 +125,32 @@ impl App {
             .ok_or_else(|| ApiError::UnknownGame(id.to_string()))
     }
 
+    /// Starts a game for the client at `client` (`None`: unknown, not limited), who may start
+    /// [`crate::online::Limits::games_per_minute`].
+    pub fn new_game_for(
+        &self,
+        req: &NewGame,
+        client: Option<std::net::IpAddr>,
+    ) -> Result<GameView, ApiError> {
+        if !self.games_started.take(client) {
+            return Err(ApiError::Limit(format!(
+                "at most {} new games a minute from one address; try again later",
+                self.online.limits.games_per_minute
+            )));
+        }
+        self.new_game_owned(req, client)
+    }
+
     /// Starts a game (the engine does not move yet: see [`App::kick`]).
     pub fn new_game(&self, req: &NewGame) -> Result<GameView, ApiError> {
+        self.new_game_owned(req, None)
+    }
+
+    fn new_game_owned(
+        &self,
+        req: &NewGame,
+        owner: Option<std::net::IpAddr>,
+    ) -> Result<GameView, ApiError> {
         let setup = parse_setup(req)?;
         let variant: Variant = match &req.variant {
             Some(v) => v
@@ -139,8 +163,9 @@ impl App {
             (_, fen) => PageGame::new(variant, fen.as_deref()),
         }
         .map_err(ApiError::Bad)?;
-        let entry = Entry::new(game, setup);
-        let id = self.store.insert(entry);
+        let mut entry = Entry::new(game, setup);
+        entry.owner = owner;
+        let id = self.store.insert(entry).map_err(ApiError::Limit)?;
         self.view(&id)
     }
 

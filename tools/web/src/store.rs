@@ -8,9 +8,17 @@ use serde::Serialize;
 use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
 use std::hash::BuildHasher;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// Games one client address keeps however many others start: a full server makes way for a
+/// new game with games of clients holding more, or unused for [`ABANDONED`], or the starting
+/// client's own, never with those.
+pub const GAMES_PER_CLIENT: usize = 20;
+/// A game unused this long may make way for anyone's new game.
+pub const ABANDONED: Duration = Duration::from_secs(3600);
 use tokio::sync::broadcast;
 
 /// Who plays against the person at the page.
@@ -59,6 +67,9 @@ pub struct Entry {
     pub notice: Option<String>,
     /// Every change is sent here as a ready WebSocket message.
     pub events: broadcast::Sender<Arc<str>>,
+    /// The address of the client that started it (`None`: unknown), whose quota it counts in
+    /// (see [`Store::insert`]).
+    pub owner: Option<IpAddr>,
     used: Instant,
 }
 
@@ -144,6 +155,7 @@ impl Entry {
             thinking: false,
             notice: None,
             events: broadcast::channel(64).0,
+            owner: None,
             used: Instant::now(),
         }
     }
@@ -208,22 +220,45 @@ impl Store {
     }
 
     /// Adds a game; returns its new id (hard to guess, so a game is reached only by its page).
-    pub fn insert(&self, entry: Entry) -> String {
-        let n = self.counter.fetch_add(1, Ordering::Relaxed);
-        let id = format!("g{n}-{:012x}", self.random.hash_one(n) & 0xffff_ffff_ffff);
+    /// A full store drops, least recently used first, a game abandoned or of a client over
+    /// [`GAMES_PER_CLIENT`], else one of the new game's owner; if there is none, the game is
+    /// refused (the error says why).
+    pub fn insert(&self, entry: Entry) -> Result<String, String> {
         let mut games = self.lock();
         while games.len() >= self.capacity {
-            let oldest = games
-                .iter()
-                .min_by_key(|(_, e)| e.used)
-                .map(|(k, _)| k.clone());
-            match oldest {
+            let mut held: HashMap<Option<IpAddr>, usize> = HashMap::new();
+            for e in games.values() {
+                *held.entry(e.owner).or_default() += 1;
+            }
+            let now = Instant::now();
+            let others = |e: &Entry| {
+                e.owner != entry.owner
+                    && (held[&e.owner] > GAMES_PER_CLIENT
+                        || now.duration_since(e.used) >= ABANDONED)
+            };
+            let lru = |keep: &dyn Fn(&Entry) -> bool| {
+                games
+                    .iter()
+                    .filter(|(_, e)| keep(e))
+                    .min_by_key(|(_, e)| e.used)
+                    .map(|(k, _)| k.clone())
+            };
+            let victim = lru(&others).or_else(|| lru(&|e: &Entry| e.owner == entry.owner));
+            match victim {
                 Some(k) => games.remove(&k),
-                None => break,
+                None => {
+                    return Err(format!(
+                        "the server holds {} games, none of which may make way yet; try again \
+                         later",
+                        games.len()
+                    ))
+                }
             };
         }
+        let n = self.counter.fetch_add(1, Ordering::Relaxed);
+        let id = format!("g{n}-{:012x}", self.random.hash_one(n) & 0xffff_ffff_ffff);
         games.insert(id.clone(), entry);
-        id
+        Ok(id)
     }
 
     /// Runs `f` on the game `id`, or `None` if there is no such game.
@@ -263,12 +298,12 @@ mod tests {
     #[test]
     fn the_least_recently_used_game_is_dropped_when_full() {
         let store = Store::new(2);
-        let a = store.insert(entry());
-        let b = store.insert(entry());
+        let a = store.insert(entry()).unwrap();
+        let b = store.insert(entry()).unwrap();
         assert_ne!(a, b);
         std::thread::sleep(std::time::Duration::from_millis(2));
         assert!(store.with(&a, |_| ()).is_some()); // a is now used more recently than b
-        let c = store.insert(entry());
+        let c = store.insert(entry()).unwrap();
         assert_eq!(store.len(), 2);
         assert!(store.with(&b, |_| ()).is_none());
         assert!(store.with(&a, |_| ()).is_some() && store.with(&c, |_| ()).is_some());
@@ -277,7 +312,7 @@ mod tests {
     #[test]
     fn every_change_reaches_the_watchers() {
         let store = Store::new(4);
-        let id = store.insert(entry());
+        let id = store.insert(entry()).unwrap();
         let mut rx = store.with(&id, |e| e.events.subscribe()).unwrap();
         store
             .with(&id, |e| {
@@ -289,5 +324,35 @@ mod tests {
         assert_eq!(msg["type"], "state");
         assert_eq!(msg["game"]["version"], 1);
         assert_eq!(msg["game"]["moves"][0]["text"], "c3-d4");
+    }
+
+    #[test]
+    fn a_client_cannot_evict_the_games_of_others() {
+        let store = Store::new(50);
+        let owned = |ip: [u8; 4]| {
+            let mut e = entry();
+            e.owner = Some(IpAddr::from(ip));
+            e
+        };
+        let mine: Vec<String> = (0..GAMES_PER_CLIENT)
+            .map(|_| store.insert(owned([10, 0, 0, 1])).unwrap())
+            .collect();
+        // A thousand games from another address: they make way for each other.
+        for _ in 0..1000 {
+            store.insert(owned([10, 0, 0, 2])).unwrap();
+        }
+        assert_eq!(store.len(), 50);
+        for id in &mine {
+            assert!(store.with(id, |_| ()).is_some(), "game {id} was evicted");
+        }
+        // Its owner may start one more: the other address, over its quota, makes way.
+        store.insert(owned([10, 0, 0, 1])).unwrap();
+        assert!(mine.iter().all(|id| store.with(id, |_| ()).is_some()));
+        // A full store of games within their owners' quotas refuses a newcomer.
+        let full = Store::new(2);
+        full.insert(owned([10, 0, 0, 1])).unwrap();
+        full.insert(owned([10, 0, 0, 2])).unwrap();
+        let e = full.insert(owned([10, 0, 0, 3])).unwrap_err();
+        assert!(e.contains("none of which may make way"), "{e}");
     }
 }

@@ -7,16 +7,18 @@
 
 use crate::api::ApiError;
 use crate::app::App;
+use crate::http::Client;
 use crate::online::{NewRoom, Seat};
 use crate::service::{Hint, MoveRequest, NewGame};
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::{broadcast, mpsc, Notify};
 use tokio::task::JoinHandle;
 
 /// Messages waiting to be written to one connection. Beyond them a page that does not read
@@ -25,8 +27,48 @@ use tokio::task::JoinHandle;
 /// stops reading cannot make the server's memory grow.
 pub const OUT_QUEUE: usize = 64;
 
-/// The writer's queue of one connection.
-type Out = mpsc::Sender<Arc<str>>;
+/// Bytes of messages waiting to be written to one connection: a page that lets more pile up
+/// does not read, and is dropped (however large a game's state, one message always passes).
+pub const MAX_QUEUED_BYTES: usize = 1024 * 1024;
+
+/// How often the server pings a connection (browsers answer by themselves), so that a page
+/// that reads and answers is never idle in the sense of [`crate::guard::NetLimits`].
+pub const PING_EVERY: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// The writer's queue of one connection, counted in bytes; a connection whose queue
+/// overflows is closed (see [`MAX_QUEUED_BYTES`]).
+#[derive(Clone)]
+struct Out {
+    tx: mpsc::Sender<Arc<str>>,
+    queued: Arc<AtomicUsize>,
+    kill: Arc<Notify>,
+}
+
+impl Out {
+    /// Queues a message; false (and the connection is being closed) if the page does not
+    /// read.
+    fn push(&self, msg: Arc<str>) -> bool {
+        let len = msg.len();
+        let queued = self.queued.load(Ordering::SeqCst);
+        if queued > 0 && queued + len > MAX_QUEUED_BYTES {
+            self.kill.notify_one();
+            return false;
+        }
+        self.queued.fetch_add(len, Ordering::SeqCst);
+        match self.tx.try_send(msg) {
+            Ok(()) => true,
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                self.queued.fetch_sub(len, Ordering::SeqCst);
+                self.kill.notify_one();
+                false
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => {
+                self.queued.fetch_sub(len, Ordering::SeqCst);
+                false
+            }
+        }
+    }
+}
 
 /// The largest message the server reads; a larger one gets an error and is dropped.
 pub const MAX_MESSAGE: usize = 64 * 1024;
@@ -134,14 +176,48 @@ impl Bucket {
     }
 }
 
-/// Upgrades the request to a WebSocket.
-pub async fn upgrade(ws: WebSocketUpgrade, State(app): State<Arc<App>>) -> Response {
+/// Whether a page of `origin` may open the WebSocket: the server's own origin (the request's
+/// `Host`), or one of `allowed`. Without an `Origin` header the client is no browser, and no
+/// page can act through it.
+pub fn origin_allowed(origin: Option<&str>, host: Option<&str>, allowed: &[String]) -> bool {
+    let Some(origin) = origin else { return true };
+    let own = host.is_some_and(|h| {
+        origin
+            .strip_prefix("http://")
+            .or_else(|| origin.strip_prefix("https://"))
+            .is_some_and(|o| o.eq_ignore_ascii_case(h))
+    });
+    own || allowed
+        .iter()
+        .any(|a| a == "*" || a.trim_end_matches('/').eq_ignore_ascii_case(origin))
+}
+
+/// Upgrades the request to a WebSocket, if it comes from an allowed origin.
+pub async fn upgrade(
+    ws: WebSocketUpgrade,
+    State(app): State<Arc<App>>,
+    Client(client): Client,
+    headers: axum::http::HeaderMap,
+) -> Response {
+    let text = |name| headers.get(name).and_then(|v| v.to_str().ok());
+    let origin = text(axum::http::header::ORIGIN);
+    if !origin_allowed(origin, text(axum::http::header::HOST), &app.origins) {
+        return (
+            axum::http::StatusCode::FORBIDDEN,
+            axum::Json(serde_json::json!({
+                "error": format!("pages of {} may not use this server", origin.unwrap_or("?"))
+            })),
+        )
+            .into_response();
+    }
     // A small read buffer: the page's messages are short, and the default 128 KiB per
-    // connection was most of the server's memory with a thousand spectators (`docs/performance.md`,
-    // "Online play load test").
+    // connection was most of the server's memory with a thousand spectators
+    // (`docs/performance.md`, "Online play load test"). One frame is held whole until it ends:
+    // its cap is the message's, not tungstenite's 16 MiB.
     ws.max_message_size(HARD_LIMIT)
+        .max_frame_size(HARD_LIMIT)
         .read_buffer_size(READ_BUFFER)
-        .on_upgrade(move |socket| serve(socket, app))
+        .on_upgrade(move |socket| serve(socket, app, client))
 }
 
 fn error(message: impl std::fmt::Display) -> Arc<str> {
@@ -158,6 +234,8 @@ struct Connection {
     watched: Option<(String, Vec<JoinHandle<()>>)>,
     /// Its seat, when in a room.
     seat: Option<Seat>,
+    /// The client's address, when known.
+    client: Option<std::net::IpAddr>,
 }
 
 /// Forwards a game's or room's messages to the connection's writer.
@@ -166,7 +244,7 @@ fn forward(mut rx: broadcast::Receiver<Arc<str>>, out: Out) -> JoinHandle<()> {
         loop {
             match rx.recv().await {
                 Ok(msg) => {
-                    if out.send(msg).await.is_err() {
+                    if !out.push(msg) {
                         break;
                     }
                 }
@@ -199,7 +277,7 @@ fn reply_later(
             }
             Err(e) => error(e),
         };
-        let _ = out.send(msg).await;
+        out.push(msg);
     });
 }
 
@@ -234,10 +312,10 @@ impl Connection {
     }
 
     fn enter(&mut self, room: &str, token: Option<&str>, watch: bool) -> Result<(), ApiError> {
-        let entered = self.app.enter_room(room, token, watch)?;
+        let entered = self.app.enter_room_for(room, token, watch, self.client)?;
         self.unwatch();
         for m in entered.first {
-            let _ = self.out.try_send(m.into());
+            self.out.push(m.into());
         }
         let mut tasks = vec![forward(entered.events, self.out.clone())];
         tasks.extend(entered.watch_events.map(|rx| forward(rx, self.out.clone())));
@@ -249,7 +327,7 @@ impl Connection {
     fn send_state(&self, id: &str) -> Result<(), ApiError> {
         let view = self.app.view(id)?;
         let msg = serde_json::json!({ "type": "state", "game": view }).to_string();
-        let _ = self.out.try_send(msg.into());
+        self.out.push(msg.into());
         Ok(())
     }
 
@@ -261,7 +339,7 @@ impl Connection {
             .map_err(|e| ApiError::Bad(format!("malformed request: {e}")))?;
         match req {
             Request::New(form) => {
-                let view = self.app.new_game(&form)?;
+                let view = self.app.new_game_for(&form, self.client)?;
                 self.watch(&view.id)?;
                 self.send_state(&view.id)?;
                 self.app.kick(&view.id)?;
@@ -282,12 +360,15 @@ impl Connection {
             Request::Hint { game, purpose } => {
                 let app = self.app.clone();
                 let purpose = purpose.unwrap_or_else(|| "hint".into());
+                let share = app.engine_share(self.client)?;
                 reply_later(&self.out, "hint", Some(purpose), async move {
-                    app.hint(&game).await
+                    let answer = app.hint(&game).await;
+                    drop(share);
+                    answer
                 });
             }
             Request::Ping => {
-                let _ = self.out.try_send(r#"{"type":"pong"}"#.into());
+                self.out.push(r#"{"type":"pong"}"#.into());
             }
             req => self.handle_room(req)?,
         }
@@ -297,7 +378,7 @@ impl Connection {
     fn handle_room(&mut self, req: Request) -> Result<(), ApiError> {
         match req {
             Request::Create(form) => {
-                let seat = self.app.create_room(&form)?;
+                let seat = self.app.create_room_for(&form, self.client)?;
                 self.enter(&seat.room, seat.token.as_deref(), false)?;
             }
             Request::Enter { room, token, watch } => {
@@ -318,8 +399,11 @@ impl Connection {
             Request::Opinion { room } => {
                 let seat = self.seat(&room)?.clone();
                 let app = self.app.clone();
+                let share = app.engine_share(self.client)?;
                 reply_later(&self.out, "opinion", None, async move {
-                    app.room_opinion(&seat).await
+                    let answer = app.room_opinion(&seat).await;
+                    drop(share);
+                    answer
                 });
             }
             _ => {}
@@ -328,28 +412,61 @@ impl Connection {
     }
 }
 
-async fn serve(socket: WebSocket, app: Arc<App>) {
+async fn serve(socket: WebSocket, app: Arc<App>, client: Option<std::net::IpAddr>) {
     let (mut sink, mut stream) = socket.split();
-    let (out, mut queue) = mpsc::channel::<Arc<str>>(OUT_QUEUE);
-    let writer = tokio::spawn(async move {
-        while let Some(msg) = queue.recv().await {
-            if sink
+    let (tx, mut queue) = mpsc::channel::<Arc<str>>(OUT_QUEUE);
+    let out = Out {
+        tx,
+        queued: Arc::new(AtomicUsize::new(0)),
+        kill: Arc::new(Notify::new()),
+    };
+    let queued = out.queued.clone();
+    let mut writer = tokio::spawn(async move {
+        let mut ping = tokio::time::interval(PING_EVERY);
+        ping.tick().await;
+        loop {
+            let msg = tokio::select! {
+                m = queue.recv() => match m {
+                    Some(m) => m,
+                    None => break,
+                },
+                _ = ping.tick() => {
+                    if sink.send(Message::Ping(Default::default())).await.is_err() {
+                        break;
+                    }
+                    continue;
+                }
+            };
+            let sent = sink
                 .send(Message::Text(Utf8Bytes::from(msg.as_ref())))
-                .await
-                .is_err()
-            {
+                .await;
+            queued.fetch_sub(msg.len(), Ordering::SeqCst);
+            if sent.is_err() {
                 break;
             }
         }
     });
+    let kill = out.kill.clone();
     let mut conn = Connection {
         app: app.clone(),
         out: out.clone(),
         watched: None,
         seat: None,
+        client,
     };
     let mut bucket = Bucket::new(app.online.limits.rate);
-    while let Some(msg) = stream.next().await {
+    let mut killed = false;
+    loop {
+        let msg = tokio::select! {
+            m = stream.next() => match m {
+                Some(m) => m,
+                None => break,
+            },
+            _ = kill.notified() => {
+                killed = true;
+                break;
+            }
+        };
         let text = match msg {
             Ok(Message::Text(t)) => Ok(t.to_string()),
             Ok(Message::Binary(b)) => String::from_utf8(b.to_vec())
@@ -369,11 +486,18 @@ async fn serve(socket: WebSocket, app: Arc<App>) {
             Err(false) => Ok(()),
         };
         if let Err(e) = result {
-            let _ = out.try_send(error(e));
+            out.push(error(e));
         }
     }
     conn.unwatch();
     drop(conn);
     drop(out);
-    let _ = writer.await;
+    // A page that does not read would hold the writer for ever: it is stopped, not awaited.
+    if killed
+        || tokio::time::timeout(std::time::Duration::from_secs(5), &mut writer)
+            .await
+            .is_err()
+    {
+        writer.abort();
+    }
 }

@@ -81,6 +81,14 @@ fn start(rooms: usize, spectators: usize) -> (Server, String) {
         .args(["--bind", "127.0.0.1", "--port", "0", "--db", ":memory:"])
         .args(["--max-rooms", &(rooms + 10).to_string()])
         .args(["--max-spectators", &(spectators + 10).to_string()])
+        // Every client here is one address: the limits per address would refuse most.
+        .args(["--max-per-address", "100000", "--max-connections", "100000"])
+        .args([
+            "--rooms-per-minute",
+            "100000",
+            "--spectators-per-client",
+            "100000",
+        ])
         .stdout(Stdio::piped())
         .spawn()
         .expect("the damka-web binary starts");

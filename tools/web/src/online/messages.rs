@@ -18,6 +18,15 @@ pub struct Limits {
     pub rate: u32,
     /// Engine opinions one spectator may ask for in one room.
     pub opinions: u32,
+    /// Rooms one client address may create a minute (as many at once).
+    pub rooms_per_minute: u32,
+    /// Local games one client address may start a minute (as many at once).
+    pub games_per_minute: u32,
+    /// Spectator places one client address may hold in one room.
+    pub spectators_per_client: usize,
+    /// Engine searches (hints, opinions) one client address may have queued or running at
+    /// once: its share of the engine's queue ([`crate::QUEUE`]).
+    pub engine_share: usize,
 }
 
 impl Default for Limits {
@@ -27,6 +36,10 @@ impl Default for Limits {
             max_spectators: 50,
             rate: 20,
             opinions: 5,
+            rooms_per_minute: 10,
+            games_per_minute: 60,
+            spectators_per_client: 3,
+            engine_share: 4,
         }
     }
 }

@@ -17,6 +17,9 @@ impl App {
         // that fires finds the clock still running and does nothing.
         handle.spawn(async move {
             tokio::time::sleep(Duration::from_millis(ms.max(0) as u64 + 5)).await;
+            if app.online.stopped.load(Ordering::SeqCst) {
+                return;
+            }
             let _ = app.online.with(&id, |room, now| {
                 if room.flag(now) {
                     app.online.commit(room, now);
@@ -28,6 +31,17 @@ impl App {
 
     /// Opens a room with the creator in their seat.
     pub fn create_room(self: &Arc<Self>, req: &NewRoom) -> Result<Seat, ApiError> {
+        self.create_room_for(req, None)
+    }
+
+    /// Opens a room for the client at `client` (`None`: unknown, not limited per client),
+    /// who may create [`Limits::rooms_per_minute`].
+    pub fn create_room_for(
+        self: &Arc<Self>,
+        req: &NewRoom,
+        client: Option<IpAddr>,
+    ) -> Result<Seat, ApiError> {
+        self.online.check_running()?;
         let variant: Variant = match &req.variant {
             Some(v) => v
                 .parse()
@@ -47,6 +61,12 @@ impl App {
         let game = PageGame::new(variant, req.fen.as_deref()).map_err(ApiError::Bad)?;
         if game.is_over() {
             return Err(ApiError::Bad("the game is over in that position".into()));
+        }
+        if !self.online.created.take(client) {
+            return Err(ApiError::Limit(format!(
+                "at most {} new rooms a minute from one address; try again later",
+                self.online.limits.rooms_per_minute
+            )));
         }
         let id = format!("r{}", random_hex::<8>()?);
         let token = random_hex::<16>()?;
@@ -77,11 +97,31 @@ impl App {
         token: Option<&str>,
         watch: bool,
     ) -> Result<Entered, ApiError> {
+        self.enter_room_for(id, token, watch, None)
+    }
+
+    /// Enters room `id` for the client at `client` (`None`: unknown): as [`App::enter_room`],
+    /// but a client is one spectator however often it enters (its proposal and its engine
+    /// opinions are counted once) and holds at most [`Limits::spectators_per_client`] places.
+    pub fn enter_room_for(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+        watch: bool,
+        client: Option<IpAddr>,
+    ) -> Result<Entered, ApiError> {
         let max_spectators = self.online.limits.max_spectators;
+        let per_client = self.online.limits.spectators_per_client;
         let (entered, left) = self.online.with(id, |room, now| {
             let mut left = None;
             let (role, token) = match token {
                 Some(t) => match room.seat_of(t) {
+                    // The spectators' proposals and the engine's opinions are theirs alone.
+                    Some(_) if watch => {
+                        return Err(ApiError::Bad(format!(
+                            "a player of room {id} cannot watch it as a spectator"
+                        )))
+                    }
                     Some(c) => (Role::Player(c), Some(t.to_string())),
                     None => {
                         return Err(ApiError::Bad(format!(
@@ -102,8 +142,18 @@ impl App {
                                 "room {id} has {max_spectators} spectators, the most it takes"
                             )));
                         }
+                        let n = match client {
+                            Some(ip) => spectator_of(ip),
+                            None => self.online.viewers.fetch_add(1, Ordering::Relaxed),
+                        };
+                        let places = room.watchers.entry(n).or_default();
+                        if *places >= per_client {
+                            return Err(ApiError::Limit(format!(
+                                "{per_client} places in room {id} from one address, the most it takes"
+                            )));
+                        }
+                        *places += 1;
                         room.spectators += 1;
-                        let n = self.online.viewers.fetch_add(1, Ordering::Relaxed);
                         let msg = serde_json::json!({"type": "spectators", "room": id, "count": room.spectators});
                         let _ = room.events.send(msg.to_string().into());
                         (Role::Spectator(n), None)
@@ -139,7 +189,12 @@ impl App {
         if let Role::Spectator(n) = seat.role {
             let _ = self.online.with(&seat.room, |room, _| {
                 room.spectators = room.spectators.saturating_sub(1);
-                room.forget(n);
+                let places = room.watchers.entry(n).or_default();
+                *places = places.saturating_sub(1);
+                if *places == 0 {
+                    room.watchers.remove(&n);
+                    room.forget(n);
+                }
                 room.proposals_changed();
                 let msg = serde_json::json!({"type": "spectators", "room": room.id, "count": room.spectators});
                 let _ = room.events.send(msg.to_string().into());
@@ -157,6 +212,7 @@ impl App {
         change: impl FnOnce(&mut Room, Color, Instant) -> Result<(), String>,
     ) -> Result<(), ApiError> {
         let color = player_of(seat)?;
+        self.online.check_running()?;
         let (result, left) = self.online.with(&seat.room, |room, now| {
             if room.flag(now) {
                 self.online.commit(room, now);
@@ -314,7 +370,9 @@ impl App {
         let mut armed = Vec::new();
         {
             let mut rooms = self.online.lock();
-            for id in &ids {
+            // Beyond the cap, the rooms stay in the database (read again when asked for) but
+            // are not held, and their clocks wait.
+            for id in ids.iter().take(self.online.limits.max_rooms) {
                 if let Some(mut room) = self.online.db.load(id)? {
                     if room.started() && !room.is_over() {
                         room.turn_start = Some(now);
@@ -327,11 +385,16 @@ impl App {
         for (id, left) in armed {
             self.arm_flag(&id, left);
         }
-        Ok(ids.len())
+        Ok(ids.len().min(self.online.limits.max_rooms))
     }
 
-    /// Saves every running clock as it is now (at shutdown: the time until then counts).
+    /// Stops every clock and saves it as it is now (at shutdown: the time until then counts,
+    /// none after); from then on no move is taken and no flag falls. Once only: a second call
+    /// does nothing.
     pub fn save_clocks(&self) {
+        if self.online.stopped.swap(true, Ordering::SeqCst) {
+            return;
+        }
         let mut rooms = self.online.lock();
         let now = Instant::now();
         for room in rooms.values_mut().filter(|r| r.running().is_some()) {
