@@ -5,6 +5,7 @@
 use crate::api::ApiError;
 use crate::app::App;
 use crate::assets;
+use crate::guard::Client;
 use crate::online::NewRoom;
 use crate::service::{MoveRequest, NewGame, MOVETIME_RANGE};
 use crate::ws;
@@ -106,20 +107,6 @@ async fn security_headers(mut res: Response) -> Response {
         h.insert(name, axum::http::HeaderValue::from_static(value));
     }
     res
-}
-
-/// The address of the request's client, when the server knows it (see [`crate::guard`]).
-pub struct Client(pub Option<std::net::IpAddr>);
-
-impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Client {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(
-        parts: &mut axum::http::request::Parts,
-        _: &S,
-    ) -> Result<Client, Self::Rejection> {
-        Ok(Client(crate::guard::client_ip(&parts.extensions)))
-    }
 }
 
 async fn asset(Path(name): Path<String>) -> Response {

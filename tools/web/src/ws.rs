@@ -7,7 +7,7 @@
 
 use crate::api::ApiError;
 use crate::app::App;
-use crate::http::Client;
+use crate::guard::Client;
 use crate::online::{NewRoom, Seat};
 use crate::service::{Hint, MoveRequest, NewGame};
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
