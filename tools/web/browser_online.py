@@ -140,3 +140,26 @@ def test_online_room(first, new_browser, stop, start, shots):
     finally:
         b.d.quit()
         c.d.quit()
+
+
+def test_online_abort(first, new_browser):
+    """On a server started with --first-move-timeout 2: White never moves, both players see
+    the game aborted (no result) and the lobby lists it so."""
+    first.open()
+    a = Room(first.d, first.url)
+    a.new_game("russian", "online", "white")
+    link = a.wait(lambda: "/room/" in a.text("room-link") and a.text("room-link"), "the room link")
+    b = Room(new_browser(), link)
+    try:
+        b.enter(link)
+        for page in (a, b):
+            page.wait(lambda p=page: p.text("result-text").startswith("Game aborted: White made no first move"),
+                      "the abort in the banner")
+            assert "*" in page.text("result-text"), page.text("result-text")
+        b.d.get(first.url.rstrip("/") + "/lobby")
+        room_id = link.rsplit("/", 1)[1]
+        entry = b.wait(lambda: b.d.find_elements(By.CSS_SELECTOR, f'#finished-rooms [data-room="{room_id}"]'),
+                       "the aborted game in the lobby")
+        assert "aborted" in entry[0].text, entry[0].text
+    finally:
+        b.d.quit()

@@ -27,9 +27,9 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 WAIT = 30  # seconds: generous for a loaded 2-core machine; conditions end waits early
 
 
-def start_server(binary, db, port=0):
+def start_server(binary, db, port=0, extra=()):
     proc = subprocess.Popen(
-        [binary, "--port", str(port), "--threads", "2", "--hash", "8", "--db", db],
+        [binary, "--port", str(port), "--threads", "2", "--hash", "8", "--db", db, *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -384,10 +384,11 @@ class Server:
     """damka-web on a free port with its database in a temporary folder; restarts on the
     same port and database."""
 
-    def __init__(self, binary, folder):
+    def __init__(self, binary, folder, extra=(), name="rooms"):
         self.binary = binary
-        self.db = os.path.join(folder, "rooms.sqlite3")
-        self.proc, self.url = start_server(binary, self.db)
+        self.extra = extra
+        self.db = os.path.join(folder, name + ".sqlite3")
+        self.proc, self.url = start_server(binary, self.db, extra=extra)
 
     def stop(self):
         self.proc.terminate()
@@ -398,7 +399,7 @@ class Server:
 
     def start(self):
         port = int(self.url.rstrip("/").rsplit(":", 1)[1])
-        self.proc, _ = start_server(self.binary, self.db, port)
+        self.proc, _ = start_server(self.binary, self.db, port, self.extra)
 
 
 def run(tests, driver):
@@ -421,7 +422,7 @@ def run(tests, driver):
 
 def main():
     import browser_page as pg
-    from browser_online import test_online_room
+    from browser_online import test_online_abort, test_online_room
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--server", default="target/ci/damka-web")
@@ -432,6 +433,8 @@ def main():
     driver = None
     phone = None
     failed = 0
+    # A second server whose online games are aborted 2 s after both seats are taken.
+    quick = Server(args.server, download_dir, ("--first-move-timeout", "2"), "quick")
     try:
         driver = start_browser(download_dir)
         phone = start_browser(download_dir, phone=True, dark=True)
@@ -463,10 +466,13 @@ def main():
              fresh(lambda: test_online_room(p, lambda phone=False: start_browser(download_dir, phone), server.stop, server.start, shots))),
         ]
         only = os.environ.get("WEB_TEST_ONLY")
+        tests.append(("online: no first move, the game is aborted",
+                      lambda: test_online_abort(Page(driver, quick.url), lambda: start_browser(download_dir))))
         if only:
             tests = [t for t in tests if only in t[0]]
         failed = run(tests, driver)
     finally:
+        quick.stop()
         if driver is not None:
             driver.quit()
         if phone is not None:

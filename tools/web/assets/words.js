@@ -9,6 +9,8 @@ const other = (c) => (c === "white" ? "black" : "white");
 /** The banner's sentence for a finished game, from the server's status text (`White wins
  *  (no legal move)`, `draw (threefold repetition)`, `Black wins (White's time ran out)`). */
 export function resultWords(status) {
+  const aborted = /^game aborted \((.*)\)$/.exec(status.text || "");
+  if (aborted) return "Game aborted: " + aborted[1];
   const m = /^(White wins|Black wins|draw)(?: \((.*)\))?$/.exec(status.text || "");
   if (!m) return cap(status.text || "Game over");
   const [, outcome, reason] = m;

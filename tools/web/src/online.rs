@@ -139,7 +139,8 @@ impl Online {
         let mut rooms = self.lock();
         if !rooms.contains_key(id) {
             let loaded = self.db.load(id).map_err(ApiError::Bad)?;
-            let room = loaded.ok_or_else(|| ApiError::UnknownGame(id.to_string()))?;
+            let mut room = loaded.ok_or_else(|| ApiError::UnknownGame(id.to_string()))?;
+            room.first_move_ms = self.limits.first_move_ms;
             make_space(&mut rooms, self.limits.max_rooms + 1, &self.db);
             rooms.insert(id.to_string(), room);
         }
