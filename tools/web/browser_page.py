@@ -14,6 +14,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
+from browser_test import Page
+
 
 def shown(p, selector):
     return p.js("const e = document.querySelector(arguments[0]);"
@@ -239,3 +241,37 @@ def desktop_dark_screenshot(p, shots):
     p.wait(lambda: p.js("return document.documentElement.dataset.theme") == "dark", "the dark theme")
     p.d.save_screenshot(os.path.join(shots, "desktop-dark.png"))
     p.action("theme")
+
+
+def test_local_game_lasts_and_is_its_owners(p, new_browser, stop, start):
+    """A game against the engine goes on after a server restart and a reload; a second
+    browser opening its link watches it and cannot move."""
+    p.new_game("russian", "engine", "white", skill="3", movetime="0.1")
+    p.my_turn()
+    p.play(["c3", "d4"])
+    p.wait(lambda: len(p.moves()) == 2, "the engine's reply")
+    p.my_turn()
+    link = p.d.current_url
+    stop()
+    p.wait(lambda: p.text("connection") != "connected", "the connection lost")
+    start()
+    p.wait(lambda: p.text("connection") == "connected", "the connection back")
+    p.my_turn()
+    first = p.moves()
+    p.d.refresh()
+    p.wait(lambda: p.moves() == first and p.status().startswith("Your move"), "the same game after a reload")
+    frm = p.js("return document.querySelector('#board .movable').dataset.square")
+    p.click_square(frm)
+    to = p.js("return document.querySelector('#board .target').dataset.square")
+    p.click_square(to)
+    p.wait(lambda: len(p.moves()) == 4, "a move and the engine's reply after the restart")
+    other = Page(new_browser(), link)
+    try:
+        other.d.get(link)
+        other.wait(lambda: other.moves() == p.moves() and "Read-only" in other.status(), "the game, read-only")
+        assert other.js("return document.querySelectorAll('#board .movable').length") == 0
+        other.click_square("a3")
+        other.wait(lambda: "belongs to the browser that started it" in other.status(), "the refusal")
+        assert other.moves() == p.moves()
+    finally:
+        other.d.quit()

@@ -462,6 +462,8 @@ def main():
             ("mute, theme, keyboard, title", fresh(lambda: pg.test_feel(p))),
             ("desktop dark screenshot", fresh(lambda: pg.desktop_dark_screenshot(p, shots))),
             ("phone: a game by touch, the board on screen", fresh(lambda: pg.test_phone_game(q, shots), q)),
+            ("local game: restart, reload, read-only for others",
+             fresh(lambda: pg.test_local_game_lasts_and_is_its_owners(p, lambda: start_browser(download_dir), server.stop, server.start))),
             ("online room: two players, a spectator, reload, restart",
              fresh(lambda: test_online_room(p, lambda phone=False: start_browser(download_dir, phone), server.stop, server.start, shots))),
         ]

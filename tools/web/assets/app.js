@@ -58,7 +58,7 @@ function sendMove(move, view) {
     const type = room.online.role === "spectator" ? "propose" : "play";
     msg = Object.assign({ type, room: room.online.room }, move);
   } else {
-    msg = Object.assign({ type: "move", game: game.id }, move);
+    msg = Object.assign({ type: "move", game: game.id, token: start.gameToken(game.id) }, move);
   }
   mustCapture = [];
   if (!connected() && view && msg.type !== "propose") {
@@ -82,6 +82,7 @@ function refused(square, from) {
   else if (game.status.over) why = "the game is over";
   else if (offline) why = "wait until your move is sent";
   else if (game.thinking) why = "not your turn: the engine is thinking";
+  else if (!owned()) why = READ_ONLY;
   const shown = game.boards[viewing === null ? game.moves.length : viewing];
   const r = refusal(game, shown, square, from, mover, why);
   if (!r) return;
@@ -91,16 +92,24 @@ function refused(square, from) {
   draw();
 }
 
+const READ_ONLY = "this game belongs to the browser that started it: you are watching it";
+
+// Whether this page may play the game: a room (its seat decides), or a local game this
+// browser started (it holds the game's secret).
+function owned() {
+  return Boolean(room.online.room || (game && start.gameToken(game.id)));
+}
+
 // Whether the person at this page is to move (a spectator's proposal is not a move).
 function myTurn() {
-  if (!game || game.status.over || !game.can_move || offline) return false;
+  if (!game || game.status.over || !game.can_move || offline || !owned()) return false;
   if (room.online.room) return room.online.role === game.side;
   return game.opponent !== "engine" || game.side === game.color;
 }
 
 // The colour this page may move now, or null.
 function moverNow() {
-  if (!game || !game.can_move || game.status.over) return null;
+  if (!game || !game.can_move || game.status.over || !owned()) return null;
   if (room.online.room) return room.online.role === "spectator" ? game.side : room.online.role;
   return game.side;
 }
@@ -223,6 +232,8 @@ function receive(msg) {
     settleOffline(game);
     settleTyped(game, before);
     draw();
+  } else if (msg.type === "owner") {
+    start.keepToken(msg.game, msg.token);
   } else if (room.receiveOnline(msg)) {
     return;
   } else if (msg.type === "state") {
@@ -304,7 +315,7 @@ function draw() {
   board.set({
     playable: game.playable,
     board: pendingMove ? afterMove(game.boards[ply], pendingMove) : game.boards[ply],
-    legal: live && game.can_move && !pendingMove ? game.legal : [],
+    legal: live && game.can_move && !pendingMove && owned() ? game.legal : [],
     lastMove: pendingMove || (ply > 0 ? game.moves[ply - 1] : null),
     hint: shownHint ? shownHint.move : null,
     flipped: flipped,
@@ -399,6 +410,7 @@ function drawStatus() {
   } else {
     text = game.status.text;
   }
+  if (!room.online.room && !owned()) text += ". Read-only: " + READ_ONLY;
   if (viewing !== null) {
     text += ". Looking at move " + viewing + " of " + game.moves.length + " (click the last move to go back)";
   }
@@ -472,7 +484,7 @@ function importGame() {
 }
 
 const actions = {
-  undo: () => game && send({ type: "undo", game: game.id }),
+  undo: () => game && send({ type: "undo", game: game.id, token: start.gameToken(game.id) }),
   hint: () => game && !game.status.over && send({ type: "hint", game: game.id, purpose: "hint" }),
   flip: () => {
     flipped = !flipped;

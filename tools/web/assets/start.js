@@ -5,6 +5,7 @@
 const $ = (sel) => document.querySelector(sel);
 const form = $("#new-game");
 const LAST_KEY = "damka-last-game";
+const tokenKey = (id) => "damka-game-" + id;
 
 function storage(fn) {
   try {
@@ -38,7 +39,17 @@ export function lastGame() {
 }
 
 export function rememberGame(game) {
-  if (game && game.id && !game.readonly) storage((s) => s.setItem(LAST_KEY, game.id));
+  if (game && game.id && gameToken(game.id)) storage((s) => s.setItem(LAST_KEY, game.id));
+}
+
+/** The owner's secret of local game `id`, if this browser started it. */
+export function gameToken(id) {
+  return storage((s) => s.getItem(tokenKey(id)));
+}
+
+/** Keeps the owner's secret the server gave for a game this browser started. */
+export function keepToken(id, token) {
+  storage((s) => s.setItem(tokenKey(id), token));
 }
 
 export function forgetGame() {

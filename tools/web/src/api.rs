@@ -62,3 +62,20 @@ pub fn random_bytes<const N: usize>() -> Result<[u8; N], ApiError> {
     getrandom::fill(&mut b).map_err(|e| ApiError::Bad(format!("no random numbers: {e}")))?;
     Ok(b)
 }
+
+/// The form a secret token (a seat's, a local game's) is kept in, in memory and in the database: its SHA-1 in hex, so that
+/// whoever reads the database cannot take a seat with what is written there. The tokens are
+/// 128 random bits, which leaves nothing to guess; SHA-1's known weakness is collisions, not
+/// finding a token from its hash.
+pub fn token_hash(token: &str) -> String {
+    use sha1::{Digest, Sha1};
+    Sha1::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Compares two tokens (or their hashes) in time that does not depend on where they differ.
+pub fn same_token(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
+}

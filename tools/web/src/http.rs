@@ -145,7 +145,13 @@ async fn new_game(
 ) -> Result<Response, ApiError> {
     let view = app.new_game_for(&req, client)?;
     let done = app.kick(&view.id)?;
-    Ok((StatusCode::CREATED, settle(&app, &view.id, done).await?).into_response())
+    if let Some(done) = done {
+        let _ = done.await;
+    }
+    // The owner's secret is in this answer only.
+    let mut after = app.view(&view.id)?;
+    after.token = view.token;
+    Ok((StatusCode::CREATED, Json(after)).into_response())
 }
 
 async fn view(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, ApiError> {
@@ -155,14 +161,30 @@ async fn view(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Res
 async fn play(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
-    JsonBody(req): JsonBody<MoveRequest>,
+    headers: axum::http::HeaderMap,
+    JsonBody(mut req): JsonBody<MoveRequest>,
 ) -> Result<Response, ApiError> {
+    if req.token.is_none() {
+        req.token = header_token(&headers).map(str::to_string);
+    }
     let (_, done) = app.play(&id, &req)?;
     settle(&app, &id, done).await
 }
 
-async fn undo(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let (_, done) = app.undo(&id)?;
+/// The header an HTTP client gives a game's owner secret in (a move may carry it in its
+/// body's `token` instead).
+pub const TOKEN_HEADER: &str = "x-game-token";
+
+fn header_token(headers: &axum::http::HeaderMap) -> Option<&str> {
+    headers.get(TOKEN_HEADER).and_then(|v| v.to_str().ok())
+}
+
+async fn undo(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: axum::http::HeaderMap,
+) -> Result<Response, ApiError> {
+    let (_, done) = app.undo(&id, header_token(&headers))?;
     settle(&app, &id, done).await
 }
 

@@ -39,7 +39,8 @@ pub const LOBBY_FINISHED: usize = 50;
 /// The rooms, their database and limits.
 pub struct Online {
     rooms: Mutex<HashMap<String, Room>>,
-    db: Db,
+    /// The database file: the rooms, and the local games (see [`crate::service`]).
+    pub(crate) db: Db,
     /// The limits.
     pub limits: Limits,
     viewers: AtomicU64,
@@ -59,7 +60,8 @@ fn spectator_of(ip: IpAddr) -> u64 {
     h.finish() | 1 << 63
 }
 
-fn random_hex<const N: usize>() -> Result<String, ApiError> {
+/// `N` random bytes in hex: ids and secret tokens.
+pub(crate) fn random_hex<const N: usize>() -> Result<String, ApiError> {
     Ok(random_bytes::<N>()?
         .iter()
         .map(|b| format!("{b:02x}"))

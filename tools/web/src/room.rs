@@ -3,6 +3,7 @@
 //! move. Pure state: the caller passes the time (`Instant`), so every rule here is tested
 //! without waiting; [`crate::online`] holds the rooms, sends their changes and saves them.
 
+pub use crate::api::{same_token, token_hash};
 use crate::game::{PageGame, Status};
 use crate::store::{color_name, BoardView};
 use damka::core::Color;
@@ -98,26 +99,9 @@ impl Ending {
     }
 }
 
-/// The form a seat token is kept in, in memory and in the database: its SHA-1 in hex, so that
-/// whoever reads the database cannot take a seat with what is written there. The tokens are
-/// 128 random bits, which leaves nothing to guess; SHA-1's known weakness is collisions, not
-/// finding a token from its hash.
-pub fn token_hash(token: &str) -> String {
-    use sha1::{Digest, Sha1};
-    Sha1::digest(token.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
 /// Length of a [`token_hash`]; a stored token of another length was written in plain text by
 /// an older server, and is hashed when read.
 pub const TOKEN_HASH_LEN: usize = 40;
-
-/// Compares two tokens in time that does not depend on where they differ.
-fn same_token(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
-}
 
 /// One proposed move and how many spectators proposed it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

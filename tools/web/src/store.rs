@@ -70,6 +70,9 @@ pub struct Entry {
     /// The address of the client that started it (`None`: unknown), whose quota it counts in
     /// (see [`Store::insert`]).
     pub owner: Option<IpAddr>,
+    /// The [`crate::room::token_hash`] of the secret the browser that started it holds: only
+    /// it may move or take back (`None`: a game anyone with its id may play, as before).
+    pub token: Option<String>,
     used: Instant,
 }
 
@@ -132,6 +135,9 @@ pub struct GameView {
     pub thinking: bool,
     /// A message about something that went wrong outside a request.
     pub notice: Option<String>,
+    /// The owner's secret, in the answer that starts the game only (never in a broadcast).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
     /// The board, moves and result.
     #[serde(flatten)]
     pub board: BoardView,
@@ -156,7 +162,18 @@ impl Entry {
             notice: None,
             events: broadcast::channel(64).0,
             owner: None,
+            token: None,
             used: Instant::now(),
+        }
+    }
+
+    /// Whether `token` may move in this game: the owner's, or any for a game without one.
+    pub fn owned_by(&self, token: Option<&str>) -> bool {
+        match &self.token {
+            None => true,
+            Some(hash) => {
+                token.is_some_and(|t| crate::api::same_token(hash, &crate::api::token_hash(t)))
+            }
         }
     }
 
@@ -179,6 +196,7 @@ impl Entry {
             can_move: !self.game.is_over() && !self.engine_to_move() && !self.thinking,
             thinking: self.thinking,
             notice: self.notice.clone(),
+            token: None,
             board: BoardView::of(&self.game),
         }
     }
@@ -224,7 +242,19 @@ impl Store {
     /// [`GAMES_PER_CLIENT`], else one of the new game's owner; if there is none, the game is
     /// refused (the error says why).
     pub fn insert(&self, entry: Entry) -> Result<String, String> {
+        let n = self.counter.fetch_add(1, Ordering::Relaxed);
+        let id = format!("g{n}-{:012x}", self.random.hash_one(n) & 0xffff_ffff_ffff);
+        self.insert_as(id.clone(), entry)?;
+        Ok(id)
+    }
+
+    /// Adds a game under a known id (one read back from the database), making way as
+    /// [`Store::insert`] does.
+    pub fn insert_as(&self, id: String, entry: Entry) -> Result<(), String> {
         let mut games = self.lock();
+        if games.contains_key(&id) {
+            return Ok(()); // read back twice at once: the first one stays
+        }
         while games.len() >= self.capacity {
             let mut held: HashMap<Option<IpAddr>, usize> = HashMap::new();
             for e in games.values() {
@@ -255,10 +285,8 @@ impl Store {
                 }
             };
         }
-        let n = self.counter.fetch_add(1, Ordering::Relaxed);
-        let id = format!("g{n}-{:012x}", self.random.hash_one(n) & 0xffff_ffff_ffff);
-        games.insert(id.clone(), entry);
-        Ok(id)
+        games.insert(id, entry);
+        Ok(())
     }
 
     /// Runs `f` on the game `id`, or `None` if there is no such game.

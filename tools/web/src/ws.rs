@@ -86,15 +86,16 @@ enum Request {
     New(NewGame),
     /// Watch a game: its state now and after every change.
     Join { game: String },
-    /// Play a move.
+    /// Play a move (`token`: the game's owner secret).
     Move {
         game: String,
         #[serde(rename = "move")]
         text: Option<String>,
         path: Option<Vec<String>>,
+        token: Option<String>,
     },
     /// Take back a move.
-    Undo { game: String },
+    Undo { game: String, token: Option<String> },
     /// The engine's move and evaluation; `purpose` is echoed (`hint`, `eval`).
     Hint {
         game: String,
@@ -340,6 +341,10 @@ impl Connection {
         match req {
             Request::New(form) => {
                 let view = self.app.new_game_for(&form, self.client)?;
+                // The owner's secret goes to this connection alone, before the state.
+                let owner =
+                    serde_json::json!({"type": "owner", "game": view.id, "token": view.token});
+                self.out.push(owner.to_string().into());
                 self.watch(&view.id)?;
                 self.send_state(&view.id)?;
                 self.app.kick(&view.id)?;
@@ -349,13 +354,18 @@ impl Connection {
                 self.send_state(&game)?;
                 self.app.kick(&game)?;
             }
-            Request::Move { game, text, path } => {
+            Request::Move {
+                game,
+                text,
+                path,
+                token,
+            } => {
                 self.watch(&game)?;
-                self.app.play(&game, &MoveRequest { text, path })?;
+                self.app.play(&game, &MoveRequest { text, path, token })?;
             }
-            Request::Undo { game } => {
+            Request::Undo { game, token } => {
                 self.watch(&game)?;
-                self.app.undo(&game)?;
+                self.app.undo(&game, token.as_deref())?;
             }
             Request::Hint { game, purpose } => {
                 let app = self.app.clone();

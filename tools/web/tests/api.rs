@@ -17,17 +17,38 @@ fn router() -> axum::Router {
     damka_web::build(1, 1).1
 }
 
+/// The owner secrets of the games the tests started, by game id: `call` sends a game's own
+/// with every request about it, as the page that started it does.
+static TOKENS: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
+
+fn token_for(uri: &str) -> Option<String> {
+    let id = uri.strip_prefix("/api/games/")?.split('/').next()?;
+    let tokens = TOKENS.lock().unwrap();
+    tokens.iter().find(|(g, _)| g == id).map(|(_, t)| t.clone())
+}
+
 async fn call(app: &axum::Router, method: &str, uri: &str, body: &str) -> (StatusCode, String) {
-    let req = Request::builder()
+    let mut req = Request::builder()
         .method(method)
         .uri(uri)
-        .header("content-type", "application/json")
-        .body(Body::from(body.to_string()))
-        .unwrap();
+        .header("content-type", "application/json");
+    if let Some(t) = token_for(uri) {
+        req = req.header(damka_web::http::TOKEN_HEADER, t);
+    }
+    let req = req.body(Body::from(body.to_string())).unwrap();
     let resp = app.clone().oneshot(req).await.unwrap();
     let status = resp.status();
     let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    (status, String::from_utf8_lossy(&bytes).into_owned())
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    if uri == "/api/games" && status == StatusCode::CREATED {
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let token = v["token"]
+            .as_str()
+            .expect("a new game's answer has its owner's token");
+        let id = v["id"].as_str().unwrap();
+        TOKENS.lock().unwrap().push((id.into(), token.into()));
+    }
+    (status, text)
 }
 
 async fn call_json(app: &axum::Router, method: &str, uri: &str, body: &str) -> (StatusCode, Value) {
@@ -288,10 +309,18 @@ async fn websocket_game_against_the_engine() {
     let url = serve().await;
     let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
     send(&mut ws, json!({"type":"new","movetime":0.05,"skill":2})).await;
+    let owner = wait_for(&mut ws, "owner", |_| true).await;
+    let token = owner["token"].as_str().unwrap().to_string();
     let s = wait_for(&mut ws, "state", |_| true).await;
     let id = s["game"]["id"].as_str().unwrap().to_string();
+    assert_eq!(owner["game"], id.as_str());
     assert_eq!(s["game"]["can_move"], true);
-    send(&mut ws, json!({"type":"move","game":id,"path":["c3","d4"]})).await;
+    assert!(s["game"].get("token").is_none(), "never in a state");
+    send(
+        &mut ws,
+        json!({"type":"move","game":id,"path":["c3","d4"],"token":token}),
+    )
+    .await;
     // The engine answers: a state with two moves and the person to move.
     let s = wait_for(&mut ws, "state", |v| {
         v["game"]["moves"].as_array().unwrap().len() == 2 && v["game"]["can_move"] == true
@@ -306,7 +335,28 @@ async fn websocket_game_against_the_engine() {
     let (mut watcher, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
     send(&mut watcher, json!({"type":"join","game":id})).await;
     wait_for(&mut watcher, "state", |_| true).await;
-    send(&mut ws, json!({"type":"undo","game":id})).await;
+    // The watcher's link opens the game read-only: its move and undo are refused.
+    send(
+        &mut watcher,
+        json!({"type":"move","game":id,"move":"a3-b4"}),
+    )
+    .await;
+    let e = wait_for(&mut watcher, "error", |_| true).await;
+    assert!(e["message"]
+        .as_str()
+        .unwrap()
+        .contains("belongs to the browser that started it"));
+    send(
+        &mut watcher,
+        json!({"type":"undo","game":id,"token":"0".repeat(32)}),
+    )
+    .await;
+    let e = wait_for(&mut watcher, "error", |_| true).await;
+    assert!(e["message"]
+        .as_str()
+        .unwrap()
+        .contains("belongs to the browser"));
+    send(&mut ws, json!({"type":"undo","game":id,"token":token})).await;
     let s = wait_for(&mut watcher, "state", |v| {
         v["game"]["moves"].as_array().unwrap().is_empty()
     })
@@ -344,9 +394,14 @@ async fn bad_websocket_messages_get_errors_and_the_connection_goes_on() {
         );
     }
     send(&mut ws, json!({"type":"new","opponent":"human"})).await;
+    let owner = wait_for(&mut ws, "owner", |_| true).await;
     let s = wait_for(&mut ws, "state", |_| true).await;
     let id = s["game"]["id"].as_str().unwrap().to_string();
-    send(&mut ws, json!({"type":"move","game":id,"move":"c3-c4"})).await;
+    send(
+        &mut ws,
+        json!({"type":"move","game":id,"move":"c3-c4","token":owner["token"]}),
+    )
+    .await;
     let v = wait_for(&mut ws, "error", |_| true).await;
     assert!(v["message"].as_str().unwrap().contains("c3-c4"), "{v}");
     send(&mut ws, json!({"type":"ping"})).await;

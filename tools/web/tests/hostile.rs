@@ -208,6 +208,8 @@ async fn a_watcher_that_never_reads_is_dropped() {
     let url = server.url();
     let mut player = connect(&url).await;
     send(&mut player, json!({"type": "new", "opponent": "human"})).await;
+    let owner = wait_for(&mut player, "owner", |_| true).await;
+    let token = owner["token"].as_str().unwrap().to_string();
     let state = wait_for(&mut player, "state", |_| true).await;
     let id = state["game"]["id"].as_str().unwrap().to_string();
     // The watcher joins, then reads nothing, from a socket with a small receive buffer.
@@ -227,10 +229,14 @@ async fn a_watcher_that_never_reads_is_dropped() {
     for _ in 0..pairs {
         send(
             &mut player,
-            json!({"type": "move", "game": id, "move": "c3-d4"}),
+            json!({"type": "move", "game": id, "move": "c3-d4", "token": token}),
         )
         .await;
-        send(&mut player, json!({"type": "undo", "game": id})).await;
+        send(
+            &mut player,
+            json!({"type": "undo", "game": id, "token": token}),
+        )
+        .await;
     }
     let join = tokio_tungstenite::tungstenite::Message::Text(
         json!({"type": "join", "game": id}).to_string().into(),
