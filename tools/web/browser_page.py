@@ -100,6 +100,7 @@ def test_game_over_banner_and_rematch(p, shots):
     assert words == ["Draw: threefold repetition", "White wins on time",
                      "Black wins: White has no legal move"], words
     if shots:
+        p.wait(lambda: p.js("return document.getAnimations().length") == 0, "the animation's end")
         p.d.save_screenshot(os.path.join(shots, "game-over.png"))
     # Rematch: the same settings with the colours swapped, so the engine opens as White.
     before = p.js("return location.hash")
