@@ -27,9 +27,9 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 WAIT = 30  # seconds: generous for a loaded 2-core machine; conditions end waits early
 
 
-def start_server(binary, db, port=0):
+def start_server(binary, db, port=0, extra=()):
     proc = subprocess.Popen(
-        [binary, "--port", str(port), "--threads", "2", "--hash", "8", "--db", db],
+        [binary, "--port", str(port), "--threads", "2", "--hash", "8", "--db", db, *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -42,11 +42,20 @@ def start_server(binary, db, port=0):
     return proc, m.group(1)
 
 
-def start_browser(download_dir):
+PHONE = {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0, "touch": True, "mobile": True},
+         "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+                      "Chrome/130.0 Mobile Safari/537.36"}
+
+
+def start_browser(download_dir, phone=False, dark=False):
+    """A headless Chromium: a 1000x820 desktop window, or with `phone` a 390x844 touch screen;
+    `dark`: the system asks for the dark colour scheme."""
     opts = webdriver.ChromeOptions()
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--window-size=1000,820", "--disable-extensions"):
         opts.add_argument(arg)
+    if phone:
+        opts.add_experimental_option("mobileEmulation", PHONE)
     opts.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
     opts.add_experimental_option("prefs", {
         "download.default_directory": download_dir,
@@ -56,6 +65,9 @@ def start_browser(download_dir):
     driver = webdriver.Chrome(service=service, options=opts)
     driver.execute_cdp_cmd("Page.setDownloadBehavior",
                            {"behavior": "allow", "downloadPath": download_dir})
+    if dark:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                               {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
     return driver
 
 
@@ -76,11 +88,25 @@ class Page:
 
     def open(self):
         self.d.get(self.url)
-        # The page starts a game of its own on load: wait for it, so it cannot arrive after
-        # the game a test starts.
-        self.wait(lambda: self.d.execute_script("return location.hash").startswith("#g")
-                  and self.moves() is not None and "Connecting" not in self.status(),
-                  "the page's first game")
+        # The page opens on the form or on this browser's last game: wait for either, so the
+        # last game cannot arrive after the game a test starts.
+        self.wait(lambda: self.text("connection") == "connected" and "Connecting" not in self.status()
+                  and (self.status().startswith("Choose a game")
+                       or self.d.execute_script("return location.hash").startswith("#g")
+                       and self.status() != ""),
+                  "the page ready")
+
+    def text(self, element_id):
+        try:
+            return self.d.find_element(By.ID, element_id).text
+        except Exception:
+            return ""
+
+    def text_of(self, css):
+        return self.d.find_element(By.CSS_SELECTOR, css).text
+
+    def js(self, script, *args):
+        return self.d.execute_script(script, *args)
 
     def status(self):
         try:
@@ -130,19 +156,23 @@ class Page:
         form = self.d.find_element(By.ID, "new-game")
         Select(form.find_element(By.NAME, "variant")).select_by_value(variant)
         Select(form.find_element(By.NAME, "opponent")).select_by_value(opponent)
-        Select(form.find_element(By.NAME, "color")).select_by_value(color)
-        Select(form.find_element(By.NAME, "skill")).select_by_value(skill)
-        Select(form.find_element(By.NAME, "movetime")).select_by_value(movetime)
-        before = self.d.execute_script("return location.hash")
+        # Only the fields that apply to this opponent are shown (and set).
+        for name, value in (("color", color), ("skill", skill), ("movetime", movetime)):
+            field = form.find_element(By.NAME, name)
+            if field.is_displayed():
+                Select(field).select_by_value(value)
+        before = self.d.execute_script("return location.pathname + location.hash")
         if fen:
-            self.d.find_element(By.CSS_SELECTOR, "details.import summary").click()
+            if not self.d.find_element(By.CSS_SELECTOR, "details.import").get_attribute("open"):
+                self.d.find_element(By.CSS_SELECTOR, "details.import summary").click()
             box = self.d.find_element(By.ID, "import-text")
             box.clear()
             box.send_keys(fen)
             self.action("import")
         else:
             self.action("start")
-        self.wait(lambda: self.d.execute_script("return location.hash") != before, "a new game")
+        self.wait(lambda: self.d.execute_script("return location.pathname + location.hash") != before,
+                  "a new game")
 
     def my_turn(self, against_engine=True):
         expected = r"^Your move" if against_engine else r"^(White|Black) to move"
@@ -354,10 +384,11 @@ class Server:
     """damka-web on a free port with its database in a temporary folder; restarts on the
     same port and database."""
 
-    def __init__(self, binary, folder):
+    def __init__(self, binary, folder, extra=(), name="rooms"):
         self.binary = binary
-        self.db = os.path.join(folder, "rooms.sqlite3")
-        self.proc, self.url = start_server(binary, self.db)
+        self.extra = extra
+        self.db = os.path.join(folder, name + ".sqlite3")
+        self.proc, self.url = start_server(binary, self.db, extra=extra)
 
     def stop(self):
         self.proc.terminate()
@@ -368,7 +399,7 @@ class Server:
 
     def start(self):
         port = int(self.url.rstrip("/").rsplit(":", 1)[1])
-        self.proc, _ = start_server(self.binary, self.db, port)
+        self.proc, _ = start_server(self.binary, self.db, port, self.extra)
 
 
 def run(tests, driver):
@@ -390,7 +421,8 @@ def run(tests, driver):
 
 
 def main():
-    from browser_online import test_online_room
+    import browser_page as pg
+    from browser_online import test_online_abort, test_online_room
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--server", default="target/ci/damka-web")
@@ -399,15 +431,20 @@ def main():
     download_dir = tempfile.mkdtemp(prefix="damka-web-dl-")
     server = Server(args.server, download_dir)
     driver = None
+    phone = None
     failed = 0
+    # A second server whose online games are aborted 2 s after both seats are taken.
+    quick = Server(args.server, download_dir, ("--first-move-timeout", "2"), "quick")
     try:
         driver = start_browser(download_dir)
+        phone = start_browser(download_dir, phone=True, dark=True)
         p = Page(driver, server.url)
+        q = Page(phone, server.url)
 
-        def fresh(test):
+        def fresh(test, page=p):
             def go():
-                p.url = server.url
-                p.open()
+                page.url = server.url
+                page.open()
                 test()
             return go
 
@@ -419,13 +456,29 @@ def main():
             ("drag and PDN import", fresh(lambda: test_drag_and_pdn_import(p))),
             ("ambiguous capture asked", fresh(lambda: test_ambiguous_capture_is_asked(p))),
             ("king paths between captures", fresh(lambda: test_king_paths_between_captures(p))),
+            ("start form, last game", fresh(lambda: pg.test_start_form(p))),
+            ("refused moves say why", fresh(lambda: pg.test_refusal_reasons(p))),
+            ("game over banner, rematch, sounds, animation", fresh(lambda: pg.test_game_over_banner_and_rematch(p, shots))),
+            ("mute, theme, keyboard, title", fresh(lambda: pg.test_feel(p))),
+            ("desktop dark screenshot", fresh(lambda: pg.desktop_dark_screenshot(p, shots))),
+            ("phone: a game by touch, the board on screen", fresh(lambda: pg.test_phone_game(q, shots), q)),
+            ("local game: restart, reload, read-only for others",
+             fresh(lambda: pg.test_local_game_lasts_and_is_its_owners(p, lambda: start_browser(download_dir), server.stop, server.start))),
             ("online room: two players, a spectator, reload, restart",
-             fresh(lambda: test_online_room(p, lambda: start_browser(download_dir), server.stop, server.start, shots))),
+             fresh(lambda: test_online_room(p, lambda phone=False: start_browser(download_dir, phone), server.stop, server.start, shots))),
         ]
+        only = os.environ.get("WEB_TEST_ONLY")
+        tests.append(("online: no first move, the game is aborted",
+                      lambda: test_online_abort(Page(driver, quick.url), lambda: start_browser(download_dir))))
+        if only:
+            tests = [t for t in tests if only in t[0]]
         failed = run(tests, driver)
     finally:
+        quick.stop()
         if driver is not None:
             driver.quit()
+        if phone is not None:
+            phone.quit()
         server.stop()
     if failed:
         print(f"{failed} browser test(s) failed")

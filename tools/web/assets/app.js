@@ -2,8 +2,12 @@
 // game with DraughtsBoard and keeps no rules of its own: legal moves, the result and the
 // notation all come from the server.
 
-import { DraughtsBoard } from "/assets/board.js";
+import { DraughtsBoard, squareIndex } from "/assets/board.js";
 import * as room from "/assets/online.js";
+import * as feel from "/assets/feel.js";
+import { animateMove } from "/assets/animate.js";
+import { resultWords, refusal, typedRefusal } from "/assets/words.js";
+import * as start from "/assets/start.js";
 
 const $ = (sel) => document.querySelector(sel);
 const statusEl = $("#status");
@@ -19,42 +23,25 @@ let flipped = false;
 let hint = null; // the hint shown, for game.version
 let evaluation = null; // the last evaluation, for game.version
 let lastError = "";
+let mustCapture = []; // squares marked after a refused touch, until the next redraw of a move
+let typed = null; // a typed move sent, kept in its box until the server plays it
+let offline = null; // a move made while disconnected: {msg, move, plies}, sent on reconnect
+let retryDelay = 500; // ms before the next connection attempt, doubled up to 8 s
 const pendingRequests = [];
 
 const board = new DraughtsBoard($("#board"), {
-  onMove: (mv) => sendMove({ path: [mv.from, ...mv.path] }),
+  onMove: (mv) => sendMove({ path: [mv.from, ...mv.path] }, mv),
   onChoose: (moves, pick) => choose(moves, pick),
+  onRefuse: (square, from) => refused(square, from),
 });
 
-// A local game's moves are its creator's: the token the server gave this browser when it
-// started the game, kept per game so that a reload (or a link opened again here) can play on.
-function gameToken(id) {
-  try {
-    return localStorage.getItem("damka-game-token:" + id);
-  } catch (e) {
-    return null;
-  }
-}
-
-function keepGameToken(id, token) {
-  try {
-    localStorage.setItem("damka-game-token:" + id, token);
-  } catch (e) {
-    // Storage refused (private mode): the game is still playable until the page is left.
-  }
-  sessionTokens[id] = token;
-}
-
-const sessionTokens = {};
-
-function ownerFields(id) {
-  const token = sessionTokens[id] || gameToken(id);
-  return token ? { token } : {};
+function connected() {
+  return socket && socket.readyState === WebSocket.OPEN;
 }
 
 function send(msg) {
   lastError = "";
-  if (socket && socket.readyState === WebSocket.OPEN) {
+  if (connected()) {
     socket.send(JSON.stringify(msg));
   } else {
     pendingRequests.push(msg);
@@ -62,15 +49,69 @@ function send(msg) {
   }
 }
 
-// A move of the page: in a room a player's move or a spectator's proposal.
-function sendMove(move) {
+// A move of the page: in a room a player's move or a spectator's proposal. Made while
+// disconnected, it is drawn as pending and sent when the connection is back.
+function sendMove(move, view) {
   if (!game) return;
+  let msg;
   if (room.online.room) {
     const type = room.online.role === "spectator" ? "propose" : "play";
-    send(Object.assign({ type, room: room.online.room }, move));
+    msg = Object.assign({ type, room: room.online.room }, move);
   } else {
-    send(Object.assign({ type: "move", game: game.id }, move, ownerFields(game.id)));
+    msg = Object.assign({ type: "move", game: game.id, token: start.gameToken(game.id) }, move);
   }
+  mustCapture = [];
+  if (!connected() && view && msg.type !== "propose") {
+    offline = { msg, move: view, plies: game.moves.length };
+    lastError = "";
+    draw();
+    connect();
+    return;
+  }
+  send(msg);
+}
+
+// A touch or click that plays nothing: the reason in the status line, and the pieces that
+// must capture marked.
+function refused(square, from) {
+  if (!game) return;
+  const live = viewing === null;
+  const mover = live && game.can_move && !offline ? moverNow() : null;
+  let why = null;
+  if (!live) why = "you are looking at an earlier move: click the last move to go back";
+  else if (game.status.over) why = "the game is over";
+  else if (offline) why = "wait until your move is sent";
+  else if (game.thinking) why = "not your turn: the engine is thinking";
+  else if (!owned()) why = READ_ONLY;
+  const shown = game.boards[viewing === null ? game.moves.length : viewing];
+  const r = refusal(game, shown, square, from, mover, why);
+  if (!r) return;
+  mustCapture = r.mustCapture;
+  lastError = r.text;
+  feel.sound("refused");
+  draw();
+}
+
+const READ_ONLY = "this game belongs to the browser that started it: you are watching it";
+
+// Whether this page may play the game: a room (its seat decides), or a local game this
+// browser started (it holds the game's secret).
+function owned() {
+  return Boolean(room.online.room || (game && start.gameToken(game.id)));
+}
+
+// Whether the person at this page is to move (a spectator's proposal is not a move).
+function myTurn() {
+  if (!game || game.status.over || !game.can_move || offline || !owned()) return false;
+  if (room.online.room) return room.online.role === game.side;
+  return game.opponent !== "engine" || game.side === game.color;
+}
+
+// The colour this page may move now, or null.
+function moverNow() {
+  if (!game || !game.can_move || game.status.over || !owned()) return null;
+  if (room.online.room) return room.online.role === "spectator" ? game.side : room.online.role;
+  return game.side;
 }
 
 function formValues() {
@@ -86,6 +127,7 @@ function formValues() {
 
 function startGame(extra) {
   const values = Object.assign(formValues(), extra || {});
+  offline = null;
   if (values.opponent === "online") {
     const [time, increment] = new FormData(form).get("clock").split("+").map(Number);
     const create = { type: "create", variant: values.variant, color: values.color, time, increment };
@@ -97,11 +139,18 @@ function startGame(extra) {
   send(Object.assign({ type: "new" }, values));
 }
 
+let retryTimer = null;
+
 function connect() {
   if (socket && socket.readyState <= WebSocket.OPEN) return;
+  if (retryTimer) {
+    clearTimeout(retryTimer);
+    retryTimer = null;
+  }
   const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
   socket = new WebSocket(url);
   socket.addEventListener("open", () => {
+    retryDelay = 500;
     $("#connection").textContent = "connected";
     $("#connection").classList.add("online");
     const id = location.hash.slice(1);
@@ -115,18 +164,56 @@ function connect() {
       // Entered already.
     } else if (game) {
       socket.send(JSON.stringify({ type: "join", game: game.id }));
-    } else if (id) {
-      socket.send(JSON.stringify({ type: "join", game: id }));
+    } else if (id || start.lastGame()) {
+      // A game's link, or the last game this browser played: never one nobody asked for.
+      socket.send(JSON.stringify({ type: "join", game: id || start.lastGame() }));
     } else {
-      startGame();
+      start.showForm();
+      drawStatus();
     }
+    if (offline) socket.send(JSON.stringify(offline.msg));
+    draw();
   });
   socket.addEventListener("message", (e) => receive(JSON.parse(e.data)));
   socket.addEventListener("close", () => {
     $("#connection").textContent = "disconnected, retrying";
     $("#connection").classList.remove("online");
-    setTimeout(connect, 1000);
+    draw();
+    // Back-off, so that a server that is down is not called ten times a second.
+    retryTimer = setTimeout(connect, retryDelay);
+    retryDelay = Math.min(8000, retryDelay * 2);
   });
+}
+
+// A state that holds more moves than the one shown: the new move is animated and heard, and
+// the end of the game is heard.
+function arrived(before, after) {
+  if (!before || before.id !== after.id) return;
+  const n = before.moves.length;
+  if (after.moves.length === n + 1 && viewing === null) {
+    const mv = after.moves[n];
+    const from = before.boards[n][squareIndex(mv.from)];
+    const to = after.boards[n + 1][squareIndex(mv.path[mv.path.length - 1])];
+    board.pendingAnimation = [mv, before.boards[n]];
+    if (from !== to) feel.sound("crown");
+    else feel.sound(mv.captured.length > 0 ? "capture" : "move");
+  }
+  if (!before.status.over && after.status.over) feel.sound("end");
+}
+
+// The server's answer settles a move made offline: played (the list grew) or, at an error,
+// taken back with the reason.
+function settleOffline(next) {
+  if (offline && next.moves.length > offline.plies) offline = null;
+}
+
+// A typed move stays in its box until the server has played it.
+function settleTyped(next, before) {
+  if (typed && before && next.moves.length > before.moves.length) {
+    const input = $("#move-input");
+    if (input.value.trim() === typed) input.value = "";
+    typed = null;
+  }
 }
 
 function receive(msg) {
@@ -139,13 +226,18 @@ function receive(msg) {
     if (msg.room.id !== room.online.room) return;
     if (game && game.id === msg.room.id && msg.room.version < game.version) return;
     if (game && game.id === msg.room.id && msg.room.moves.length !== game.moves.length) viewing = null;
+    const before = game;
     game = room.asGame(msg.room);
+    arrived(before, game);
+    settleOffline(game);
+    settleTyped(game, before);
     draw();
+  } else if (msg.type === "owner") {
+    start.keepToken(msg.game, msg.token);
   } else if (room.receiveOnline(msg)) {
     return;
   } else if (msg.type === "state") {
     if (room.online.room) room.leave();
-    if (msg.game.token) keepGameToken(msg.game.id, msg.game.token);
     const fresh = !game || game.id !== msg.game.id;
     if (!game || fresh || msg.game.version >= game.version) {
       if (fresh) {
@@ -156,7 +248,12 @@ function receive(msg) {
       if (game && game.id === msg.game.id && msg.game.moves.length !== game.moves.length) {
         viewing = null;
       }
+      const before = game;
       game = msg.game;
+      arrived(before, game);
+      settleOffline(game);
+      settleTyped(game, before);
+      start.rememberGame(game);
       if (location.hash.slice(1) !== game.id) history.replaceState(null, "", "#" + game.id);
       draw();
       requestEvaluation();
@@ -178,12 +275,23 @@ function receive(msg) {
       send(room.enterMessage(inRoom));
     }
     if (!game && /unknown game/.test(msg.message) && !inRoom) {
+      // The link or the remembered game is gone: the form, not a game nobody asked for.
       history.replaceState(null, "", location.pathname);
-      startGame();
+      start.forgetGame();
+      start.showForm();
+      lastError = msg.message;
+      drawStatus();
       return;
     }
-    lastError = msg.message;
-    drawStatus();
+    if (offline) {
+      lastError = "your move " + offline.move.text + " was not played: " + msg.message;
+      offline = null;
+    } else {
+      lastError = typed ? typedRefusal(game, msg.message) : msg.message;
+      typed = null;
+    }
+    if (/^illegal move/.test(msg.message)) feel.sound("refused");
+    draw();
   }
 }
 
@@ -203,17 +311,27 @@ function draw() {
   const ply = viewing === null ? game.moves.length : viewing;
   const live = viewing === null;
   const shownHint = live ? current(hint) : null;
+  const pendingMove = live && offline ? offline.move : null;
   board.set({
     playable: game.playable,
-    board: game.boards[ply],
-    legal: live && game.can_move ? game.legal : [],
-    lastMove: ply > 0 ? game.moves[ply - 1] : null,
+    board: pendingMove ? afterMove(game.boards[ply], pendingMove) : game.boards[ply],
+    legal: live && game.can_move && !pendingMove && owned() ? game.legal : [],
+    lastMove: pendingMove || (ply > 0 ? game.moves[ply - 1] : null),
     hint: shownHint ? shownHint.move : null,
     flipped: flipped,
+    mustCapture: live ? mustCapture : [],
+    pending: pendingMove ? [pendingMove.from, pendingMove.path[pendingMove.path.length - 1]] : [],
   });
+  if (board.pendingAnimation) {
+    const [mv, before] = board.pendingAnimation;
+    board.pendingAnimation = null;
+    animateMove(board, mv, before);
+  }
   drawMoves(ply);
   drawStatus();
   drawEvaluation();
+  drawResult();
+  feel.setYourMove(live && myTurn());
   if (room.online.room) {
     room.drawClocks();
     room.drawPanel();
@@ -234,8 +352,37 @@ function drawMoves(ply) {
     return li;
   });
   movesEl.replaceChildren(...items);
+  // Scrolled inside its own box only: scrollIntoView would drag the whole page on a phone.
   const cur = movesEl.querySelector(".current");
-  if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: "nearest" });
+  if (cur) {
+    const top = cur.offsetTop - movesEl.offsetTop;
+    if (top < movesEl.scrollTop) movesEl.scrollTop = top;
+    else if (top + cur.offsetHeight > movesEl.scrollTop + movesEl.clientHeight) {
+      movesEl.scrollTop = top + cur.offsetHeight - movesEl.clientHeight;
+    }
+  }
+}
+
+// The board after a move not yet confirmed: the piece on its last square, the captured gone
+// (a crowning shows when the server answers).
+function afterMove(cells, mv) {
+  const out = cells.split("");
+  const piece = out[squareIndex(mv.from)];
+  out[squareIndex(mv.from)] = ".";
+  for (const c of mv.captured || []) out[squareIndex(c)] = ".";
+  out[squareIndex(mv.path[mv.path.length - 1])] = piece;
+  return out.join("");
+}
+
+// The banner at the end of a game: the result in words and what to do next.
+function drawResult() {
+  const over = game && game.status.over && viewing === null;
+  $("#result").hidden = !over;
+  if (!over) return;
+  $("#result-text").textContent = resultWords(game.status) + " (" + game.status.result + ")";
+  // A rematch of an online game needs both players' consent, which the server does not
+  // negotiate yet: offered for local games only.
+  $('[data-action="rematch"]').hidden = Boolean(room.online.room);
 }
 
 // Whether Black made the game's first move: the side to move at the start, worked out from
@@ -247,7 +394,8 @@ function startsWithBlack() {
 
 function drawStatus() {
   if (!game) {
-    statusEl.textContent = lastError || "Connecting to the server";
+    const ready = connected() ? "Choose a game and press Start" : "Connecting to the server";
+    statusEl.textContent = lastError ? lastError + ". " + ready : ready;
     return;
   }
   let text;
@@ -262,10 +410,14 @@ function drawStatus() {
   } else {
     text = game.status.text;
   }
+  if (!room.online.room && !owned()) text += ". Read-only: " + READ_ONLY;
   if (viewing !== null) {
     text += ". Looking at move " + viewing + " of " + game.moves.length + " (click the last move to go back)";
   }
   if (game.notice) text += ". " + game.notice;
+  if (offline) {
+    text += ". Not connected: your move " + offline.move.text + " is pending and will be sent when the connection is back";
+  }
   if (lastError) text += ". " + lastError;
   statusEl.textContent = text;
 }
@@ -332,7 +484,7 @@ function importGame() {
 }
 
 const actions = {
-  undo: () => game && send(Object.assign({ type: "undo", game: game.id }, ownerFields(game.id))),
+  undo: () => game && send({ type: "undo", game: game.id, token: start.gameToken(game.id) }),
   hint: () => game && !game.status.over && send({ type: "hint", game: game.id, purpose: "hint" }),
   flip: () => {
     flipped = !flipped;
@@ -340,6 +492,11 @@ const actions = {
   },
   pdn: downloadPdn,
   import: importGame,
+  rematch: () => game && startGame(start.rematchValues(game)),
+  new: () => start.showForm(true),
+  mute: feel.toggleMute,
+  theme: feel.toggleTheme,
+  "copy-link": feel.copyLink,
   resign: () => room.online.room && confirmResign() && send({ type: "resign", room: room.online.room }),
   draw: () => room.online.room && send({ type: "draw", room: room.online.room }),
   decline: () => room.online.room && send({ type: "decline", room: room.online.room }),
@@ -377,12 +534,14 @@ $("#keyboard").addEventListener("submit", (e) => {
   const input = $("#move-input");
   const text = input.value.trim();
   if (!text || !game) return;
+  typed = text;
   sendMove({ move: text });
-  input.value = "";
 });
 
 document.addEventListener("keydown", (e) => {
   if (e.target.closest("input, textarea, select") || e.ctrlKey || e.metaKey || e.altKey) return;
+  // On the board the arrow keys move its cursor (board.js).
+  if (e.target.closest("#board")) return;
   if (!game) return;
   const ply = viewing === null ? game.moves.length : viewing;
   const keys = {

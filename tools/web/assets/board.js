@@ -11,8 +11,12 @@
 //   const board = new DraughtsBoard(element, {
 //     onMove: (move) => ...,                 // a legal move was entered
 //     onChoose: (moves, pick) => ...,        // several moves fit: call pick(move) or pick(null)
+//     onRefuse: (square, from) => ...,       // a click that starts or ends no legal move
 //   });
-//   board.set({ board, playable, legal, lastMove, hint, flipped });
+//   board.set({ board, playable, legal, lastMove, hint, flipped, mustCapture, pending });
+//
+// The board takes the keyboard focus too: arrow keys move a cursor (drawn only while the board
+// has the focus), Enter or Space does what a click on the cursor's square does.
 
 const FILES = "abcdefgh";
 const SVG = "http://www.w3.org/2000/svg";
@@ -31,6 +35,7 @@ export class DraughtsBoard {
     this.el = element;
     this.onMove = (options && options.onMove) || function () {};
     this.onChoose = (options && options.onChoose) || function (moves, pick) { pick(moves[0]); };
+    this.onRefuse = (options && options.onRefuse) || function () {};
     this.state = {
       board: ".".repeat(64),
       playable: "1".repeat(64),
@@ -38,7 +43,10 @@ export class DraughtsBoard {
       lastMove: null,
       hint: null,
       flipped: false,
+      mustCapture: [], // squares marked data-must-capture
+      pending: [], // squares marked data-pending (a move not yet confirmed by the server)
     };
+    this.cursor = null; // [column, row] on screen of the keyboard cursor
     this.selection = null; // {from, steps: [landing squares entered so far]}
     this.legalKey = "[]";
     this.drag = null;
@@ -51,6 +59,9 @@ export class DraughtsBoard {
     this.overlay.setAttribute("viewBox", "0 0 8 8");
     this.overlay.setAttribute("aria-hidden", "true");
     this.el.replaceChildren(this.grid, this.overlay);
+    this.el.tabIndex = 0;
+    this.el.setAttribute("aria-label", "Board: arrow keys move the cursor, Enter picks a square");
+    this.el.addEventListener("keydown", (e) => this.handleKey(e));
     this.el.addEventListener("click", (e) => this.handleClick(e));
     this.el.addEventListener("pointerdown", (e) => this.pointerDown(e));
     window.addEventListener("pointermove", (e) => this.pointerMove(e));
@@ -109,6 +120,8 @@ export class DraughtsBoard {
     if (!sel) {
       if (this.movesFrom(name).length > 0) {
         this.selection = { from: name, steps: [] };
+      } else {
+        this.onRefuse(name, null);
       }
       this.render();
       return;
@@ -141,8 +154,47 @@ export class DraughtsBoard {
       this.selection = { from: name, steps: [] };
     } else {
       this.selection = null;
+      this.onRefuse(name, sel.from);
     }
     this.render();
+  }
+
+  // Arrow keys move the cursor on screen; Enter or Space clicks its square.
+  handleKey(event) {
+    const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (!this.cursor) this.cursor = this.startCursor();
+    if (steps[event.key]) {
+      const [dc, dr] = steps[event.key];
+      this.cursor = [Math.min(7, Math.max(0, this.cursor[0] + dc)), Math.min(7, Math.max(0, this.cursor[1] + dr))];
+    } else if (event.key === "Enter" || event.key === " ") {
+      const name = this.nameAt(this.cursor);
+      if (name) this.pick(name);
+    } else {
+      return;
+    }
+    event.preventDefault();
+    event.stopPropagation();
+    this.render();
+  }
+
+  // Where the cursor starts: on a piece that can move, else in the middle.
+  startCursor() {
+    const from = this.state.legal.length > 0 ? this.state.legal[0].from : null;
+    return from ? this.screen(squareIndex(from)) : [3, 4];
+  }
+
+  // The playable square's name at a screen place, or null.
+  nameAt([col, row]) {
+    const file = this.state.flipped ? 7 - col : col;
+    const rank = this.state.flipped ? row : 7 - row;
+    const index = rank * 8 + file;
+    return this.state.playable[index] === "1" ? squareName(index) : null;
+  }
+
+  /** The element of square `name` (its centre is where a piece on it is drawn). */
+  squareElement(name) {
+    return this.el.querySelector(`[data-square="${name}"]`);
   }
 
   finish(entries) {
@@ -241,6 +293,9 @@ export class DraughtsBoard {
     const lastSquares = new Set(last ? [last.from, ...last.path] : []);
     const lastCaptured = new Set(last ? last.captured : []);
     const movable = new Set(sel ? [] : st.legal.map((m) => m.from));
+    const must = new Set(st.mustCapture || []);
+    const pending = new Set(st.pending || []);
+    const cursor = this.cursor;
     const cells = [];
     for (let row = 0; row < 8; row++) {
       for (let col = 0; col < 8; col++) {
@@ -259,6 +314,8 @@ export class DraughtsBoard {
           if (lastSquares.has(name)) cell.classList.add("last");
           if (lastCaptured.has(name)) cell.classList.add("captured");
           if (movable.has(name)) cell.classList.add("movable");
+          if (must.has(name)) cell.dataset.mustCapture = "true";
+          if (pending.has(name)) cell.dataset.pending = "true";
           const p = st.board[index];
           if (p !== ".") {
             const piece = document.createElement("div");
@@ -268,6 +325,7 @@ export class DraughtsBoard {
             cell.appendChild(piece);
           }
         }
+        if (cursor && cursor[0] === col && cursor[1] === row) cell.classList.add("cursor");
         if (col === 0) cell.dataset.rank = rank + 1;
         if (row === 7) cell.dataset.file = FILES[file];
         cells.push(cell);

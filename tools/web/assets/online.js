@@ -3,7 +3,10 @@
 // the clocks (the server's times, counted down here between its messages), the draw offer,
 // and the spectators' proposals. app.js draws the board and calls these.
 
+import { sound } from "/assets/feel.js";
+
 const $ = (sel) => document.querySelector(sel);
+const LOW_TIME_MS = 10000;
 const tokenKey = (room) => "damka-seat-" + room;
 
 /** Where this page is: the room, its role in it, the last view and when it came. */
@@ -13,6 +16,7 @@ export const online = {
   view: null,
   receivedAt: 0,
   proposals: [], // the tally so far for the move to come (spectators only)
+  warned: false, // the low-time sound was heard for this game
   opinion: null,
 };
 
@@ -124,8 +128,15 @@ export function drawClocks() {
   ["white", "black"].forEach((c, i) => {
     const el = $("#clock-" + c);
     const running = v.running === c;
-    el.textContent = clockText(v.clocks[i] - (running ? since : 0));
+    const left = v.clocks[i] - (running ? since : 0);
+    el.textContent = clockText(left);
     el.classList.toggle("running", running);
+    el.classList.toggle("low", running && left < LOW_TIME_MS);
+    // Heard once a game, by the player whose time is short.
+    if (running && c === online.role && left < LOW_TIME_MS && !online.warned && !v.status.over) {
+      online.warned = true;
+      sound("lowtime");
+    }
   });
 }
 

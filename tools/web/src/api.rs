@@ -17,8 +17,6 @@ pub enum ApiError {
     TooLarge(usize),
     /// A limit of the server is reached (rooms, spectators, messages per second).
     Limit(String),
-    /// The request is for someone else's game (a local game's moves are its creator's).
-    Forbidden(String),
 }
 
 impl std::fmt::Display for ApiError {
@@ -28,7 +26,7 @@ impl std::fmt::Display for ApiError {
             ApiError::UnknownGame(id) => write!(f, "unknown game {id:?}"),
             ApiError::Busy => write!(f, "{}", PoolError::Busy),
             ApiError::TooLarge(max) => write!(f, "message too large (the limit is {max} bytes)"),
-            ApiError::Limit(m) | ApiError::Forbidden(m) => f.write_str(m),
+            ApiError::Limit(m) => f.write_str(m),
         }
     }
 }
@@ -65,30 +63,7 @@ pub fn random_bytes<const N: usize>() -> Result<[u8; N], ApiError> {
     Ok(b)
 }
 
-/// `N` random bytes from the system's generator, in hex (a room's id, a seat's or a game's
-/// token).
-pub fn random_hex<const N: usize>() -> Result<String, ApiError> {
-    Ok(random_bytes::<N>()?
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect())
-}
-
-/// The address of the request's client, when the server knows it (see [`crate::guard`]).
-pub struct Client(pub Option<std::net::IpAddr>);
-
-impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Client {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(
-        parts: &mut axum::http::request::Parts,
-        _: &S,
-    ) -> Result<Client, Self::Rejection> {
-        Ok(Client(crate::guard::client_ip(&parts.extensions)))
-    }
-}
-
-/// The form a seat's or a local game's token is kept in, in memory and in the database: its SHA-1 in hex, so that
+/// The form a secret token (a seat's, a local game's) is kept in, in memory and in the database: its SHA-1 in hex, so that
 /// whoever reads the database cannot take a seat with what is written there. The tokens are
 /// 128 random bits, which leaves nothing to guess; SHA-1's known weakness is collisions, not
 /// finding a token from its hash.
@@ -100,7 +75,7 @@ pub fn token_hash(token: &str) -> String {
         .collect()
 }
 
-/// Compares two tokens in time that does not depend on where they differ.
+/// Compares two tokens (or their hashes) in time that does not depend on where they differ.
 pub fn same_token(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
 }

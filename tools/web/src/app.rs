@@ -2,6 +2,7 @@
 //! operations live with their concern: local games in [`crate::service`], rooms in
 //! [`crate::online`].
 
+use crate::api::ApiError;
 use crate::online::Online;
 use crate::pool::Pool;
 use crate::store::Store;
@@ -57,10 +58,10 @@ impl App {
     pub fn engine_share(
         &self,
         client: Option<std::net::IpAddr>,
-    ) -> Result<crate::guard::Share, crate::api::ApiError> {
+    ) -> Result<crate::guard::Share, ApiError> {
         let max = self.online.limits.engine_share;
         self.searches.take(client, max).ok_or_else(|| {
-            crate::api::ApiError::Limit(format!(
+            ApiError::Limit(format!(
                 "at most {max} engine searches at once from one address; wait for an answer"
             ))
         })

@@ -4,7 +4,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 /// Every file the page is made of: name, content type, content.
-pub const FILES: [(&str, &str, &str); 8] = [
+pub const FILES: [(&str, &str, &str); 12] = [
     (
         "index.html",
         "text/html; charset=utf-8",
@@ -29,6 +29,26 @@ pub const FILES: [(&str, &str, &str); 8] = [
         "online.js",
         "text/javascript; charset=utf-8",
         include_str!("../assets/online.js"),
+    ),
+    (
+        "animate.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/animate.js"),
+    ),
+    (
+        "feel.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/feel.js"),
+    ),
+    (
+        "start.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/start.js"),
+    ),
+    (
+        "words.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/words.js"),
     ),
     (
         "lobby.html",

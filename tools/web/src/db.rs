@@ -1,7 +1,10 @@
 //! The online rooms in SQLite (embedded through `rusqlite`, nothing to install): every room,
 //! its seats, clocks and result, and every move with the mover's clock after it, saved after
 //! each change. At start the server reads back the games still running (they go on with their
-//! clocks) and, on request, the finished ones (listed and downloaded as PDN).
+//! clocks) and, on request, the finished ones (listed and downloaded as PDN). The local games
+//! are kept in the same file (see `games.rs`).
+
+mod games;
 
 use crate::game::PageGame;
 use crate::room::{Ending, Room, TimeControl};
@@ -72,6 +75,7 @@ impl Db {
         private_file(path)?;
         let conn = Connection::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
         conn.execute_batch(SCHEMA).map_err(err)?;
+        conn.execute_batch(games::SCHEMA).map_err(err)?;
         Ok(Db {
             conn: Mutex::new(conn),
         })

@@ -354,3 +354,17 @@ impl Drop for Share {
         }
     }
 }
+
+/// The address of the request's client, when the server knows it (see [`client_ip`]).
+pub struct Client(pub Option<std::net::IpAddr>);
+
+impl<S: Send + Sync> axum::extract::FromRequestParts<S> for Client {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        _: &S,
+    ) -> Result<Client, Self::Rejection> {
+        Ok(Client(client_ip(&parts.extensions)))
+    }
+}

@@ -2,12 +2,12 @@
 //! bytes and parsed here, so a malformed or oversized body gets the same JSON error as any
 //! other bad request: `{"error": "..."}` with a 4xx status.
 
-use crate::api::{ApiError, Client};
+use crate::api::ApiError;
 use crate::app::App;
 use crate::assets;
+use crate::guard::Client;
 use crate::online::NewRoom;
-use crate::service::{MoveRequest, NewGame, OwnerRequest, MOVETIME_RANGE};
-use crate::store::GameView;
+use crate::service::{MoveRequest, NewGame, MOVETIME_RANGE};
 use crate::ws;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, FromRequest, Path, Request, State};
@@ -29,7 +29,6 @@ impl IntoResponse for ApiError {
             ApiError::Busy => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Limit(_) => StatusCode::SERVICE_UNAVAILABLE,
-            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
         };
         (
             status,
@@ -128,24 +127,15 @@ async fn info(State(app): State<Arc<App>>) -> Response {
 }
 
 /// Waits for the engine's reply, if it is thinking, so an HTTP client gets both moves.
-async fn settle_view(
-    app: &Arc<App>,
-    id: &str,
-    done: Option<crate::app::EngineDone>,
-) -> Result<GameView, ApiError> {
-    if let Some(done) = done {
-        let _ = done.await;
-    }
-    app.view(id)
-}
-
-/// [`settle_view`] as the answer.
 async fn settle(
     app: &Arc<App>,
     id: &str,
     done: Option<crate::app::EngineDone>,
 ) -> Result<Response, ApiError> {
-    Ok(Json(settle_view(app, id, done).await?).into_response())
+    if let Some(done) = done {
+        let _ = done.await;
+    }
+    Ok(Json(app.view(id)?).into_response())
 }
 
 async fn new_game(
@@ -155,10 +145,13 @@ async fn new_game(
 ) -> Result<Response, ApiError> {
     let view = app.new_game_for(&req, client)?;
     let done = app.kick(&view.id)?;
-    let mut body = settle_view(&app, &view.id, done).await?;
-    // The creator's token, in this answer only.
-    body.token = view.token;
-    Ok((StatusCode::CREATED, Json(body)).into_response())
+    if let Some(done) = done {
+        let _ = done.await;
+    }
+    // The owner's secret is in this answer only.
+    let mut after = app.view(&view.id)?;
+    after.token = view.token;
+    Ok((StatusCode::CREATED, Json(after)).into_response())
 }
 
 async fn view(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, ApiError> {
@@ -168,18 +161,30 @@ async fn view(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Res
 async fn play(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
-    JsonBody(req): JsonBody<MoveRequest>,
+    headers: axum::http::HeaderMap,
+    JsonBody(mut req): JsonBody<MoveRequest>,
 ) -> Result<Response, ApiError> {
+    if req.token.is_none() {
+        req.token = header_token(&headers).map(str::to_string);
+    }
     let (_, done) = app.play(&id, &req)?;
     settle(&app, &id, done).await
+}
+
+/// The header an HTTP client gives a game's owner secret in (a move may carry it in its
+/// body's `token` instead).
+pub const TOKEN_HEADER: &str = "x-game-token";
+
+fn header_token(headers: &axum::http::HeaderMap) -> Option<&str> {
+    headers.get(TOKEN_HEADER).and_then(|v| v.to_str().ok())
 }
 
 async fn undo(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
-    JsonBody(req): JsonBody<OwnerRequest>,
+    headers: axum::http::HeaderMap,
 ) -> Result<Response, ApiError> {
-    let (_, done) = app.undo(&id, req.token.as_deref())?;
+    let (_, done) = app.undo(&id, header_token(&headers))?;
     settle(&app, &id, done).await
 }
 

@@ -40,6 +40,10 @@ struct Args {
     /// WebSocket messages a connection may send per second (bursts of twice as many pass).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     rate: u32,
+    /// Seconds the first player has for the first move once both seats are taken; then the
+    /// game is aborted (no result).
+    #[arg(long, default_value_t = 30.0, value_parser = first_move_seconds)]
+    first_move_timeout: f64,
     /// Rooms one client address may create a minute.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     rooms_per_minute: u32,
@@ -68,6 +72,14 @@ struct Args {
     /// several, `*` for any. Without it only the server's own pages may.
     #[arg(long, value_name = "ORIGIN")]
     allow_origin: Vec<String>,
+}
+
+/// Seconds for the first move: 0.1 to 3600.
+fn first_move_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.1..=3600.0).contains(&v) => Ok(v),
+        _ => Err(format!("{s:?} is not a number of seconds from 0.1 to 3600")),
+    }
 }
 
 /// A path, the empty one included (it means "no tables").
@@ -121,6 +133,7 @@ fn main() -> ExitCode {
                 max_rooms: args.max_rooms as usize,
                 max_spectators: args.max_spectators as usize,
                 rate: args.rate,
+                first_move_ms: (args.first_move_timeout * 1000.0) as i64,
                 rooms_per_minute: args.rooms_per_minute,
                 games_per_minute: args.games_per_minute,
                 spectators_per_client: args.spectators_per_client as usize,

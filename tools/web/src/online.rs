@@ -4,7 +4,7 @@
 //! the operation returns; the clocks are checked by a timer armed at every turn start, so a
 //! player whose time runs out loses even if nobody sends anything.
 
-use crate::api::{random_hex, ApiError};
+use crate::api::{random_bytes, ApiError};
 use crate::db::Db;
 use crate::game::PageGame;
 use crate::guard::PerClient;
@@ -39,7 +39,8 @@ pub const LOBBY_FINISHED: usize = 50;
 /// The rooms, their database and limits.
 pub struct Online {
     rooms: Mutex<HashMap<String, Room>>,
-    db: Db,
+    /// The database file: the rooms, and the local games (see [`crate::service`]).
+    pub(crate) db: Db,
     /// The limits.
     pub limits: Limits,
     viewers: AtomicU64,
@@ -57,6 +58,14 @@ fn spectator_of(ip: IpAddr) -> u64 {
     ip.hash(&mut h);
     // The top bit set: never one of the numbers given to clients of unknown address.
     h.finish() | 1 << 63
+}
+
+/// `N` random bytes in hex: ids and secret tokens.
+pub(crate) fn random_hex<const N: usize>() -> Result<String, ApiError> {
+    Ok(random_bytes::<N>()?
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
 }
 
 fn unix_now() -> u64 {
@@ -132,7 +141,8 @@ impl Online {
         let mut rooms = self.lock();
         if !rooms.contains_key(id) {
             let loaded = self.db.load(id).map_err(ApiError::Bad)?;
-            let room = loaded.ok_or_else(|| ApiError::UnknownGame(id.to_string()))?;
+            let mut room = loaded.ok_or_else(|| ApiError::UnknownGame(id.to_string()))?;
+            room.first_move_ms = self.limits.first_move_ms;
             make_space(&mut rooms, self.limits.max_rooms + 1, &self.db);
             rooms.insert(id.to_string(), room);
         }

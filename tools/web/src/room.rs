@@ -42,14 +42,21 @@ pub enum Ending {
     Resigned(Color),
     /// Both players agreed to a draw.
     Agreed,
+    /// This side, to move first, made no move in time after both seats were taken: no result.
+    Aborted(Color),
 }
 
+/// How long the first player has for the game's first move once both seats are taken, by
+/// default (milliseconds); then the game is aborted (see [`Room::first_move_ms`]).
+pub const FIRST_MOVE_MS: i64 = 30_000;
+
 impl Ending {
-    /// The result it gives.
-    pub fn outcome(self) -> Outcome {
+    /// The result it gives (`None`: an aborted game has none).
+    pub fn outcome(self) -> Option<Outcome> {
         match self {
-            Ending::Time(c) | Ending::Resigned(c) => Outcome::Win(c.opposite()),
-            Ending::Agreed => Outcome::Draw,
+            Ending::Time(c) | Ending::Resigned(c) => Some(Outcome::Win(c.opposite())),
+            Ending::Agreed => Some(Outcome::Draw),
+            Ending::Aborted(_) => None,
         }
     }
 
@@ -59,6 +66,7 @@ impl Ending {
             Ending::Time(c) => format!("{}'s time ran out", c.name()),
             Ending::Resigned(c) => format!("{} resigned", c.name()),
             Ending::Agreed => "draw agreed".into(),
+            Ending::Aborted(c) => format!("{} made no first move", c.name()),
         }
     }
 
@@ -70,6 +78,8 @@ impl Ending {
             Ending::Resigned(Color::White) => "resign-white",
             Ending::Resigned(Color::Black) => "resign-black",
             Ending::Agreed => "agreed",
+            Ending::Aborted(Color::White) => "aborted-white",
+            Ending::Aborted(Color::Black) => "aborted-black",
         }
     }
 
@@ -81,6 +91,8 @@ impl Ending {
             Ending::Resigned(Color::White),
             Ending::Resigned(Color::Black),
             Ending::Agreed,
+            Ending::Aborted(Color::White),
+            Ending::Aborted(Color::Black),
         ]
         .into_iter()
         .find(|e| e.code() == code)
@@ -174,6 +186,9 @@ pub struct Room {
     pub watchers: HashMap<u64, usize>,
     /// The last move's proposals.
     pub last_tally: Option<Tally>,
+    /// Time for the game's first move once both seats are taken, milliseconds; without it
+    /// the game is aborted (so nobody loses a game that never started).
+    pub first_move_ms: i64,
     proposals: HashMap<u64, String>,
     /// Every change, to everyone in the room.
     pub events: broadcast::Sender<Arc<str>>,
@@ -200,6 +215,7 @@ impl Room {
             opinions: HashMap::new(),
             watchers: HashMap::new(),
             last_tally: None,
+            first_move_ms: FIRST_MOVE_MS,
             proposals: HashMap::new(),
             events: broadcast::channel(64).0,
             watch_events: broadcast::channel(64).0,
@@ -248,8 +264,11 @@ impl Room {
         match self.ending {
             Some(e) => Status {
                 over: true,
-                result: result_text(Some(e.outcome())).to_string(),
-                text: format!("{} ({})", e.outcome(), e.reason()),
+                result: result_text(e.outcome()).to_string(),
+                text: match e.outcome() {
+                    Some(outcome) => format!("{outcome} ({})", e.reason()),
+                    None => format!("game aborted ({})", e.reason()),
+                },
             },
             None => self.game.status(),
         }
@@ -272,13 +291,42 @@ impl Room {
         c
     }
 
-    /// Milliseconds until the running clock reaches zero.
-    pub fn time_to_flag(&self, now: Instant) -> Option<i64> {
-        self.running().map(|side| self.clocks(now)[side.index()])
+    /// Milliseconds left for the game's first move, while it is awaited.
+    pub fn first_move_left(&self, now: Instant) -> Option<i64> {
+        let start = self.turn_start.filter(|_| self.game.ply() == 0)?;
+        self.running()?;
+        Some(self.first_move_ms - now.saturating_duration_since(start).as_millis() as i64)
     }
 
-    /// Ends the game if the running clock is at zero; true if it ended now.
+    /// Milliseconds until the running clock reaches zero or the first move is overdue.
+    pub fn time_to_flag(&self, now: Instant) -> Option<i64> {
+        let clock = self.running().map(|side| self.clocks(now)[side.index()])?;
+        Some(
+            self.first_move_left(now)
+                .map_or(clock, |first| first.min(clock)),
+        )
+    }
+
+    /// Why a player may not move any more after [`Room::flag`] ended the game.
+    pub fn flag_reason(&self) -> String {
+        match self.ending {
+            Some(Ending::Aborted(_)) => "the game was aborted: no first move in time".into(),
+            _ => "your time ran out".into(),
+        }
+    }
+
+    /// Ends the game if the running clock is at zero (lost on time) or the first move is
+    /// overdue (aborted); true if it ended now.
     pub fn flag(&mut self, now: Instant) -> bool {
+        if let (Some(left), Some(side)) = (self.first_move_left(now), self.running()) {
+            if left <= 0 {
+                self.remaining = self.clocks(now);
+                self.ending = Some(Ending::Aborted(side));
+                self.turn_start = None;
+                self.draw_offer = None;
+                return true;
+            }
+        }
         match self.running() {
             Some(side) if self.clocks(now)[side.index()] <= 0 => {
                 self.remaining = self.clocks(now);
@@ -308,7 +356,7 @@ impl Room {
             return Err("waiting for the opponent to take the other seat".into());
         }
         if self.flag(now) {
-            return Err("your time ran out".into());
+            return Err(self.flag_reason());
         }
         if self.game.side_to_move() != color {
             return Err(format!(

@@ -18,6 +18,9 @@ pub const MOVETIME_RANGE: (f64, f64) = (0.05, 30.0);
 pub const DEFAULT_MOVETIME: f64 = 1.0;
 /// How long the engine's move waits before it asks the busy search threads again.
 const BUSY_RETRY: std::time::Duration = std::time::Duration::from_millis(500);
+/// The refusal of a move or undo by someone other than the game's owner.
+pub const NOT_OWNER: &str =
+    "this game belongs to the browser that started it: you may watch it, not move in it";
 /// Longest hint or evaluation search, seconds.
 pub const HINT_MAX_TIME: f64 = 2.0;
 
@@ -51,15 +54,7 @@ pub struct MoveRequest {
     pub text: Option<String>,
     /// The start square and every landing square.
     pub path: Option<Vec<String>>,
-    /// The token the game's creator was given (see [`App::new_game`]).
-    pub token: Option<String>,
-}
-
-/// A request that changes a game and names only its creator's token (a take-back). Other
-/// fields are ignored: before it had a body, a take-back read none.
-#[derive(Clone, Debug, Default, Deserialize)]
-pub struct OwnerRequest {
-    /// The token the game's creator was given.
+    /// The game's owner secret (given when it was started): only its holder may move.
     pub token: Option<String>,
 }
 
@@ -129,10 +124,50 @@ fn engine_request(e: &Entry) -> SearchRequest {
 }
 
 impl App {
+    /// Runs `f` on game `id`, read back from the database if the server does not hold it
+    /// (after a restart, or made way for others); a change `f` makes is saved.
     fn with<R>(&self, id: &str, f: impl FnOnce(&mut Entry) -> R) -> Result<R, ApiError> {
+        if self.store.with(id, |_| ()).is_none() {
+            self.restore_game(id)?;
+        }
         self.store
-            .with(id, f)
+            .with(id, |e| {
+                let version = e.version;
+                let r = f(e);
+                if e.version != version {
+                    self.save_game(id, e);
+                }
+                r
+            })
             .ok_or_else(|| ApiError::UnknownGame(id.to_string()))
+    }
+
+    /// Saves game `id` (a failure is logged: the game goes on in memory).
+    fn save_game(&self, id: &str, e: &Entry) {
+        if let Err(m) = self.online.db.save_game(id, e) {
+            eprintln!("damka-web: game {id}: {m}");
+        }
+    }
+
+    /// Reads game `id` back from the database into the store.
+    fn restore_game(&self, id: &str) -> Result<(), ApiError> {
+        let unknown = || ApiError::UnknownGame(id.to_string());
+        // Ids are the store's (`g` and digits, `-`, hex): anything else is not looked up.
+        let well_formed = id.len() <= 40
+            && id.starts_with('g')
+            && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+        if !well_formed {
+            return Err(unknown());
+        }
+        let entry = self
+            .online
+            .db
+            .load_game(id)
+            .map_err(ApiError::Bad)?
+            .ok_or_else(unknown)?;
+        self.store
+            .insert_as(id.to_string(), entry)
+            .map_err(ApiError::Limit)
     }
 
     /// Starts a game for the client at `client` (`None`: unknown, not limited), who may start
@@ -173,11 +208,12 @@ impl App {
             (_, fen) => PageGame::new(variant, fen.as_deref()),
         }
         .map_err(ApiError::Bad)?;
-        let token = crate::api::random_hex::<16>()?;
         let mut entry = Entry::new(game, setup);
         entry.owner = owner;
+        let token = crate::online::random_hex::<16>()?;
         entry.token = Some(crate::api::token_hash(&token));
         let id = self.store.insert(entry).map_err(ApiError::Limit)?;
+        self.store.with(&id, |e| self.save_game(&id, e));
         let mut view = self.view(&id)?;
         view.token = Some(token);
         Ok(view)
@@ -200,8 +236,9 @@ impl App {
         req: &MoveRequest,
     ) -> Result<(GameView, Option<EngineDone>), ApiError> {
         let view = self.with(id, |e| {
-            e.check_owner(req.token.as_deref())
-                .map_err(ApiError::Forbidden)?;
+            if !e.owned_by(req.token.as_deref()) {
+                return Err(ApiError::Bad(NOT_OWNER.into()));
+            }
             if e.thinking || e.engine_to_move() {
                 return Err(ApiError::Bad("it is the engine's turn".into()));
             }
@@ -225,7 +262,9 @@ impl App {
         token: Option<&str>,
     ) -> Result<(GameView, Option<EngineDone>), ApiError> {
         self.with(id, |e| {
-            e.check_owner(token).map_err(ApiError::Forbidden)?;
+            if !e.owned_by(token) {
+                return Err(ApiError::Bad(NOT_OWNER.into()));
+            }
             if !e.game.undo() {
                 return Err(ApiError::Bad("nothing to take back".into()));
             }

@@ -70,8 +70,8 @@ pub struct Entry {
     /// The address of the client that started it (`None`: unknown), whose quota it counts in
     /// (see [`Store::insert`]).
     pub owner: Option<IpAddr>,
-    /// The [`crate::api::token_hash`] of the token the game's creator was given: only that
-    /// browser may move or take back in it; anyone with the link may watch.
+    /// The [`crate::room::token_hash`] of the secret the browser that started it holds: only
+    /// it may move or take back (`None`: a game anyone with its id may play, as before).
     pub token: Option<String>,
     used: Instant,
 }
@@ -135,8 +135,7 @@ pub struct GameView {
     pub thinking: bool,
     /// A message about something that went wrong outside a request.
     pub notice: Option<String>,
-    /// The creator's token: in the answer that creates the game only, never in a view sent
-    /// to anyone else.
+    /// The owner's secret, in the answer that starts the game only (never in a broadcast).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub token: Option<String>,
     /// The board, moves and result.
@@ -168,6 +167,16 @@ impl Entry {
         }
     }
 
+    /// Whether `token` may move in this game: the owner's, or any for a game without one.
+    pub fn owned_by(&self, token: Option<&str>) -> bool {
+        match &self.token {
+            None => true,
+            Some(hash) => {
+                token.is_some_and(|t| crate::api::same_token(hash, &crate::api::token_hash(t)))
+            }
+        }
+    }
+
     /// Whether the engine is to move now.
     pub fn engine_to_move(&self) -> bool {
         self.setup.opponent == Opponent::Engine
@@ -189,18 +198,6 @@ impl Entry {
             notice: self.notice.clone(),
             token: None,
             board: BoardView::of(&self.game),
-        }
-    }
-
-    /// Whether `token` is the creator's: refused with a message otherwise, since a link to
-    /// the game lets anyone watch it but only its creator play in it.
-    pub fn check_owner(&self, token: Option<&str>) -> Result<(), String> {
-        let Some(own) = &self.token else {
-            return Ok(());
-        };
-        match token {
-            Some(t) if crate::api::same_token(own, &crate::api::token_hash(t)) => Ok(()),
-            _ => Err("this game belongs to the browser that started it: you may watch it".into()),
         }
     }
 
@@ -245,7 +242,19 @@ impl Store {
     /// [`GAMES_PER_CLIENT`], else one of the new game's owner; if there is none, the game is
     /// refused (the error says why).
     pub fn insert(&self, entry: Entry) -> Result<String, String> {
+        let n = self.counter.fetch_add(1, Ordering::Relaxed);
+        let id = format!("g{n}-{:012x}", self.random.hash_one(n) & 0xffff_ffff_ffff);
+        self.insert_as(id.clone(), entry)?;
+        Ok(id)
+    }
+
+    /// Adds a game under a known id (one read back from the database), making way as
+    /// [`Store::insert`] does.
+    pub fn insert_as(&self, id: String, entry: Entry) -> Result<(), String> {
         let mut games = self.lock();
+        if games.contains_key(&id) {
+            return Ok(()); // read back twice at once: the first one stays
+        }
         while games.len() >= self.capacity {
             let mut held: HashMap<Option<IpAddr>, usize> = HashMap::new();
             for e in games.values() {
@@ -276,10 +285,8 @@ impl Store {
                 }
             };
         }
-        let n = self.counter.fetch_add(1, Ordering::Relaxed);
-        let id = format!("g{n}-{:012x}", self.random.hash_one(n) & 0xffff_ffff_ffff);
-        games.insert(id.clone(), entry);
-        Ok(id)
+        games.insert(id, entry);
+        Ok(())
     }
 
     /// Runs `f` on the game `id`, or `None` if there is no such game.

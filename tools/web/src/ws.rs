@@ -5,8 +5,9 @@
 //! game or online room at a time; in a room its seat (player or spectator) is fixed when it
 //! enters, so no later message can move for a seat it does not hold.
 
-use crate::api::{ApiError, Client};
+use crate::api::ApiError;
 use crate::app::App;
+use crate::guard::Client;
 use crate::online::{NewRoom, Seat};
 use crate::service::{Hint, MoveRequest, NewGame};
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
@@ -85,21 +86,16 @@ enum Request {
     New(NewGame),
     /// Watch a game: its state now and after every change.
     Join { game: String },
-    /// Play a move.
+    /// Play a move (`token`: the game's owner secret).
     Move {
         game: String,
         #[serde(rename = "move")]
         text: Option<String>,
         path: Option<Vec<String>>,
-        /// The creator's token.
         token: Option<String>,
     },
     /// Take back a move.
-    Undo {
-        game: String,
-        /// The creator's token.
-        token: Option<String>,
-    },
+    Undo { game: String, token: Option<String> },
     /// The engine's move and evaluation; `purpose` is echoed (`hint`, `eval`).
     Hint {
         game: String,
@@ -216,9 +212,9 @@ pub async fn upgrade(
             .into_response();
     }
     // A small read buffer: the page's messages are short, and the default 128 KiB per
-    // connection was most of the server's memory with a thousand spectators (`docs/performance.md`,
-    // "Online play load test"). One frame is held whole until it ends: its cap is the
-    // message's, not tungstenite's 16 MiB.
+    // connection was most of the server's memory with a thousand spectators
+    // (`docs/performance.md`, "Online play load test"). One frame is held whole until it ends:
+    // its cap is the message's, not tungstenite's 16 MiB.
     ws.max_message_size(HARD_LIMIT)
         .max_frame_size(HARD_LIMIT)
         .read_buffer_size(READ_BUFFER)
@@ -345,10 +341,12 @@ impl Connection {
         match req {
             Request::New(form) => {
                 let view = self.app.new_game_for(&form, self.client)?;
+                // The owner's secret goes to this connection alone, before the state.
+                let owner =
+                    serde_json::json!({"type": "owner", "game": view.id, "token": view.token});
+                self.out.push(owner.to_string().into());
                 self.watch(&view.id)?;
-                // The creator's first state carries its token, which no later state does.
-                let msg = serde_json::json!({ "type": "state", "game": view }).to_string();
-                self.out.push(msg.into());
+                self.send_state(&view.id)?;
                 self.app.kick(&view.id)?;
             }
             Request::Join { game } => {

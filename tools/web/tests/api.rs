@@ -17,38 +17,44 @@ fn router() -> axum::Router {
     damka_web::build(1, 1).1
 }
 
+/// The owner secrets of the games the tests started, by game id: `call` sends a game's own
+/// with every request about it, as the page that started it does.
+static TOKENS: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
+
+fn token_for(uri: &str) -> Option<String> {
+    let id = uri.strip_prefix("/api/games/")?.split('/').next()?;
+    let tokens = TOKENS.lock().unwrap();
+    tokens.iter().find(|(g, _)| g == id).map(|(_, t)| t.clone())
+}
+
 async fn call(app: &axum::Router, method: &str, uri: &str, body: &str) -> (StatusCode, String) {
-    let req = Request::builder()
+    let mut req = Request::builder()
         .method(method)
         .uri(uri)
-        .header("content-type", "application/json")
-        .body(Body::from(body.to_string()))
-        .unwrap();
+        .header("content-type", "application/json");
+    if let Some(t) = token_for(uri) {
+        req = req.header(damka_web::http::TOKEN_HEADER, t);
+    }
+    let req = req.body(Body::from(body.to_string())).unwrap();
     let resp = app.clone().oneshot(req).await.unwrap();
     let status = resp.status();
     let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    (status, String::from_utf8_lossy(&bytes).into_owned())
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    if uri == "/api/games" && status == StatusCode::CREATED {
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let token = v["token"]
+            .as_str()
+            .expect("a new game's answer has its owner's token");
+        let id = v["id"].as_str().unwrap();
+        TOKENS.lock().unwrap().push((id.into(), token.into()));
+    }
+    (status, text)
 }
 
 async fn call_json(app: &axum::Router, method: &str, uri: &str, body: &str) -> (StatusCode, Value) {
     let (status, text) = call(app, method, uri, body).await;
     let v = serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
     (status, v)
-}
-
-/// `body` (a JSON object) with the game creator's `token` added.
-fn owned(body: &str, token: &str) -> String {
-    let mut v: Value = serde_json::from_str(body).unwrap();
-    v["token"] = json!(token);
-    v.to_string()
-}
-
-/// The creator's token in the answer that created a game.
-fn token_of(g: &Value) -> String {
-    g["token"]
-        .as_str()
-        .expect("the creator's token")
-        .to_string()
 }
 
 fn error_of(v: &Value) -> &str {
@@ -93,29 +99,27 @@ async fn hot_seat_game_over_http() {
     let (s, g) = call_json(&app, "POST", "/api/games", r#"{"opponent":"human"}"#).await;
     assert_eq!(s, StatusCode::CREATED);
     let id = g["id"].as_str().unwrap().to_string();
-    let tok = token_of(&g);
     assert_eq!(g["legal"].as_array().unwrap().len(), 7);
     assert_eq!(g["status"]["result"], "*");
     // By text, by Hub numbers and by squares.
     let uri = format!("/api/games/{id}/move");
-    let (s, g) = call_json(&app, "POST", &uri, &owned(r#"{"move":"c3-d4"}"#, &tok)).await;
+    let (s, g) = call_json(&app, "POST", &uri, r#"{"move":"c3-d4"}"#).await;
     assert_eq!(s, StatusCode::OK, "{g}");
-    let (s, g) = call_json(&app, "POST", &uri, &owned(r#"{"move":"23-19"}"#, &tok)).await;
+    let (s, g) = call_json(&app, "POST", &uri, r#"{"move":"23-19"}"#).await;
     assert_eq!(s, StatusCode::OK, "{g}");
     assert_eq!(g["moves"][1]["text"], "f6-e5");
     // White must capture: d4:f6.
     let legal = g["legal"].as_array().unwrap();
     assert_eq!(legal.len(), 1);
     assert_eq!(legal[0]["captured"], json!(["e5"]));
-    let (s, v) = call_json(&app, "POST", &uri, &owned(r#"{"move":"a3-b4"}"#, &tok)).await;
+    let (s, v) = call_json(&app, "POST", &uri, r#"{"move":"a3-b4"}"#).await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert!(error_of(&v).contains("illegal move a3-b4"), "{v}");
-    let (s, g) = call_json(&app, "POST", &uri, &owned(r#"{"path":["d4","f6"]}"#, &tok)).await;
+    let (s, g) = call_json(&app, "POST", &uri, r#"{"path":["d4","f6"]}"#).await;
     assert_eq!(s, StatusCode::OK, "{g}");
     assert_eq!(g["boards"].as_array().unwrap().len(), 4);
     // Undo in hot seat takes back one ply.
-    let undo = format!("/api/games/{id}/undo");
-    let (s, g) = call_json(&app, "POST", &undo, &owned("{}", &tok)).await;
+    let (s, g) = call_json(&app, "POST", &format!("/api/games/{id}/undo"), "").await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(g["moves"].as_array().unwrap().len(), 2);
     let (s, pdn) = call(&app, "GET", &format!("/api/games/{id}/pdn"), "").await;
@@ -137,20 +141,18 @@ async fn against_the_engine_the_reply_comes_with_the_move() {
     assert_eq!(g["side"], "black");
     assert_eq!(g["can_move"], true);
     let id = g["id"].as_str().unwrap().to_string();
-    let tok = token_of(&g);
     let mv = g["legal"][0]["text"].as_str().unwrap().to_string();
     let (s, g) = call_json(
         &app,
         "POST",
         &format!("/api/games/{id}/move"),
-        &json!({ "move": mv, "token": tok }).to_string(),
+        &json!({ "move": mv }).to_string(),
     )
     .await;
     assert_eq!(s, StatusCode::OK, "{g}");
     assert_eq!(g["moves"].as_array().unwrap().len(), 3);
     // Undo goes back to the person's turn: two plies.
-    let undo = format!("/api/games/{id}/undo");
-    let (_, g) = call_json(&app, "POST", &undo, &owned("{}", &tok)).await;
+    let (_, g) = call_json(&app, "POST", &format!("/api/games/{id}/undo"), "").await;
     assert_eq!(g["moves"].as_array().unwrap().len(), 1);
     let (s, h) = call_json(&app, "POST", &format!("/api/games/{id}/hint"), "").await;
     assert_eq!(s, StatusCode::OK, "{h}");
@@ -217,7 +219,6 @@ async fn bad_http_requests_get_clear_errors() {
     }
     let (_, g) = call_json(&app, "POST", "/api/games", r#"{"opponent":"human"}"#).await;
     let id = g["id"].as_str().unwrap();
-    let tok = token_of(&g);
     let uri = format!("/api/games/{id}/move");
     for body in [
         r#"{"move":"c3-c4"}"#,
@@ -228,60 +229,17 @@ async fn bad_http_requests_get_clear_errors() {
         r#"{}"#,
         r#"[1,2]"#,
     ] {
-        let body = match body.starts_with('{') {
-            true => owned(body, &tok),
-            false => body.to_string(),
-        };
-        let (s, v) = call_json(&app, "POST", &uri, &body).await;
+        let (s, v) = call_json(&app, "POST", &uri, body).await;
         assert_eq!(s, StatusCode::BAD_REQUEST, "{body}");
         error_of(&v);
     }
-    let undo = format!("/api/games/{id}/undo");
-    let (s, v) = call_json(&app, "POST", &undo, &owned("{}", &tok)).await;
+    let (s, v) = call_json(&app, "POST", &format!("/api/games/{id}/undo"), "").await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert!(error_of(&v).contains("nothing to take back"));
     // The server goes on: the game is intact and takes a good move.
-    let (s, g) = call_json(&app, "POST", &uri, &owned(r#"{"move":"c3-d4"}"#, &tok)).await;
+    let (s, g) = call_json(&app, "POST", &uri, r#"{"move":"c3-d4"}"#).await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(g["moves"].as_array().unwrap().len(), 1);
-}
-
-#[tokio::test]
-async fn a_local_game_is_played_only_by_its_creator() {
-    let app = router();
-    let (s, g) = call_json(&app, "POST", "/api/games", r#"{"opponent":"human"}"#).await;
-    assert_eq!(s, StatusCode::CREATED);
-    let id = g["id"].as_str().unwrap().to_string();
-    let tok = token_of(&g);
-    // Anyone with the link sees the game, never the token.
-    let (s, v) = call_json(&app, "GET", &format!("/api/games/{id}"), "").await;
-    assert_eq!(s, StatusCode::OK);
-    assert!(v.get("token").is_none(), "{v}");
-    // Without the token, or with another one, no move and no take-back.
-    let uri = format!("/api/games/{id}/move");
-    let undo = format!("/api/games/{id}/undo");
-    let forged = "0".repeat(tok.len());
-    for body in [
-        r#"{"move":"c3-d4"}"#.to_string(),
-        owned(r#"{"move":"c3-d4"}"#, &forged),
-    ] {
-        let (s, v) = call_json(&app, "POST", &uri, &body).await;
-        assert_eq!(s, StatusCode::FORBIDDEN, "{body}: {v}");
-        assert!(error_of(&v).contains("belongs"), "{v}");
-    }
-    let (s, _) = call_json(&app, "POST", &uri, &owned(r#"{"move":"c3-d4"}"#, &tok)).await;
-    assert_eq!(s, StatusCode::OK);
-    let (s, _) = call_json(&app, "POST", &undo, "").await;
-    assert_eq!(s, StatusCode::FORBIDDEN);
-    let (s, v) = call_json(&app, "GET", &format!("/api/games/{id}"), "").await;
-    assert_eq!(s, StatusCode::OK);
-    assert_eq!(
-        v["moves"].as_array().unwrap().len(),
-        1,
-        "the refused take-back changed nothing"
-    );
-    let (s, _) = call_json(&app, "POST", &undo, &owned("{}", &tok)).await;
-    assert_eq!(s, StatusCode::OK);
 }
 
 #[tokio::test]
@@ -301,7 +259,7 @@ async fn imported_games_and_game_end() {
         &app,
         "POST",
         &format!("/api/games/{id}/move"),
-        &owned(r#"{"move":"c3:e5"}"#, &token_of(&g)),
+        r#"{"move":"c3:e5"}"#,
     )
     .await;
     assert_eq!(g["status"]["over"], true);
@@ -332,7 +290,7 @@ async fn a_king_capture_is_accepted_by_every_path() {
         &app,
         "POST",
         &format!("/api/games/{id}/move"),
-        &owned(r#"{"path":["a1","e5","g7"]}"#, &token_of(&g)),
+        r#"{"path":["a1","e5","g7"]}"#,
     )
     .await;
     assert_eq!(s, StatusCode::OK, "{g}");
@@ -351,13 +309,16 @@ async fn websocket_game_against_the_engine() {
     let url = serve().await;
     let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
     send(&mut ws, json!({"type":"new","movetime":0.05,"skill":2})).await;
+    let owner = wait_for(&mut ws, "owner", |_| true).await;
+    let token = owner["token"].as_str().unwrap().to_string();
     let s = wait_for(&mut ws, "state", |_| true).await;
     let id = s["game"]["id"].as_str().unwrap().to_string();
-    let tok = token_of(&s["game"]);
+    assert_eq!(owner["game"], id.as_str());
     assert_eq!(s["game"]["can_move"], true);
+    assert!(s["game"].get("token").is_none(), "never in a state");
     send(
         &mut ws,
-        json!({"type":"move","game":id,"path":["c3","d4"],"token":tok}),
+        json!({"type":"move","game":id,"path":["c3","d4"],"token":token}),
     )
     .await;
     // The engine answers: a state with two moves and the person to move.
@@ -373,19 +334,29 @@ async fn websocket_game_against_the_engine() {
     // A second connection watching the same game hears the moves too.
     let (mut watcher, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
     send(&mut watcher, json!({"type":"join","game":id})).await;
-    let w = wait_for(&mut watcher, "state", |_| true).await;
-    // The creator's token reaches no one else, and without it the watcher cannot play.
-    assert!(w["game"].get("token").is_none(), "{w}");
-    send(&mut watcher, json!({"type":"undo","game":id})).await;
+    wait_for(&mut watcher, "state", |_| true).await;
+    // The watcher's link opens the game read-only: its move and undo are refused.
+    send(
+        &mut watcher,
+        json!({"type":"move","game":id,"move":"a3-b4"}),
+    )
+    .await;
     let e = wait_for(&mut watcher, "error", |_| true).await;
-    assert!(
-        e["message"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("belongs"),
-        "{e}"
-    );
-    send(&mut ws, json!({"type":"undo","game":id,"token":tok})).await;
+    assert!(e["message"]
+        .as_str()
+        .unwrap()
+        .contains("belongs to the browser that started it"));
+    send(
+        &mut watcher,
+        json!({"type":"undo","game":id,"token":"0".repeat(32)}),
+    )
+    .await;
+    let e = wait_for(&mut watcher, "error", |_| true).await;
+    assert!(e["message"]
+        .as_str()
+        .unwrap()
+        .contains("belongs to the browser"));
+    send(&mut ws, json!({"type":"undo","game":id,"token":token})).await;
     let s = wait_for(&mut watcher, "state", |v| {
         v["game"]["moves"].as_array().unwrap().is_empty()
     })
@@ -423,12 +394,12 @@ async fn bad_websocket_messages_get_errors_and_the_connection_goes_on() {
         );
     }
     send(&mut ws, json!({"type":"new","opponent":"human"})).await;
+    let owner = wait_for(&mut ws, "owner", |_| true).await;
     let s = wait_for(&mut ws, "state", |_| true).await;
     let id = s["game"]["id"].as_str().unwrap().to_string();
-    let tok = token_of(&s["game"]);
     send(
         &mut ws,
-        json!({"type":"move","game":id,"move":"c3-c4","token":tok}),
+        json!({"type":"move","game":id,"move":"c3-c4","token":owner["token"]}),
     )
     .await;
     let v = wait_for(&mut ws, "error", |_| true).await;

@@ -208,9 +208,10 @@ async fn a_watcher_that_never_reads_is_dropped() {
     let url = server.url();
     let mut player = connect(&url).await;
     send(&mut player, json!({"type": "new", "opponent": "human"})).await;
+    let owner = wait_for(&mut player, "owner", |_| true).await;
+    let token = owner["token"].as_str().unwrap().to_string();
     let state = wait_for(&mut player, "state", |_| true).await;
     let id = state["game"]["id"].as_str().unwrap().to_string();
-    let token = state["game"]["token"].as_str().unwrap().to_string();
     // The watcher joins, then reads nothing, from a socket with a small receive buffer.
     let socket = tokio::net::TcpSocket::new_v4().unwrap();
     socket.set_recv_buffer_size(4096).unwrap();

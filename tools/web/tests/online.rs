@@ -522,3 +522,30 @@ async fn a_restart_loses_no_game() {
     let pdn = app.room_pdn(&id).unwrap();
     assert!(pdn.contains("1. c3-d4 f6-g5 2. d4-e5"), "{pdn}");
 }
+
+#[tokio::test]
+async fn no_first_move_aborts_the_game_for_everyone() {
+    let mut c = config();
+    c.limits.first_move_ms = 300;
+    let (url, app, _) = serve(c).await;
+    let (id, mut w, mut b, mut watchers) = room(&url, json!({}), 1).await;
+    // Nobody moves: players and spectator hear the abort, not a loss.
+    for ws in [&mut w.ws, &mut b.ws, &mut watchers[0].ws] {
+        let r = wait_for(ws, "room", |v| v["room"]["status"]["over"] == true).await;
+        assert_eq!(
+            r["room"]["status"]["text"],
+            "game aborted (White made no first move)"
+        );
+        assert_eq!(r["room"]["status"]["result"], "*");
+    }
+    play(&mut w.ws, &id, "c3-d4").await;
+    assert!(error(&mut w.ws).await.contains("the game is over"));
+    let lobby = app.lobby().unwrap();
+    let listed = lobby
+        .finished
+        .iter()
+        .find(|l| l.id == id)
+        .expect("listed as finished");
+    assert_eq!(listed.status, "game aborted (White made no first move)");
+    assert!(app.room_pdn(&id).unwrap().contains("[Result \"*\"]"));
+}

@@ -115,3 +115,42 @@ fn proposals_are_tallied_and_matched() {
         .any(|p| p.text == "c3-d4" && !p.matched));
     assert!(r.tally().is_empty(), "a new move, new proposals");
 }
+
+#[test]
+fn a_game_without_a_first_move_is_aborted() {
+    let t0 = Instant::now();
+    let mut r = room(300_000, 3_000, t0);
+    r.first_move_ms = 30_000;
+    assert_eq!(
+        r.time_to_flag(t0),
+        Some(30_000),
+        "the first move's deadline comes first"
+    );
+    assert!(!r.flag(t0 + Duration::from_millis(29_999)));
+    let late = t0 + Duration::from_millis(30_001);
+    assert_eq!(
+        r.play(Color::White, None, Some("c3-d4"), late),
+        Err("the game was aborted: no first move in time".into())
+    );
+    assert_eq!(r.ending, Some(Ending::Aborted(Color::White)));
+    assert_eq!(r.ending.unwrap().outcome(), None, "no result: not scored");
+    let s = r.status();
+    assert_eq!(
+        (s.over, s.result.as_str(), s.text.as_str()),
+        (true, "*", "game aborted (White made no first move)")
+    );
+    assert_eq!(Ending::from_code("aborted-white"), r.ending);
+}
+
+#[test]
+fn a_first_move_in_time_ends_the_deadline() {
+    let t0 = Instant::now();
+    let mut r = room(300_000, 0, t0);
+    r.first_move_ms = 30_000;
+    let t1 = t0 + Duration::from_millis(20_000);
+    r.play(Color::White, None, Some("c3-d4"), t1).unwrap();
+    // Black's reply has no deadline of its own: only the clock.
+    assert_eq!(r.time_to_flag(t1), Some(300_000));
+    assert!(!r.flag(t1 + Duration::from_millis(60_000)));
+    assert!(r.ending.is_none());
+}

@@ -27,6 +27,9 @@ pub struct Limits {
     /// Engine searches (hints, opinions) one client address may have queued or running at
     /// once: its share of the engine's queue ([`crate::QUEUE`]).
     pub engine_share: usize,
+    /// Milliseconds the first player has for the game's first move once both seats are
+    /// taken; then the game is aborted.
+    pub first_move_ms: i64,
 }
 
 impl Default for Limits {
@@ -40,6 +43,7 @@ impl Default for Limits {
             games_per_minute: 60,
             spectators_per_client: 3,
             engine_share: 4,
+            first_move_ms: crate::room::FIRST_MOVE_MS,
         }
     }
 }

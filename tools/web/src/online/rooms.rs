@@ -71,6 +71,7 @@ impl App {
         let id = format!("r{}", random_hex::<8>()?);
         let token = random_hex::<16>()?;
         let mut room = Room::new(id.clone(), game, control, unix_now());
+        room.first_move_ms = self.online.limits.first_move_ms;
         let now = Instant::now();
         room.take_seat(color, token.clone(), now);
         let mut rooms = self.online.lock();
@@ -216,7 +217,7 @@ impl App {
         let (result, left) = self.online.with(&seat.room, |room, now| {
             if room.flag(now) {
                 self.online.commit(room, now);
-                return Ok((Err("your time ran out".to_string()), None));
+                return Ok((Err(room.flag_reason()), None));
             }
             match change(room, color, now) {
                 Ok(()) => Ok((Ok(()), self.online.commit(room, now))),
@@ -321,7 +322,7 @@ impl App {
             }
             Ok(room
                 .game
-                .pdn_with_result(&tags, room.ending.map(|e| e.outcome())))
+                .pdn_with_result(&tags, room.ending.and_then(|e| e.outcome())))
         })
     }
 
@@ -374,6 +375,7 @@ impl App {
             // are not held, and their clocks wait.
             for id in ids.iter().take(self.online.limits.max_rooms) {
                 if let Some(mut room) = self.online.db.load(id)? {
+                    room.first_move_ms = self.online.limits.first_move_ms;
                     if room.started() && !room.is_over() {
                         room.turn_start = Some(now);
                         armed.push((id.clone(), room.time_to_flag(now)));

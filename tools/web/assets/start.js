@@ -1,0 +1,72 @@
+// damka-web's start: the new-game form (only the fields that apply to the chosen opponent are
+// shown), the last local game of this browser (opened again on the next visit instead of a
+// game nobody asked for) and a rematch's settings.
+
+const $ = (sel) => document.querySelector(sel);
+const form = $("#new-game");
+const LAST_KEY = "damka-last-game";
+const tokenKey = (id) => "damka-game-" + id;
+
+function storage(fn) {
+  try {
+    return fn(window.localStorage);
+  } catch (e) {
+    return null; // storage refused (private mode): nothing is remembered
+  }
+}
+
+/** Shows the form's fields that apply to its opponent (data-for lists the opponents). */
+export function showFields() {
+  const opponent = form.elements.opponent.value;
+  for (const el of form.querySelectorAll("[data-for]")) {
+    el.hidden = !el.dataset.for.split(" ").includes(opponent);
+  }
+}
+
+/** Shows the form; `focus`: and takes the person to it (the New game button). */
+export function showForm(focus) {
+  form.hidden = false;
+  showFields();
+  if (focus) {
+    form.scrollIntoView({ block: "nearest" });
+    form.elements.variant.focus({ preventScroll: true });
+  }
+}
+
+/** The id of the last local game this browser played, if any. */
+export function lastGame() {
+  return storage((s) => s.getItem(LAST_KEY));
+}
+
+export function rememberGame(game) {
+  if (game && game.id && gameToken(game.id)) storage((s) => s.setItem(LAST_KEY, game.id));
+}
+
+/** The owner's secret of local game `id`, if this browser started it. */
+export function gameToken(id) {
+  return storage((s) => s.getItem(tokenKey(id)));
+}
+
+/** Keeps the owner's secret the server gave for a game this browser started. */
+export function keepToken(id, token) {
+  storage((s) => s.setItem(tokenKey(id), token));
+}
+
+export function forgetGame() {
+  storage((s) => s.removeItem(LAST_KEY));
+}
+
+/** The settings of a rematch of `game`: the same ones, colours swapped. */
+export function rematchValues(game) {
+  const values = {
+    variant: game.variant,
+    opponent: game.opponent,
+    skill: game.skill,
+    movetime: game.movetime,
+  };
+  if (game.opponent === "engine") values.color = game.color === "white" ? "black" : "white";
+  return values;
+}
+
+form.elements.opponent.addEventListener("change", showFields);
+showFields();
