@@ -9,17 +9,15 @@
 //!
 //! `DAMKA_LOAD_ROOMS`, `DAMKA_LOAD_SPECTATORS` and `DAMKA_LOAD_PLIES` change the sizes.
 
-use futures_util::{SinkExt, StreamExt};
+use futures_util::StreamExt;
 use serde::Deserialize;
 use serde_json::json;
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
 
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+mod common;
+use common::{kib, send, Process, Ws};
 
 /// The parts of a message the clients read (parsed without building a whole JSON tree).
 #[derive(Deserialize)]
@@ -57,52 +55,24 @@ fn size(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-fn rss_kib(pid: u32, field: &str) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find(|l| l.starts_with(field))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
-}
-
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn start(rooms: usize, spectators: usize) -> (Server, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_damka-web"))
-        .args(["--bind", "127.0.0.1", "--port", "0", "--db", ":memory:"])
-        .args(["--max-rooms", &(rooms + 10).to_string()])
-        .args(["--max-spectators", &(spectators + 10).to_string()])
+fn start(rooms: usize, spectators: usize) -> (Process, String) {
+    let (rooms, spectators) = ((rooms + 10).to_string(), (spectators + 10).to_string());
+    let (server, addr) = Process::start(&[
+        "--max-rooms",
+        &rooms,
+        "--max-spectators",
+        &spectators,
         // Every client here is one address: the limits per address would refuse most.
-        .args(["--max-per-address", "100000", "--max-connections", "100000"])
-        .args([
-            "--rooms-per-minute",
-            "100000",
-            "--spectators-per-client",
-            "100000",
-        ])
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the damka-web binary starts");
-    let mut line = String::new();
-    let out = child.stdout.take().expect("its output");
-    BufReader::new(out).read_line(&mut line).unwrap();
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .expect("the address it serves")
-        .trim()
-        .trim_end_matches('/')
-        .to_string();
-    (Server(child), format!("ws://{addr}/ws"))
+        "--max-per-address",
+        "100000",
+        "--max-connections",
+        "100000",
+        "--rooms-per-minute",
+        "100000",
+        "--spectators-per-client",
+        "100000",
+    ]);
+    (server, format!("ws://{addr}/ws"))
 }
 
 async fn read(ws: &mut Ws) -> Option<Msg> {
@@ -113,10 +83,6 @@ async fn read(ws: &mut Ws) -> Option<Msg> {
             Err(_) => return None,
         }
     }
-}
-
-async fn send(ws: &mut Ws, v: serde_json::Value) {
-    ws.send(Message::Text(v.to_string().into())).await.unwrap();
 }
 
 /// When each ply of a room was sent by its player.
@@ -201,7 +167,7 @@ async fn rooms_with_spectators_under_load() {
     );
     let (server, url) = start(rooms, spectators);
     let pid = server.0.id();
-    let idle_kib = rss_kib(pid, "VmRSS:");
+    let idle_kib = kib(pid, "VmRSS:");
     let t0 = Instant::now();
     let mut players = Vec::new();
     let mut watchers = Vec::new();
@@ -231,7 +197,7 @@ async fn rooms_with_spectators_under_load() {
         watchers.push(room_watchers);
         sents.push(sent);
     }
-    let connected_kib = rss_kib(pid, "VmRSS:");
+    let connected_kib = kib(pid, "VmRSS:");
     let setup = t0.elapsed();
     let t1 = Instant::now();
     let mut tasks = Vec::new();
@@ -256,7 +222,7 @@ async fn rooms_with_spectators_under_load() {
         .await
         .expect("the load test ends within 90 s");
     let played = t1.elapsed();
-    let peak_kib = rss_kib(pid, "VmHWM:");
+    let peak_kib = kib(pid, "VmHWM:");
     let mut latencies = Vec::new();
     let mut missing = 0;
     for (r, times) in &seen {

@@ -12,10 +12,8 @@
 //! the frame cap and the bounded queues, not the door. `DAMKA_HOSTILE_SECONDS` sets how long
 //! the attack runs (20 s).
 
-use futures_util::{SinkExt, StreamExt};
+use futures_util::SinkExt;
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -23,46 +21,11 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+mod common;
+use common::{kib, send, wait_for, Process, Ws};
 
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn kib(pid: u32, field: &str) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find(|l| l.starts_with(field))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
-}
-
-fn start() -> (Server, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_damka-web"))
-        .args(["--bind", "127.0.0.1", "--port", "0", "--db", ":memory:"])
-        .args(["--max-per-address", "10000", "--max-connections", "10000"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the damka-web binary starts");
-    let mut line = String::new();
-    let out = child.stdout.take().expect("its output");
-    BufReader::new(out).read_line(&mut line).unwrap();
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .expect("the address it serves")
-        .trim()
-        .trim_end_matches('/')
-        .to_string();
-    (Server(child), addr)
+fn start() -> (Process, String) {
+    Process::start(&["--max-per-address", "10000", "--max-connections", "10000"])
 }
 
 async fn connect(addr: &str) -> Ws {
@@ -70,32 +33,6 @@ async fn connect(addr: &str) -> Ws {
         .await
         .unwrap()
         .0
-}
-
-async fn send(ws: &mut Ws, v: Value) {
-    ws.send(Message::Text(v.to_string().into())).await.unwrap();
-}
-
-async fn next(ws: &mut Ws) -> Value {
-    loop {
-        let m = tokio::time::timeout(Duration::from_secs(20), ws.next())
-            .await
-            .expect("a message within 20 s")
-            .expect("open")
-            .expect("a frame");
-        if let Message::Text(t) = m {
-            return serde_json::from_str(t.as_str()).unwrap();
-        }
-    }
-}
-
-async fn wait_for(ws: &mut Ws, kind: &str, test: impl Fn(&Value) -> bool) -> Value {
-    loop {
-        let v = next(ws).await;
-        if v["type"] == kind && test(&v) {
-            return v;
-        }
-    }
 }
 
 /// A local game imported from a PDN of `plies` king moves back and forth (24 KB for 4,000),
