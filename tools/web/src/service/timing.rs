@@ -1,0 +1,26 @@
+//! The clocks of local games on the server: the flag timer that ends a game whose running
+//! clock reaches zero though nobody asks, and the stop at shutdown after which the time the
+//! server is down counts against nobody.
+
+use crate::api::ApiError;
+use crate::app::App;
+use std::sync::Arc;
+
+impl App {
+    /// Arms the flag timer of game `id`, due in `ms` milliseconds (`None`: no clock runs, or
+    /// one is armed for this turn already). A game read again then finds its clock at zero and
+    /// ends, which every watcher hears.
+    pub(super) fn arm_clock(self: &Arc<Self>, id: &str, ms: Option<i64>) {
+        let Some(ms) = ms else { return };
+        let id = id.to_string();
+        self.after_ms(ms, move |app| {
+            let _ = app.with(&id, |_| ());
+        });
+    }
+
+    /// Stops the clocks of every local game at shutdown, where they are now: read back by the
+    /// next server, they run again from then.
+    pub fn stop_game_clocks(&self) -> Result<(), ApiError> {
+        self.online.db.pause_games().map_err(ApiError::Bad)
+    }
+}
