@@ -296,22 +296,12 @@ impl PageGame {
 
     /// The moves played, each seen from the position it was played in.
     pub fn history(&self) -> Vec<MoveView> {
-        with_game!(self, g => g
-            .moves()
-            .iter()
-            .zip(g.positions())
-            .map(|(m, p)| move_view(p, m))
-            .collect())
+        with_game!(self, g => each_move(g, move_view))
     }
 
     /// The moves played, as the page's move list and replay need them.
     pub fn played(&self) -> Vec<PlayedMove> {
-        with_game!(self, g => g
-            .moves()
-            .iter()
-            .zip(g.positions())
-            .map(|(m, p)| played_move(p, m))
-            .collect())
+        with_game!(self, g => each_move(g, played_move))
     }
 
     /// The start board (see [`board_text`] for the form).
@@ -372,6 +362,15 @@ impl PageGame {
             pos.legal_moves().contains(mv).then(|| move_view(pos, mv))
         })
     }
+}
+
+/// `f` of every move played and the position it was played in, in order.
+fn each_move<P: Position, T>(game: &Game<P>, f: impl Fn(&P, &P::Move) -> T) -> Vec<T> {
+    game.moves()
+        .iter()
+        .zip(game.positions())
+        .map(|(m, p)| f(p, m))
+        .collect()
 }
 
 fn playable_of<P: Position>(_: &Game<P>) -> u64 {

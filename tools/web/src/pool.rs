@@ -324,6 +324,14 @@ mod tests {
         }
     }
 
+    /// The start position: a search that takes all the time it is given.
+    fn start_request() -> SearchRequest {
+        request(
+            "W:W1,2,3,4,5,6,7,8,9,10,11,12:B21,22,23,24,25,26,27,28,29,30,31,32",
+            &[],
+        )
+    }
+
     fn hub(r: &SearchRequest, mv: &Move) -> String {
         damka::per_game!(&r.game, g => g.position().move_to_hub(mv))
     }
@@ -375,10 +383,7 @@ mod tests {
     #[tokio::test]
     async fn a_clock_limits_the_search() {
         let pool = Pool::new(1, 1, 4);
-        let mut r = request(
-            "W:W1,2,3,4,5,6,7,8,9,10,11,12:B21,22,23,24,25,26,27,28,29,30,31,32",
-            &[],
-        );
+        let mut r = start_request();
         r.movetime = 30.0;
         r.clock = Some([1.0, 0.0]);
         let t = std::time::Instant::now();
@@ -389,10 +394,7 @@ mod tests {
     #[tokio::test]
     async fn a_full_queue_is_refused() {
         let pool = Pool::new(1, 1, 1);
-        let mut long = request(
-            "W:W1,2,3,4,5,6,7,8,9,10,11,12:B21,22,23,24,25,26,27,28,29,30,31,32",
-            &[],
-        );
+        let mut long = start_request();
         long.movetime = 0.5;
         let mut busy = false;
         let mut waiting = Vec::new();

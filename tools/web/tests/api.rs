@@ -139,6 +139,31 @@ async fn hot_seat_game_over_http() {
 }
 
 #[tokio::test]
+async fn a_local_games_clocks_are_in_its_http_views() {
+    let app = router();
+    let body = r#"{"opponent":"human","time":180,"increment":2}"#;
+    let (s, g) = call_json(&app, "POST", "/api/games", body).await;
+    assert_eq!(s, StatusCode::CREATED, "{g}");
+    assert_eq!(
+        (&g["time"], &g["running"]),
+        (&json!([180.0, 2.0]), &json!("white"))
+    );
+    let uri = format!("/api/games/{}/move", g["id"].as_str().unwrap());
+    let (s, g) = call_json(&app, "POST", &uri, r#"{"move":"c3-d4"}"#).await;
+    assert_eq!(s, StatusCode::OK, "{g}");
+    assert_eq!(g["running"], "black");
+    assert!(
+        g["clocks"][0].as_i64().unwrap() > 180_000,
+        "the increment: {g}"
+    );
+    let (s, v) = call_json(&app, "POST", "/api/games", r#"{"time":0}"#).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(error_of(&v).contains("time must be from"), "{v}");
+    let (_, g) = call_json(&app, "POST", "/api/games", r#"{"opponent":"human"}"#).await;
+    assert!(g["clocks"].is_null() && g["time"].is_null() && g["running"].is_null());
+}
+
+#[tokio::test]
 async fn against_the_engine_the_reply_comes_with_the_move() {
     let app = router();
     let body = r#"{"variant":"turkish","color":"black","movetime":0.05,"skill":3}"#;

@@ -1,7 +1,8 @@
 //! The hostile load test (issue 37): the damka-web binary on loopback, an honest game played
 //! while, all at once, 200 idle sockets, 20 WebSockets each holding a partial frame of almost
 //! 1 MiB, 5 watchers that never read (each asking 20 times a second for the state of a game
-//! imported from a 24 KB PDN, about 600 KB)
+//! imported from a 24 KB PDN of 4,000 plies: about 600 KB when a view held a board a ply, now
+//! [`LONG_VIEW_MAX`] at the most, measured by `a_long_games_view_grows_with_its_moves_only`)
 //! and a room-creation flood run. Every honest move must reach the opponent within 500 ms and
 //! the server's resident memory must stay under 150 MB. Bounded: about 40 s.
 //!
@@ -98,10 +99,13 @@ async fn wait_for(ws: &mut Ws, kind: &str, test: impl Fn(&Value) -> bool) -> Val
     }
 }
 
-/// A local game imported from a PDN of `plies` king moves back and forth (24 KB for 4,000),
-/// whose state is what the silent watchers ask for: about 600 KB, as large as a view gets
-/// from an import under the 64 KiB body cap's tenth of it. Returns its id and state size.
-async fn long_game(addr: &str, plies: usize) -> (String, usize) {
+/// The largest view of the 4,000-ply game, bytes. It was about 600 KB (a board a ply);
+/// it is 69 KB (17 bytes a ply: `{"text":"a1-b2"},`; a capture adds its squares).
+pub const LONG_VIEW_MAX: usize = 100_000;
+
+/// A PDN of `plies` king moves back and forth (24 KB for 4,000), as long a game as an import
+/// under the 64 KiB body cap's tenth of it gives.
+fn long_pdn(plies: usize) -> String {
     let mut pdn = String::from("[FEN \"W:WKa1:BKh2\"]\n");
     let cycle = ["a1-b2", "h2-g1", "b2-a1", "g1-h2"];
     for i in 0..plies {
@@ -109,7 +113,32 @@ async fn long_game(addr: &str, plies: usize) -> (String, usize) {
         pdn.push(' ');
     }
     pdn.push('*');
-    let body = json!({"pdn": pdn, "opponent": "human"}).to_string();
+    pdn
+}
+
+/// The view of a 4,000-ply game, which the silent watchers below ask for, stays in proportion
+/// to its moves (no board per ply) and under [`LONG_VIEW_MAX`]:
+///
+///     cargo test --profile ci -p damka-web --test load_hostile -- --nocapture long
+#[test]
+fn a_long_games_view_grows_with_its_moves_only() {
+    let (app, _) = damka_web::build(1, 1);
+    let form = damka_web::service::NewGame {
+        pdn: Some(long_pdn(4000)),
+        opponent: Some("human".into()),
+        ..Default::default()
+    };
+    let view = app.new_game(&form).unwrap();
+    assert_eq!(view.board.moves.len(), 4000);
+    let bytes = serde_json::to_string(&view).unwrap().len();
+    println!("the view of a 4,000-ply game: {bytes} bytes");
+    assert!(bytes < LONG_VIEW_MAX, "{bytes} bytes");
+}
+
+/// A local game imported from [`long_pdn`] of `plies`, whose state is what the silent watchers
+/// ask for. Returns its id and state size.
+async fn long_game(addr: &str, plies: usize) -> (String, usize) {
+    let body = json!({"pdn": long_pdn(plies), "opponent": "human"}).to_string();
     let mut s = TcpStream::connect(addr).await.unwrap();
     let req = format!(
         "POST /api/games HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
@@ -159,6 +188,101 @@ async fn until_closed(mut s: TcpStream) {
     }
 }
 
+/// Starts every attack on the server at `addr` until `stop` (the silent watchers ask for
+/// local game `game`); returns their round counters: idle sockets, partial frames, silent
+/// watchers, room requests, rooms created.
+fn attack(addr: &str, game: &str, stop: &Arc<AtomicBool>) -> Vec<Arc<AtomicUsize>> {
+    let (addr, game) = (addr.to_string(), game.to_string());
+    let counters: Vec<Arc<AtomicUsize>> = (0..5).map(|_| Arc::default()).collect();
+    // 200 idle sockets, opened again whenever the server closes them.
+    for _ in 0..200 {
+        let a = addr.clone();
+        repeat(stop, &counters[0], move || {
+            let a = a.clone();
+            async move {
+                if let Ok(s) = TcpStream::connect(&a).await {
+                    until_closed(s).await;
+                }
+            }
+        });
+    }
+    // 20 partial frames: a frame of 1 MiB less a byte announced, all but 100 bytes sent.
+    for _ in 0..20 {
+        let a = addr.clone();
+        repeat(stop, &counters[1], move || {
+            let a = a.clone();
+            async move {
+                let Ok(mut s) = TcpStream::connect(&a).await else {
+                    return;
+                };
+                let req = format!(
+                    "GET /ws HTTP/1.1\r\nHost: {a}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+                     Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                );
+                let len: u64 = (1 << 20) - 1;
+                let mut frame = vec![0x81u8, 0x80 | 127];
+                frame.extend_from_slice(&len.to_be_bytes());
+                frame.extend_from_slice(&[1, 2, 3, 4]);
+                frame.resize(frame.len() + len as usize - 100, b'x');
+                if s.write_all(req.as_bytes()).await.is_ok() && s.write_all(&frame).await.is_ok() {
+                    until_closed(s).await;
+                }
+            }
+        });
+    }
+    // 5 watchers that never read, asking for the long game's state 20 times a second.
+    for _ in 0..5 {
+        let (a, g) = (addr.clone(), game.clone());
+        repeat(stop, &counters[2], move || {
+            let (a, g) = (a.clone(), g.clone());
+            async move {
+                let socket = tokio::net::TcpSocket::new_v4().unwrap();
+                let _ = socket.set_recv_buffer_size(4096);
+                let Ok(stream) = socket.connect(a.parse().unwrap()).await else {
+                    return;
+                };
+                let stream = tokio_tungstenite::MaybeTlsStream::Plain(stream);
+                let url = format!("ws://{a}/ws");
+                let Ok((mut ws, _)) = tokio_tungstenite::client_async(url, stream).await else {
+                    return;
+                };
+                let join = Message::Text(json!({"type": "join", "game": g}).to_string().into());
+                for _ in 0..2000 {
+                    let sent = tokio::time::timeout(Duration::from_secs(5), ws.send(join.clone()));
+                    if !matches!(sent.await, Ok(Ok(()))) {
+                        break;
+                    }
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+            }
+        });
+    }
+    // The room-creation flood, one request per connection, as fast as answers come.
+    let created = counters[4].clone();
+    let a = addr.clone();
+    repeat(stop, &counters[3], move || {
+        let (a, created) = (a.clone(), created.clone());
+        async move {
+            let Ok(mut s) = TcpStream::connect(&a).await else {
+                return;
+            };
+            let req = format!(
+                "POST /api/rooms HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\n\
+                 Content-Length: 2\r\n\r\n{{}}"
+            );
+            let mut answer = Vec::new();
+            if s.write_all(req.as_bytes()).await.is_ok() {
+                let _ =
+                    tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut answer)).await;
+            }
+            if answer.starts_with(b"HTTP/1.1 201") {
+                created.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    });
+    counters
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "a load test: run it on its own (issue 37)"]
 async fn an_honest_game_under_attack() {
@@ -187,93 +311,7 @@ async fn an_honest_game_under_attack() {
     let (game, view_bytes) = long_game(&addr, 4000).await;
 
     let stop = Arc::new(AtomicBool::new(false));
-    let counters: Vec<Arc<AtomicUsize>> = (0..5).map(|_| Arc::default()).collect();
-    // 200 idle sockets, opened again whenever the server closes them.
-    for _ in 0..200 {
-        let a = addr.clone();
-        repeat(&stop, &counters[0], move || {
-            let a = a.clone();
-            async move {
-                if let Ok(s) = TcpStream::connect(&a).await {
-                    until_closed(s).await;
-                }
-            }
-        });
-    }
-    // 20 partial frames: a frame of 1 MiB less a byte announced, all but 100 bytes sent.
-    for _ in 0..20 {
-        let a = addr.clone();
-        repeat(&stop, &counters[1], move || {
-            let a = a.clone();
-            async move {
-                let Ok(mut s) = TcpStream::connect(&a).await else {
-                    return;
-                };
-                let req = format!(
-                    "GET /ws HTTP/1.1\r\nHost: {a}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
-                     Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-                );
-                let len: u64 = (1 << 20) - 1;
-                let mut frame = vec![0x81u8, 0x80 | 127];
-                frame.extend_from_slice(&len.to_be_bytes());
-                frame.extend_from_slice(&[1, 2, 3, 4]);
-                frame.resize(frame.len() + len as usize - 100, b'x');
-                if s.write_all(req.as_bytes()).await.is_ok() && s.write_all(&frame).await.is_ok() {
-                    until_closed(s).await;
-                }
-            }
-        });
-    }
-    // 5 watchers that never read, asking for the long game's state 20 times a second.
-    for _ in 0..5 {
-        let (a, g) = (addr.clone(), game.clone());
-        repeat(&stop, &counters[2], move || {
-            let (a, g) = (a.clone(), g.clone());
-            async move {
-                let socket = tokio::net::TcpSocket::new_v4().unwrap();
-                let _ = socket.set_recv_buffer_size(4096);
-                let Ok(stream) = socket.connect(a.parse().unwrap()).await else {
-                    return;
-                };
-                let stream = tokio_tungstenite::MaybeTlsStream::Plain(stream);
-                let url = format!("ws://{a}/ws");
-                let Ok((mut ws, _)) = tokio_tungstenite::client_async(url, stream).await else {
-                    return;
-                };
-                let join = Message::Text(json!({"type": "join", "game": g}).to_string().into());
-                for _ in 0..2000 {
-                    let sent = tokio::time::timeout(Duration::from_secs(5), ws.send(join.clone()));
-                    if !matches!(sent.await, Ok(Ok(()))) {
-                        break;
-                    }
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                }
-            }
-        });
-    }
-    // The room-creation flood, one request per connection, as fast as answers come.
-    let created = counters[4].clone();
-    let a = addr.clone();
-    repeat(&stop, &counters[3], move || {
-        let (a, created) = (a.clone(), created.clone());
-        async move {
-            let Ok(mut s) = TcpStream::connect(&a).await else {
-                return;
-            };
-            let req = format!(
-                "POST /api/rooms HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\n\
-                 Content-Length: 2\r\n\r\n{{}}"
-            );
-            let mut answer = Vec::new();
-            if s.write_all(req.as_bytes()).await.is_ok() {
-                let _ =
-                    tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut answer)).await;
-            }
-            if answer.starts_with(b"HTTP/1.1 201") {
-                created.fetch_add(1, Ordering::Relaxed);
-            }
-        }
-    });
+    let counters = attack(&addr, &game, &stop);
 
     // The honest game: a move every 300 ms, its arrival at the opponent timed.
     let peak = Arc::new(AtomicUsize::new(0));
@@ -339,6 +377,10 @@ async fn an_honest_game_under_attack() {
         rounds[4],
     );
     assert!(latencies.len() >= 10, "the honest game was played");
+    assert!(
+        view_bytes < LONG_VIEW_MAX,
+        "the long game's view: {view_bytes} bytes"
+    );
     assert!(worst <= 500.0, "an honest move took {worst:.0} ms");
     assert!(
         hwm_kib < 150 * 1024,
