@@ -80,8 +80,8 @@ pub struct Entry {
     pub clocks: Option<Clocks>,
     /// The end decided outside the rules of the board (a loss on time).
     pub ending: Option<Ending>,
-    /// When the running clock reaches zero, as the flag timer armed last knows it (one timer
-    /// a turn, however many pages ask).
+    /// When the earliest flag timer pending fires (one timer a turn at most, however many
+    /// pages ask).
     pub armed: Option<Instant>,
     used: Instant,
 }
@@ -232,19 +232,24 @@ impl Entry {
         true
     }
 
-    /// Milliseconds until the running clock reaches zero, if a flag timer is wanted for it:
-    /// none is armed yet for this turn's deadline.
-    pub fn arm(&mut self) -> Option<i64> {
+    /// When the running clock reaches zero and in how many milliseconds, if a flag timer is
+    /// wanted for it: none is armed that fires by then. A timer that fires early arms the next
+    /// (see [`crate::service`]), and each side's zero only moves later as the game goes on,
+    /// so a game has at most a few timers pending however fast its moves come.
+    pub fn arm(&mut self) -> Option<(Instant, i64)> {
         let now = Instant::now();
         let side = self.running()?;
         let clocks = self.clocks?;
         let deadline = clocks.turn_start?
             + Duration::from_millis(clocks.remaining[side.index()].max(0) as u64);
-        if self.armed == Some(deadline) {
+        if self.armed.is_some_and(|a| a <= deadline) {
             return None;
         }
         self.armed = Some(deadline);
-        Some(deadline.saturating_duration_since(now).as_millis() as i64)
+        Some((
+            deadline,
+            deadline.saturating_duration_since(now).as_millis() as i64,
+        ))
     }
 
     /// The clocks after `mover`'s move, just played at `now`.
@@ -445,6 +450,28 @@ mod tests {
         assert_eq!(msg["type"], "state");
         assert_eq!(msg["game"]["version"], 1);
         assert_eq!(msg["game"]["moves"][0]["text"], "c3-d4");
+    }
+
+    #[test]
+    fn one_flag_timer_a_turn_however_often_asked() {
+        let mut e = entry();
+        assert_eq!(e.arm(), None, "no clock, no timer");
+        e.clocks = Some(Clocks::start(
+            TimeControl {
+                base_ms: 60_000,
+                inc_ms: 0,
+            },
+            Instant::now(),
+        ));
+        let (deadline, ms) = e.arm().expect("a timer for White's clock");
+        assert!(ms > 59_000, "{ms}");
+        assert_eq!(e.arm(), None, "armed already");
+        // Black's zero comes later: the timer armed fires first and arms the next.
+        e.game.play_text("c3-d4").unwrap();
+        e.clock_moved(Color::White, Instant::now());
+        assert_eq!(e.arm(), None);
+        e.armed = None; // the timer fired
+        assert!(e.arm().is_some_and(|(d, _)| d > deadline));
     }
 
     #[test]

@@ -5,16 +5,23 @@
 use crate::api::ApiError;
 use crate::app::App;
 use std::sync::Arc;
+use std::time::Instant;
 
 impl App {
-    /// Arms the flag timer of game `id`, due in `ms` milliseconds (`None`: no clock runs, or
-    /// one is armed for this turn already). A game read again then finds its clock at zero and
-    /// ends, which every watcher hears.
-    pub(super) fn arm_clock(self: &Arc<Self>, id: &str, ms: Option<i64>) {
-        let Some(ms) = ms else { return };
+    /// Arms the flag timer of game `id`, due at `deadline`, in `ms` milliseconds (`None`: no
+    /// clock runs, or a timer fires by then already). The game read then finds its clock at
+    /// zero and ends, which every watcher hears; a clock that still runs (the turn changed)
+    /// gets its own timer then.
+    pub(super) fn arm_clock(self: &Arc<Self>, id: &str, due: Option<(Instant, i64)>) {
+        let Some((deadline, ms)) = due else { return };
         let id = id.to_string();
         self.after_ms(ms, move |app| {
-            let _ = app.with(&id, |_| ());
+            let _ = app.with(&id, |e| {
+                if e.armed == Some(deadline) {
+                    e.armed = None;
+                }
+            });
+            let _ = app.kick(&id);
         });
     }
 
