@@ -414,6 +414,9 @@ def run(tests, driver):
         start = time.time()
         try:
             test()
+            # The positions the page rebuilt from the moves ended on the server's board.
+            mismatches = driver.execute_script("return window.damkaReplayMismatches || 0")
+            assert mismatches == 0, f"{mismatches} replays differ from the server's board"
             print(f"ok   {name} ({time.time() - start:.1f} s)")
         except Exception:
             failed += 1

@@ -300,10 +300,8 @@ impl App {
                 return Err(ApiError::Bad(NOT_OWNER.into()));
             }
             if e.ending.is_some() {
-                return Err(ApiError::Bad(format!(
-                    "the game is over: {}",
-                    e.view(id).board.status.text
-                )));
+                let status = crate::clock::status_with(&e.game, e.ending);
+                return Err(ApiError::Bad(format!("the game is over: {}", status.text)));
             }
             if e.thinking || e.engine_to_move() {
                 return Err(ApiError::Bad("it is the engine's turn".into()));
