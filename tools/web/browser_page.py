@@ -1,7 +1,8 @@
 """Browser tests of playing on the page (docs/web.md, issue 33): the start form, refused moves
 and their reasons, the game-over banner and rematch, sounds, animation, mute, theme, keyboard
-play, the tab title, and a whole game on a 390x844 touch screen where the board never leaves
-the screen. Called by browser_test.py with its pages; every wait is on a condition.
+play, the tab title, a whole game on a 390x844 touch screen where the board never leaves
+the screen, and the clocks of a local game. Called by browser_test.py with its pages; every
+wait is on a condition.
 """
 
 import os
@@ -35,9 +36,9 @@ def test_start_form(p):
     p.wait(lambda: p.status().startswith("Choose a game"), "the form's invitation")
     assert p.moves() == [] and p.js("return location.hash") == "", p.js("return location.hash")
     assert not shown(p, "#result")
-    assert form_fields_shown(p, "human") == {"variant": True, "color": False, "clock": False,
+    assert form_fields_shown(p, "human") == {"variant": True, "color": False, "clock": True,
                                              "skill": False, "movetime": False}
-    assert form_fields_shown(p, "engine") == {"variant": True, "color": True, "clock": False,
+    assert form_fields_shown(p, "engine") == {"variant": True, "color": True, "clock": True,
                                               "skill": True, "movetime": True}
     assert form_fields_shown(p, "online") == {"variant": True, "color": True, "clock": True,
                                               "skill": False, "movetime": False}
@@ -276,3 +277,32 @@ def test_local_game_lasts_and_is_its_owners(p, new_browser, stop, start):
         assert other.moves() == p.moves()
     finally:
         other.d.quit()
+
+
+def clock_ms(p, color):
+    """The time a clock shows, milliseconds (`1:00`, `0:09.5`)."""
+    minutes, seconds = p.text("clock-" + color).split(":")
+    return (int(minutes) * 60 + float(seconds)) * 1000
+
+
+def test_local_clocks(p):
+    """A hot-seat game with a clock: both clocks shown, each running in its side's turn, the
+    same after a reload (the server keeps them); a game without a clock shows none."""
+    p.new_game("russian", "human", clock="60+0")
+    p.wait(lambda: shown(p, "#clock-white") and shown(p, "#clock-black"), "both clocks")
+    p.wait(lambda: clock_ms(p, "white") < 59000, "White's clock running")
+    assert p.text("clock-black") == "1:00", p.text("clock-black")
+    assert not shown(p, '[name="movetime"]'), "with a clock, no time per move"
+    p.play(["c3", "d4"])
+    p.wait(lambda: clock_ms(p, "black") < 59000, "Black's clock running")
+    white = p.text("clock-white")
+    assert clock_ms(p, "white") < 59000, white
+    p.d.refresh()
+    p.wait(lambda: p.moves() == ["c3-d4"] and shown(p, "#clock-white"), "the game again")
+    assert p.text("clock-white") == white, (p.text("clock-white"), white)
+    p.wait(lambda: clock_ms(p, "black") < 58000, "Black's clock still running after the reload")
+    p.play(["f6", "g5"])
+    p.wait(lambda: p.js("return document.querySelector('#clock-white.running') !== null"),
+           "White's clock running again")
+    p.new_game("russian", "human")
+    p.wait(lambda: not shown(p, "#clocks"), "no clocks without a clock")

@@ -152,14 +152,19 @@ class Page:
     def action(self, name):
         self.d.find_element(By.CSS_SELECTOR, f'[data-action="{name}"]').click()
 
-    def new_game(self, variant, opponent, color="white", skill="10", movetime="0.1", fen=None):
+    def new_game(self, variant, opponent, color="white", skill="10", movetime="0.1", fen=None,
+                 clock=None):
         form = self.d.find_element(By.ID, "new-game")
         Select(form.find_element(By.NAME, "variant")).select_by_value(variant)
         Select(form.find_element(By.NAME, "opponent")).select_by_value(opponent)
-        # Only the fields that apply to this opponent are shown (and set).
-        for name, value in (("color", color), ("skill", skill), ("movetime", movetime)):
+        # A local game has no clock unless asked; a room keeps the form's unless asked.
+        clock = clock or ("none" if opponent != "online" else None)
+        # Only the fields that apply to this opponent are shown (and set); the clock first, as
+        # the engine's time per move is shown without one only.
+        fields = (("color", color), ("clock", clock), ("skill", skill), ("movetime", movetime))
+        for name, value in fields:
             field = form.find_element(By.NAME, name)
-            if field.is_displayed():
+            if value is not None and field.is_displayed():
                 Select(field).select_by_value(value)
         before = self.d.execute_script("return location.pathname + location.hash")
         if fen:
@@ -409,6 +414,9 @@ def run(tests, driver):
         start = time.time()
         try:
             test()
+            # The positions the page rebuilt from the moves ended on the server's board.
+            mismatches = driver.execute_script("return window.damkaReplayMismatches || 0")
+            assert mismatches == 0, f"{mismatches} replays differ from the server's board"
             print(f"ok   {name} ({time.time() - start:.1f} s)")
         except Exception:
             failed += 1
@@ -461,6 +469,7 @@ def main():
             ("game over banner, rematch, sounds, animation", fresh(lambda: pg.test_game_over_banner_and_rematch(p, shots))),
             ("mute, theme, keyboard, title", fresh(lambda: pg.test_feel(p))),
             ("desktop dark screenshot", fresh(lambda: pg.desktop_dark_screenshot(p, shots))),
+            ("local game with clocks, reload", fresh(lambda: pg.test_local_clocks(p))),
             ("phone: a game by touch, the board on screen", fresh(lambda: pg.test_phone_game(q, shots), q)),
             ("local game: restart, reload, read-only for others",
              fresh(lambda: pg.test_local_game_lasts_and_is_its_owners(p, lambda: start_browser(download_dir), server.stop, server.start))),

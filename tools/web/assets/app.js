@@ -1,8 +1,9 @@
 // damka-web page: talks to the server over one WebSocket (see README, "Web page"), draws the
 // game with DraughtsBoard and keeps no rules of its own: legal moves, the result and the
-// notation all come from the server.
+// notation all come from the server. A view lists the moves played, not a board per move:
+// the page rebuilds the earlier positions from the start board (see replay in board.js).
 
-import { DraughtsBoard, squareIndex } from "/assets/board.js";
+import { DraughtsBoard, squareIndex, playedMove, replay } from "/assets/board.js";
 import * as room from "/assets/online.js";
 import * as feel from "/assets/feel.js";
 import { animateMove } from "/assets/animate.js";
@@ -116,26 +117,54 @@ function moverNow() {
 
 function formValues() {
   const f = new FormData(form);
+  const clock = start.clockValues();
   return {
     variant: f.get("variant"),
     opponent: f.get("opponent"),
     color: f.get("color"),
     skill: Number(f.get("skill")),
     movetime: Number(f.get("movetime")),
+    time: clock ? clock.time : null,
+    increment: clock ? clock.increment : null,
   };
+}
+
+// The page's game of a view: every move with its squares, and every board of the game
+// rebuilt from the start (the server sends the board now only, which the last one must be).
+function withBoards(view) {
+  const moves = view.moves.map(playedMove);
+  const boards = replay(view.start, moves);
+  if (boards[boards.length - 1] !== view.board) {
+    // Counted for the browser tests (window.damkaReplayMismatches); the server's board wins.
+    window.damkaReplayMismatches = (window.damkaReplayMismatches || 0) + 1;
+    console.warn("damka: the moves replayed do not give the server's board", view.id);
+    boards[boards.length - 1] = view.board;
+  }
+  return Object.assign({}, view, { moves, boards });
+}
+
+// Whose low time this page warns of in a local game: the person's against the engine, the
+// side to move in hot seat (both players are here).
+function clockOwner() {
+  if (!game) return null;
+  return game.opponent === "engine" ? game.color : game.running;
 }
 
 function startGame(extra) {
   const values = Object.assign(formValues(), extra || {});
   offline = null;
   if (values.opponent === "online") {
-    const [time, increment] = new FormData(form).get("clock").split("+").map(Number);
+    const { time, increment } = start.clockValues() || {};
     const create = { type: "create", variant: values.variant, color: values.color, time, increment };
     if (values.fen) create.fen = values.fen;
     send(create);
     return;
   }
   if (values.color === "random") values.color = Math.random() < 0.5 ? "white" : "black";
+  if (values.time === null) {
+    delete values.time;
+    delete values.increment;
+  }
   send(Object.assign({ type: "new" }, values));
 }
 
@@ -227,7 +256,7 @@ function receive(msg) {
     if (game && game.id === msg.room.id && msg.room.version < game.version) return;
     if (game && game.id === msg.room.id && msg.room.moves.length !== game.moves.length) viewing = null;
     const before = game;
-    game = room.asGame(msg.room);
+    game = withBoards(room.asGame(msg.room));
     arrived(before, game);
     settleOffline(game);
     settleTyped(game, before);
@@ -249,7 +278,8 @@ function receive(msg) {
         viewing = null;
       }
       const before = game;
-      game = msg.game;
+      game = withBoards(msg.game);
+      room.showClocks(game, clockOwner);
       arrived(before, game);
       settleOffline(game);
       settleTyped(game, before);
@@ -332,10 +362,8 @@ function draw() {
   drawEvaluation();
   drawResult();
   feel.setYourMove(live && myTurn());
-  if (room.online.room) {
-    room.drawClocks();
-    room.drawPanel();
-  }
+  room.drawClocks();
+  if (room.online.room) room.drawPanel();
 }
 
 function drawMoves(ply) {

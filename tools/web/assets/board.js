@@ -30,6 +30,28 @@ export function squareIndex(name) {
   return (name.charCodeAt(1) - 49) * 8 + (name.charCodeAt(0) - 97);
 }
 
+/** A played move as the server lists it ({text, captured?, crown?}) with its squares: from, and
+ *  path (every landing square, read from its text: `c3:e5:g7`, `d3xd5`, `c3-d4`). */
+export function playedMove(m) {
+  const squares = m.text.split(/[-:x]/);
+  return { text: m.text, from: squares[0], path: squares.slice(1), captured: m.captured || [], crown: Boolean(m.crown) };
+}
+
+/** Every board of a game, `start` first, rebuilt from its played moves (see playedMove): the
+ *  piece goes to its last square (a king if crowned there) and the captured pieces go. */
+export function replay(start, moves) {
+  const boards = [start];
+  let cells = start.split("");
+  for (const mv of moves) {
+    const piece = cells[squareIndex(mv.from)];
+    cells[squareIndex(mv.from)] = ".";
+    for (const c of mv.captured) cells[squareIndex(c)] = ".";
+    cells[squareIndex(mv.path[mv.path.length - 1])] = mv.crown ? piece.toUpperCase() : piece;
+    boards.push(cells.join(""));
+  }
+  return boards;
+}
+
 export class DraughtsBoard {
   constructor(element, options) {
     this.el = element;

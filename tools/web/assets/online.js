@@ -1,7 +1,8 @@
 // damka-web online rooms (see README, "Online play"): the seat and its token (kept in this
 // browser's localStorage, so a reload or a dropped connection comes back to the same seat),
-// the clocks (the server's times, counted down here between its messages), the draw offer,
-// and the spectators' proposals. app.js draws the board and calls these.
+// the draw offer, and the spectators' proposals; and the clocks of any game that has them (a
+// room, a local game with a clock: the server's times, counted down here between its
+// messages). app.js draws the board and calls these.
 
 import { sound } from "/assets/feel.js";
 
@@ -16,9 +17,11 @@ export const online = {
   view: null,
   receivedAt: 0,
   proposals: [], // the tally so far for the move to come (spectators only)
-  warned: false, // the low-time sound was heard for this game
   opinion: null,
 };
+
+/** The clocks shown: the last view that had them, when it came, and whose low time is heard. */
+const clocks = { view: null, receivedAt: 0, mine: () => null, warned: null };
 
 /** The room named by the page's address (/room/ID), if any. */
 export function roomFromPath() {
@@ -80,6 +83,7 @@ export function asGame(view) {
   if (online.view && online.view.moves.length !== view.moves.length) online.proposals = [];
   online.view = view;
   online.receivedAt = performance.now();
+  showClocks(view, () => (online.role === "spectator" ? null : online.role));
   const started = view.seats[0] && view.seats[1];
   const mine = online.role === view.side || online.role === "spectator";
   return Object.assign({}, view, {
@@ -120,11 +124,21 @@ function clockText(ms) {
   return m + ":" + String(s).padStart(2, "0") + tenths;
 }
 
+/** Shows the clocks of `view` (its `clocks`, `running`; none: the clocks are hidden) from now
+ *  on; `mine()` names the colour whose low time this page warns of (null: none). */
+export function showClocks(view, mine) {
+  clocks.view = view && view.clocks ? view : null;
+  clocks.receivedAt = performance.now();
+  clocks.mine = mine;
+  $("#clocks").hidden = !clocks.view;
+  drawClocks();
+}
+
 /** Redraws the clocks from the last view, the running one counted down since it came. */
 export function drawClocks() {
-  const v = online.view;
+  const v = clocks.view;
   if (!v) return;
-  const since = performance.now() - online.receivedAt;
+  const since = performance.now() - clocks.receivedAt;
   ["white", "black"].forEach((c, i) => {
     const el = $("#clock-" + c);
     const running = v.running === c;
@@ -133,8 +147,8 @@ export function drawClocks() {
     el.classList.toggle("running", running);
     el.classList.toggle("low", running && left < LOW_TIME_MS);
     // Heard once a game, by the player whose time is short.
-    if (running && c === online.role && left < LOW_TIME_MS && !online.warned && !v.status.over) {
-      online.warned = true;
+    if (running && c === clocks.mine() && left < LOW_TIME_MS && clocks.warned !== v.id && !v.status.over) {
+      clocks.warned = v.id;
       sound("lowtime");
     }
   });

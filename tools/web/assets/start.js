@@ -15,12 +15,26 @@ function storage(fn) {
   }
 }
 
-/** Shows the form's fields that apply to its opponent (data-for lists the opponents). */
+/** Shows the form's fields and clock choices that apply to its opponent (data-for lists the
+ *  opponents); the engine's time per move only without a clock (with one it plays by it). */
 export function showFields() {
   const opponent = form.elements.opponent.value;
   for (const el of form.querySelectorAll("[data-for]")) {
     el.hidden = !el.dataset.for.split(" ").includes(opponent);
   }
+  // An online room always has a clock: "No clock" gives way to the usual one.
+  const clock = form.elements.clock;
+  if (clock.selectedOptions[0] && clock.selectedOptions[0].hidden) clock.value = "300+3";
+  const unclocked = form.querySelector("[data-unclocked]");
+  if (!unclocked.hidden) unclocked.hidden = clock.value !== "none";
+}
+
+/** The form's clock as seconds {time, increment}, or null for "No clock". */
+export function clockValues() {
+  const value = form.elements.clock.value;
+  if (value === "none") return null;
+  const [time, increment] = value.split("+").map(Number);
+  return { time, increment };
 }
 
 /** Shows the form; `focus`: and takes the person to it (the New game button). */
@@ -63,10 +77,14 @@ export function rematchValues(game) {
     opponent: game.opponent,
     skill: game.skill,
     movetime: game.movetime,
+    // The same clock, or none (whatever the form says now).
+    time: game.time ? game.time[0] : null,
+    increment: game.time ? game.time[1] : null,
   };
   if (game.opponent === "engine") values.color = game.color === "white" ? "black" : "white";
   return values;
 }
 
 form.elements.opponent.addEventListener("change", showFields);
+form.elements.clock.addEventListener("change", showFields);
 showFields();

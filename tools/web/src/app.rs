@@ -52,6 +52,22 @@ impl App {
         })
     }
 
+    /// Runs `f` in `ms` milliseconds (and a few more, so that a clock read then is past its
+    /// zero), unless the server is stopping then; nothing outside a tokio runtime (tests of the
+    /// pure state). The clocks' flag timers.
+    pub(crate) fn after_ms(self: &Arc<Self>, ms: i64, f: impl FnOnce(&Arc<App>) + Send + 'static) {
+        let Ok(handle) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let app = self.clone();
+        handle.spawn(async move {
+            tokio::time::sleep(std::time::Duration::from_millis(ms.max(0) as u64 + 5)).await;
+            if app.online.check_running().is_ok() {
+                f(&app);
+            }
+        });
+    }
+
     /// A share of the engine's queue for a search `client` asks for (a hint, an opinion),
     /// held until the search's answer: one client cannot fill the queue that every game's
     /// engine moves wait in.

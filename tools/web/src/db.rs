@@ -2,7 +2,7 @@
 //! its seats, clocks and result, and every move with the mover's clock after it, saved after
 //! each change. At start the server reads back the games still running (they go on with their
 //! clocks) and, on request, the finished ones (listed and downloaded as PDN). The local games
-//! are kept in the same file (see `games.rs`).
+//! are kept in the same file (see `games.rs`), with their clocks.
 
 mod games;
 
@@ -75,7 +75,7 @@ impl Db {
         private_file(path)?;
         let conn = Connection::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
         conn.execute_batch(SCHEMA).map_err(err)?;
-        conn.execute_batch(games::SCHEMA).map_err(err)?;
+        games::migrate(&conn).map_err(err)?;
         Ok(Db {
             conn: Mutex::new(conn),
         })

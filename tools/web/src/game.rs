@@ -29,6 +29,33 @@ pub struct MoveView {
     pub captured: Vec<String>,
 }
 
+/// A move played, as the page's move list and its replay of the game need it: its text
+/// (every landing square in it), the captured squares and whether the piece was crowned. The
+/// page rebuilds every earlier position from the start board and these, so a view grows by
+/// a few bytes a move, not by a board a move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PlayedMove {
+    /// Algebraic notation with every landing square (`c3:e5:g7`, Turkish `d3xd5xf5`).
+    pub text: String,
+    /// The captured squares (left out when none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub captured: Vec<String>,
+    /// The moving man became a king (left out when not).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub crown: bool,
+}
+
+fn played_move<P: Position>(pos: &P, mv: &P::Move) -> PlayedMove {
+    let mover = pos.side_to_move();
+    let after = pos.play(mv);
+    PlayedMove {
+        text: pos.move_to_algebraic(mv),
+        captured: Bits(mv.captured()).map(name).collect(),
+        crown: pos.pieces(mover).men & mv.from().bit() != 0
+            && after.pieces(mover).kings & mv.to().bit() != 0,
+    }
+}
+
 /// Whether the game is over, and how.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Status {
@@ -269,17 +296,22 @@ impl PageGame {
 
     /// The moves played, each seen from the position it was played in.
     pub fn history(&self) -> Vec<MoveView> {
-        with_game!(self, g => g
-            .moves()
-            .iter()
-            .zip(g.positions())
-            .map(|(m, p)| move_view(p, m))
-            .collect())
+        with_game!(self, g => each_move(g, move_view))
     }
 
-    /// Every board of the game, the start first (see [`board_text`] for the form).
-    pub fn boards(&self) -> Vec<String> {
-        with_game!(self, g => g.positions().iter().map(board_text).collect())
+    /// The moves played, as the page's move list and replay need them.
+    pub fn played(&self) -> Vec<PlayedMove> {
+        with_game!(self, g => each_move(g, played_move))
+    }
+
+    /// The start board (see [`board_text`] for the form).
+    pub fn start_board(&self) -> String {
+        with_game!(self, g => board_text(g.start()))
+    }
+
+    /// The board now (see [`board_text`] for the form).
+    pub fn board(&self) -> String {
+        with_game!(self, g => board_text(g.position()))
     }
 
     /// The playable squares as 64 characters `1`/`0`, index `8 * rank + file`.
@@ -332,6 +364,15 @@ impl PageGame {
     }
 }
 
+/// `f` of every move played and the position it was played in, in order.
+fn each_move<P: Position, T>(game: &Game<P>, f: impl Fn(&P, &P::Move) -> T) -> Vec<T> {
+    game.moves()
+        .iter()
+        .zip(game.positions())
+        .map(|(m, p)| f(p, m))
+        .collect()
+}
+
 fn playable_of<P: Position>(_: &Game<P>) -> u64 {
     P::PLAYABLE
 }
@@ -344,7 +385,7 @@ mod tests {
     fn russian_start_views() {
         let g = PageGame::new(Variant::Russian, None).unwrap();
         assert_eq!(g.legal().len(), 7);
-        let b = &g.boards()[0];
+        let b = &g.start_board();
         assert_eq!(&b[0..8], "w.w.w.w.");
         assert_eq!(g.playable().matches('1').count(), 32);
         assert_eq!(g.status().text, "White to move");
@@ -364,11 +405,25 @@ mod tests {
             .unwrap();
         h.play_text("c3:g7").unwrap();
         assert_eq!(g.fen(), h.fen());
+        let played = g.played();
+        assert_eq!(played[0].captured, vec!["d4", "f6"]);
+        assert!(!played[0].crown);
+        let json = serde_json::to_string(&played).unwrap();
+        assert_eq!(json, r#"[{"text":"c3:e5:g7","captured":["d4","f6"]}]"#);
         let s = g.status();
         assert!(s.over);
         assert_eq!(s.result, "2-0");
         assert_eq!(s.text, "White wins (no legal move)");
         assert!(g.play_text("g7-h8").is_err());
+    }
+
+    #[test]
+    fn a_crowning_is_marked() {
+        let mut g = PageGame::new(Variant::Russian, Some("W:Wg7:Bb4")).unwrap();
+        g.play_text("g7-h8").unwrap();
+        assert!(g.played()[0].crown);
+        assert_eq!(g.board().as_bytes()[63], b'W');
+        assert_eq!(g.start_board().as_bytes()[54], b'w');
     }
 
     #[test]

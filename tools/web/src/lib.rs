@@ -5,6 +5,7 @@
 //! Modules by concern: [`app`] (the server's state), [`api`] (the error and form readings
 //! every operation shares), [`game`] (a game of either variant and the views the page draws, all
 //! rules from the damka library), [`store`] (the local games held and their watchers),
+//! [`clock`] (the clocks and the endings outside the rules, for rooms and local games),
 //! [`room`] (one online game: clocks, seats, draw offers, spectators' proposals), [`online`]
 //! (the rooms and their operations), [`db`] (the rooms in SQLite), [`pool`] (the engine's
 //! search threads and queue), [`service`] (the operations on local games, whatever the
@@ -14,6 +15,7 @@
 pub mod api;
 pub mod app;
 pub mod assets;
+pub mod clock;
 pub mod db;
 pub mod game;
 pub mod guard;

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 mod messages;
 mod rooms;
@@ -75,7 +75,9 @@ fn unix_now() -> u64 {
         .unwrap_or(0)
 }
 
-fn seconds(
+/// `value` seconds (or `default`) in milliseconds, refused outside `range` with a message
+/// that names the field.
+pub(crate) fn seconds(
     value: Option<f64>,
     default: f64,
     range: (f64, f64),
@@ -119,7 +121,7 @@ impl Online {
     }
 
     /// An error once the server is stopping.
-    fn check_running(&self) -> Result<(), ApiError> {
+    pub(crate) fn check_running(&self) -> Result<(), ApiError> {
         if self.stopped.load(Ordering::SeqCst) {
             return Err(ApiError::Limit("the server is stopping".into()));
         }

@@ -23,13 +23,20 @@ pub const SKILL_LEVELS: std::ops::RangeInclusive<u8> = 1..=10;
 /// Full strength: hints and the evaluation bar always use it.
 pub const FULL_SKILL: u8 = 10;
 
+/// Seconds of its clock the engine leaves aside for the time between the server's clock and
+/// its search (queueing, thread hand-over, the move's reply).
+pub const CLOCK_MARGIN: f64 = 0.1;
+
 /// One search to run.
 #[derive(Clone, Debug)]
 pub struct SearchRequest {
     /// The game: its moves (for repetitions and draw rules) and the position to search.
     pub game: AnyGame,
-    /// Time for the move, seconds.
+    /// Time for the move, seconds (without a clock).
     pub movetime: f64,
+    /// The engine's clock, seconds: time left and increment per move. When given, the search
+    /// plans its time from it instead of `movetime`.
+    pub clock: Option<[f64; 2]>,
     /// Strength level ([`SKILL_LEVELS`]).
     pub skill: u8,
 }
@@ -239,9 +246,18 @@ fn search<P: Evaluate<Move = Move>>(
 ) -> Result<SearchReply, PoolError> {
     session.set_game(game.clone());
     session.set_skill(r.skill.clamp(*SKILL_LEVELS.start(), *SKILL_LEVELS.end()));
-    let limits = Limits {
-        movetime: Some(r.movetime.clamp(0.01, 60.0)),
-        ..Limits::default()
+    let limits = match r.clock {
+        // The time left less a margin for the way to the server's clock and back, which the
+        // engine's own planning does not know of: the engine should never lose on time.
+        Some([time, inc]) => Limits {
+            time: Some((time - CLOCK_MARGIN).max(0.0)),
+            inc: inc.max(0.0),
+            ..Limits::default()
+        },
+        None => Limits {
+            movetime: Some(r.movetime.clamp(0.01, 60.0)),
+            ..Limits::default()
+        },
     };
     let out = session
         .search_blocking(&limits, GoMode::Think, |_| {})
@@ -303,8 +319,17 @@ mod tests {
         SearchRequest {
             game: PerGame::Russian(game),
             movetime: 0.05,
+            clock: None,
             skill: FULL_SKILL,
         }
+    }
+
+    /// The start position: a search that takes all the time it is given.
+    fn start_request() -> SearchRequest {
+        request(
+            "W:W1,2,3,4,5,6,7,8,9,10,11,12:B21,22,23,24,25,26,27,28,29,30,31,32",
+            &[],
+        )
     }
 
     fn hub(r: &SearchRequest, mv: &Move) -> String {
@@ -346,6 +371,7 @@ mod tests {
         let turkish = SearchRequest {
             game: PerGame::Turkish(Game::from_start()),
             movetime: 0.05,
+            clock: None,
             skill: FULL_SKILL,
         };
         for _ in 0..2 {
@@ -355,12 +381,20 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_clock_limits_the_search() {
+        let pool = Pool::new(1, 1, 4);
+        let mut r = start_request();
+        r.movetime = 30.0;
+        r.clock = Some([1.0, 0.0]);
+        let t = std::time::Instant::now();
+        assert!(pool.search(r).await.is_ok());
+        assert!(t.elapsed().as_secs_f64() < 1.0, "{:?}", t.elapsed());
+    }
+
+    #[tokio::test]
     async fn a_full_queue_is_refused() {
         let pool = Pool::new(1, 1, 1);
-        let mut long = request(
-            "W:W1,2,3,4,5,6,7,8,9,10,11,12:B21,22,23,24,25,26,27,28,29,30,31,32",
-            &[],
-        );
+        let mut long = start_request();
         long.movetime = 0.5;
         let mut busy = false;
         let mut waiting = Vec::new();

@@ -4,25 +4,16 @@
 //! without waiting; [`crate::online`] holds the rooms, sends their changes and saves them.
 
 pub use crate::api::{same_token, token_hash};
+use crate::clock::{status_with, time_left};
+pub use crate::clock::{Ending, TimeControl};
 use crate::game::{PageGame, Status};
 use crate::store::{color_name, BoardView};
 use damka::core::Color;
-use damka::game::pdn::result_text;
-use damka::variant::Outcome;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 use tokio::sync::broadcast;
-
-/// A time control: every player starts with `base_ms` and gains `inc_ms` after each move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeControl {
-    /// Time for the game, milliseconds.
-    pub base_ms: i64,
-    /// Added after each move (Fischer increment), milliseconds.
-    pub inc_ms: i64,
-}
 
 /// Who is at a connection: a player on a colour, or a spectator known by a number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,71 +24,9 @@ pub enum Role {
     Spectator(u64),
 }
 
-/// How a game ended outside the rules of the board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ending {
-    /// This side's time ran out.
-    Time(Color),
-    /// This side resigned.
-    Resigned(Color),
-    /// Both players agreed to a draw.
-    Agreed,
-    /// This side, to move first, made no move in time after both seats were taken: no result.
-    Aborted(Color),
-}
-
 /// How long the first player has for the game's first move once both seats are taken, by
 /// default (milliseconds); then the game is aborted (see [`Room::first_move_ms`]).
 pub const FIRST_MOVE_MS: i64 = 30_000;
-
-impl Ending {
-    /// The result it gives (`None`: an aborted game has none).
-    pub fn outcome(self) -> Option<Outcome> {
-        match self {
-            Ending::Time(c) | Ending::Resigned(c) => Some(Outcome::Win(c.opposite())),
-            Ending::Agreed => Some(Outcome::Draw),
-            Ending::Aborted(_) => None,
-        }
-    }
-
-    /// Its words in the status line, after the result (`White wins (Black's time ran out)`).
-    pub fn reason(self) -> String {
-        match self {
-            Ending::Time(c) => format!("{}'s time ran out", c.name()),
-            Ending::Resigned(c) => format!("{} resigned", c.name()),
-            Ending::Agreed => "draw agreed".into(),
-            Ending::Aborted(c) => format!("{} made no first move", c.name()),
-        }
-    }
-
-    /// The name saved in the database.
-    pub fn code(self) -> &'static str {
-        match self {
-            Ending::Time(Color::White) => "time-white",
-            Ending::Time(Color::Black) => "time-black",
-            Ending::Resigned(Color::White) => "resign-white",
-            Ending::Resigned(Color::Black) => "resign-black",
-            Ending::Agreed => "agreed",
-            Ending::Aborted(Color::White) => "aborted-white",
-            Ending::Aborted(Color::Black) => "aborted-black",
-        }
-    }
-
-    /// The ending saved as `code`, if it is one.
-    pub fn from_code(code: &str) -> Option<Ending> {
-        [
-            Ending::Time(Color::White),
-            Ending::Time(Color::Black),
-            Ending::Resigned(Color::White),
-            Ending::Resigned(Color::Black),
-            Ending::Agreed,
-            Ending::Aborted(Color::White),
-            Ending::Aborted(Color::Black),
-        ]
-        .into_iter()
-        .find(|e| e.code() == code)
-    }
-}
 
 /// Length of a [`token_hash`]; a stored token of another length was written in plain text by
 /// an older server, and is hashed when read.
@@ -261,17 +190,7 @@ impl Room {
 
     /// The result, by the rules or otherwise.
     pub fn status(&self) -> Status {
-        match self.ending {
-            Some(e) => Status {
-                over: true,
-                result: result_text(e.outcome()).to_string(),
-                text: match e.outcome() {
-                    Some(outcome) => format!("{outcome} ({})", e.reason()),
-                    None => format!("game aborted ({})", e.reason()),
-                },
-            },
-            None => self.game.status(),
-        }
+        status_with(&self.game, self.ending)
     }
 
     /// The clock that runs now, if one does.
@@ -283,12 +202,8 @@ impl Room {
 
     /// Time left now, milliseconds (White, Black).
     pub fn clocks(&self, now: Instant) -> [i64; 2] {
-        let mut c = self.remaining;
-        if let (Some(side), Some(start)) = (self.running(), self.turn_start) {
-            let used = now.saturating_duration_since(start).as_millis() as i64;
-            c[side.index()] = (c[side.index()] - used).max(0);
-        }
-        c
+        let running = self.running().zip(self.turn_start);
+        time_left(self.remaining, running, now)
     }
 
     /// Milliseconds left for the game's first move, while it is awaited.
@@ -506,19 +421,12 @@ impl Room {
 
     /// What every page in the room draws.
     pub fn view(&self, now: Instant) -> RoomView {
-        let mut board = BoardView::of(&self.game);
-        board.status = self.status();
-        if self.ending.is_some() {
-            board.legal.clear();
-        }
+        let board = BoardView::ended(&self.game, self.ending);
         RoomView {
             id: self.id.clone(),
             version: self.version,
             opponent: "online",
-            time: [
-                self.control.base_ms as f64 / 1000.0,
-                self.control.inc_ms as f64 / 1000.0,
-            ],
+            time: self.control.seconds(),
             clocks: self.clocks(now),
             running: self.running().map(color_name),
             seats: [self.tokens[0].is_some(), self.tokens[1].is_some()],

@@ -4,13 +4,18 @@
 
 use crate::api::{parse_color, ApiError};
 use crate::app::{App, EngineDone};
+use crate::clock::TimeControl;
 use crate::game::{MoveView, PageGame};
+use crate::online::{seconds, MAX_INCREMENT, TIME_RANGE};
 use crate::pool::{PoolError, SearchReply, SearchRequest, FULL_SKILL, SKILL_LEVELS};
 use crate::store::{Entry, GameView, Opponent, Setup};
 use damka::core::{Color, Variant};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+use std::time::Instant;
 use tokio::sync::{broadcast, oneshot};
+
+mod timing;
 
 /// Shortest and longest engine time per move, seconds.
 pub const MOVETIME_RANGE: (f64, f64) = (0.05, 30.0);
@@ -42,6 +47,11 @@ pub struct NewGame {
     pub fen: Option<String>,
     /// Go on from this game record (PDN); takes precedence over `fen`.
     pub pdn: Option<String>,
+    /// A clock for each side with this many seconds for the game (as online rooms have;
+    /// left out: no clock). The engine then plays by its clock, not `movetime`.
+    pub time: Option<f64>,
+    /// Seconds added to a clock after each of its side's moves (default 0; with `time`).
+    pub increment: Option<f64>,
 }
 
 /// A move: its text (`c3-d4`, `c3:e5:g7`, Hub numbers, or a capture by its ends), or its
@@ -106,24 +116,67 @@ fn parse_setup(req: &NewGame) -> Result<Setup, ApiError> {
             MOVETIME_RANGE.0, MOVETIME_RANGE.1
         )));
     }
+    let clock = match req.time {
+        None => None,
+        Some(_) => Some(TimeControl {
+            base_ms: seconds(req.time, 0.0, TIME_RANGE, "time")?,
+            inc_ms: seconds(req.increment, 0.0, (0.0, MAX_INCREMENT), "increment")?,
+        }),
+    };
     Ok(Setup {
         opponent,
         human,
         skill,
         movetime,
+        clock,
     })
 }
 
-/// The search for the engine's move in a game: its position, time and strength level.
-fn engine_request(e: &Entry) -> SearchRequest {
+/// The search for the engine's move in a game: its position, time (its clock's, in a game
+/// with clocks) and strength level.
+fn engine_request(e: &Entry, now: Instant) -> SearchRequest {
+    let side = e.game.side_to_move();
     SearchRequest {
         game: e.game.typed().clone(),
         movetime: e.setup.movetime,
+        clock: e.clocks.map(|c| {
+            let left = c.left(side, now)[side.index()];
+            [left as f64 / 1000.0, c.control.inc_ms as f64 / 1000.0]
+        }),
         skill: e.setup.skill,
     }
 }
 
+/// How the engine's turn began (see [`App::kick`]).
+enum Start {
+    /// Not its turn, or searching already.
+    Nothing,
+    /// The queue is full: asked again soon.
+    Busy,
+    /// Searching the game at this version.
+    Searching(oneshot::Receiver<Result<SearchReply, PoolError>>, u64),
+}
+
 impl App {
+    /// Queues the engine's search in game `id` if it is its turn.
+    fn engine_start(&self, id: &str, e: &mut Entry) -> Start {
+        if !e.engine_to_move() || e.thinking {
+            return Start::Nothing;
+        }
+        match self.pool.submit(engine_request(e, Instant::now())) {
+            Ok(rx) => {
+                e.thinking = true;
+                e.changed(id);
+                Start::Searching(rx, e.version)
+            }
+            Err(err) => {
+                e.notice = Some(format!("{err}; its move will follow"));
+                e.changed(id);
+                Start::Busy
+            }
+        }
+    }
+
     /// Runs `f` on game `id`, read back from the database if the server does not hold it
     /// (after a restart, or made way for others); a change `f` makes is saved.
     fn with<R>(&self, id: &str, f: impl FnOnce(&mut Entry) -> R) -> Result<R, ApiError> {
@@ -133,8 +186,14 @@ impl App {
         self.store
             .with(id, |e| {
                 let version = e.version;
+                // Once the server is stopping the clocks are saved paused: nothing changes.
+                let running = self.online.check_running().is_ok();
+                // A clock at zero ends the game whoever asks first (the flag timer, a page).
+                if running && e.flag(Instant::now()) {
+                    e.changed(id);
+                }
                 let r = f(e);
-                if e.version != version {
+                if running && e.version != version {
                     self.save_game(id, e);
                 }
                 r
@@ -235,19 +294,26 @@ impl App {
         id: &str,
         req: &MoveRequest,
     ) -> Result<(GameView, Option<EngineDone>), ApiError> {
+        self.online.check_running()?;
         let view = self.with(id, |e| {
             if !e.owned_by(req.token.as_deref()) {
                 return Err(ApiError::Bad(NOT_OWNER.into()));
             }
+            if e.ending.is_some() {
+                let status = crate::clock::status_with(&e.game, e.ending);
+                return Err(ApiError::Bad(format!("the game is over: {}", status.text)));
+            }
             if e.thinking || e.engine_to_move() {
                 return Err(ApiError::Bad("it is the engine's turn".into()));
             }
+            let mover = e.game.side_to_move();
             match (&req.path, &req.text) {
                 (Some(p), _) => e.game.play_path(p),
                 (None, Some(t)) => e.game.play_text(t),
                 (None, None) => Err("a move needs \"move\" or \"path\"".into()),
             }
             .map_err(ApiError::Bad)?;
+            e.clock_moved(mover, Instant::now());
             e.notice = None;
             Ok(e.changed(id))
         })??;
@@ -261,17 +327,32 @@ impl App {
         id: &str,
         token: Option<&str>,
     ) -> Result<(GameView, Option<EngineDone>), ApiError> {
+        self.online.check_running()?;
         self.with(id, |e| {
             if !e.owned_by(token) {
                 return Err(ApiError::Bad(NOT_OWNER.into()));
             }
-            if !e.game.undo() {
+            if e.ending.is_some() {
+                return Err(ApiError::Bad("the game was lost on time".into()));
+            }
+            if e.game.ply() == 0 {
                 return Err(ApiError::Bad("nothing to take back".into()));
             }
+            // The time used so far stays used; the clock of the side to move after the
+            // take-back runs from now.
+            let now = Instant::now();
+            let side = e.game.side_to_move();
+            if let Some(c) = e.clocks.as_mut() {
+                c.settle(side, now, false);
+            }
+            e.game.undo();
             while e.setup.opponent == Opponent::Engine
                 && e.game.side_to_move() != e.setup.human
                 && e.game.undo()
             {}
+            if let Some(c) = e.clocks.as_mut() {
+                c.turn_start = Some(now);
+            }
             // A search still running is for a position that is gone: its answer is dropped.
             e.thinking = false;
             e.notice = None;
@@ -282,30 +363,11 @@ impl App {
         Ok((self.view(id)?, done))
     }
 
-    /// Starts the engine's search if it is its turn; the move is played when found.
+    /// Starts the engine's search if it is its turn; the move is played when found. Arms the
+    /// flag timer of a clock that runs.
     pub fn kick(self: &Arc<Self>, id: &str) -> Result<Option<EngineDone>, ApiError> {
-        enum Start {
-            Nothing,
-            Busy,
-            Searching(oneshot::Receiver<Result<SearchReply, PoolError>>, u64),
-        }
-        let start = self.with(id, |e| {
-            if !e.engine_to_move() || e.thinking {
-                return Start::Nothing;
-            }
-            match self.pool.submit(engine_request(e)) {
-                Ok(rx) => {
-                    e.thinking = true;
-                    e.changed(id);
-                    Start::Searching(rx, e.version)
-                }
-                Err(err) => {
-                    e.notice = Some(format!("{err}; its move will follow"));
-                    e.changed(id);
-                    Start::Busy
-                }
-            }
-        })?;
+        let (start, flag_in) = self.with(id, |e| (self.engine_start(id, e), e.arm()))?;
+        self.arm_clock(id, flag_in);
         let app = self.clone();
         let id = id.to_string();
         match start {
@@ -325,6 +387,8 @@ impl App {
                         Err(PoolError::Engine("the search thread stopped".into()))
                     });
                     app.engine_reply(&id, version, reply);
+                    // The person's clock runs now: its flag timer.
+                    let _ = app.kick(&id);
                     let _ = done_tx.send(());
                 });
                 Ok(Some(done_rx))
@@ -339,11 +403,15 @@ impl App {
                 return;
             }
             e.thinking = false;
+            let mover = e.game.side_to_move();
             match reply
                 .map_err(|e| e.to_string())
                 .and_then(|r| e.game.play_move(r.best))
             {
-                Ok(()) => e.notice = None,
+                Ok(()) => {
+                    e.clock_moved(mover, Instant::now());
+                    e.notice = None;
+                }
                 Err(m) => e.notice = Some(m),
             }
             e.changed(id);
@@ -373,6 +441,7 @@ impl App {
         let request = SearchRequest {
             game: game.typed().clone(),
             movetime,
+            clock: None,
             skill: FULL_SKILL,
         };
         let r = self.pool.search(request).await?;
@@ -432,7 +501,7 @@ mod tests {
         let mut e = Entry::new(PageGame::new(Variant::Turkish, None).unwrap(), setup);
         assert!(e.engine_to_move());
         e.game.play_text("d3-d4").unwrap();
-        let r = engine_request(&e);
+        let r = engine_request(&e, Instant::now());
         assert_eq!((r.skill, r.movetime), (4, 0.5));
         let searched = PageGame::from_typed(r.game);
         assert_eq!(searched.variant(), Variant::Turkish);

@@ -2,7 +2,8 @@
 //! (the WebSocket connections of the page) hear about every change on. Games are held in
 //! memory, the least recently used dropped beyond a fixed number.
 
-use crate::game::{MoveView, PageGame, Status};
+use crate::clock::{status_with, Clocks, Ending, TimeControl};
+use crate::game::{MoveView, PageGame, PlayedMove, Status};
 use damka::core::Color;
 use serde::Serialize;
 use std::collections::hash_map::RandomState;
@@ -49,8 +50,10 @@ pub struct Setup {
     pub human: Color,
     /// The engine's strength level, 1 to 10.
     pub skill: u8,
-    /// The engine's time per move, seconds.
+    /// The engine's time per move, seconds (without a clock).
     pub movetime: f64,
+    /// The clocks' time control (`None`: no clock).
+    pub clock: Option<TimeControl>,
 }
 
 /// A game and its state on the server.
@@ -73,6 +76,13 @@ pub struct Entry {
     /// The [`crate::room::token_hash`] of the secret the browser that started it holds: only
     /// it may move or take back (`None`: a game anyone with its id may play, as before).
     pub token: Option<String>,
+    /// The clocks, in a game played with them.
+    pub clocks: Option<Clocks>,
+    /// The end decided outside the rules of the board (a loss on time).
+    pub ending: Option<Ending>,
+    /// When the earliest flag timer pending fires (one timer a turn at most, however many
+    /// pages ask).
+    pub armed: Option<Instant>,
     used: Instant,
 }
 
@@ -86,10 +96,13 @@ pub struct BoardView {
     pub side: &'static str,
     /// The playable squares, 64 characters `1`/`0` (index `8 * rank + file`, a1 first).
     pub playable: String,
-    /// Every board of the game, start first: 64 characters each (`w W b B .`).
-    pub boards: Vec<String>,
+    /// The start board, 64 characters (`w W b B .`, index `8 * rank + file`): with `moves`
+    /// the page rebuilds every position of the game.
+    pub start: String,
+    /// The board now, in the same form.
+    pub board: String,
     /// The moves played.
-    pub moves: Vec<MoveView>,
+    pub moves: Vec<PlayedMove>,
     /// The legal moves now, with their paths.
     pub legal: Vec<MoveView>,
     /// Over or not, and how.
@@ -105,12 +118,24 @@ impl BoardView {
             variant: game.variant().name(),
             side: color_name(game.side_to_move()),
             playable: game.playable(),
-            boards: game.boards(),
-            moves: game.history(),
+            start: game.start_board(),
+            board: game.board(),
+            moves: game.played(),
             legal: game.legal(),
             status: game.status(),
             fen: game.fen(),
         }
+    }
+
+    /// The view of `game`, ended by `ending` if one was decided outside the rules (then no
+    /// move is legal any more).
+    pub fn ended(game: &PageGame, ending: Option<Ending>) -> BoardView {
+        let mut board = BoardView::of(game);
+        if ending.is_some() {
+            board.status = status_with(game, ending);
+            board.legal.clear();
+        }
+        board
     }
 }
 
@@ -127,8 +152,14 @@ pub struct GameView {
     pub color: &'static str,
     /// The engine's strength level.
     pub skill: u8,
-    /// The engine's time per move, seconds.
+    /// The engine's time per move, seconds (without a clock).
     pub movetime: f64,
+    /// The time control: seconds for the game and added per move (`None`: no clock).
+    pub time: Option<[f64; 2]>,
+    /// Time left now, milliseconds, White and Black (`None`: no clock).
+    pub clocks: Option<[i64; 2]>,
+    /// The colour whose clock runs, if one does.
+    pub running: Option<&'static str>,
     /// Whether the page may enter a move now (not over, not the engine's turn).
     pub can_move: bool,
     /// The engine is thinking.
@@ -163,7 +194,69 @@ impl Entry {
             events: broadcast::channel(64).0,
             owner: None,
             token: None,
+            clocks: setup.clock.map(|c| Clocks::start(c, Instant::now())),
+            ending: None,
+            armed: None,
             used: Instant::now(),
+        }
+    }
+
+    /// Whether the game is over, by the rules or on time.
+    pub fn is_over(&self) -> bool {
+        self.ending.is_some() || self.game.is_over()
+    }
+
+    /// The clock that runs now, if one does.
+    pub fn running(&self) -> Option<Color> {
+        let running = self.clocks?.turn_start.is_some() && !self.is_over();
+        running.then(|| self.game.side_to_move())
+    }
+
+    /// Milliseconds until the running clock reaches zero, if one runs.
+    pub fn time_to_flag(&self, now: Instant) -> Option<i64> {
+        let side = self.running()?;
+        self.clocks?.time_to_flag(side, now)
+    }
+
+    /// Ends the game if the running clock is at zero (lost on time); true if it ended now.
+    pub fn flag(&mut self, now: Instant) -> bool {
+        let (Some(side), Some(clocks)) = (self.running(), self.clocks.as_mut()) else {
+            return false;
+        };
+        if clocks.left(side, now)[side.index()] > 0 {
+            return false;
+        }
+        clocks.settle(side, now, false);
+        self.ending = Some(Ending::Time(side));
+        self.thinking = false;
+        true
+    }
+
+    /// When the running clock reaches zero and in how many milliseconds, if a flag timer is
+    /// wanted for it: none is armed that fires by then. A timer that fires early arms the next
+    /// (see [`crate::service`]), and each side's zero only moves later as the game goes on,
+    /// so a game has at most a few timers pending however fast its moves come.
+    pub fn arm(&mut self) -> Option<(Instant, i64)> {
+        let now = Instant::now();
+        let side = self.running()?;
+        let clocks = self.clocks?;
+        let deadline = clocks.turn_start?
+            + Duration::from_millis(clocks.remaining[side.index()].max(0) as u64);
+        if self.armed.is_some_and(|a| a <= deadline) {
+            return None;
+        }
+        self.armed = Some(deadline);
+        Some((
+            deadline,
+            deadline.saturating_duration_since(now).as_millis() as i64,
+        ))
+    }
+
+    /// The clocks after `mover`'s move, just played at `now`.
+    pub fn clock_moved(&mut self, mover: Color, now: Instant) {
+        let over = self.is_over();
+        if let Some(c) = self.clocks.as_mut() {
+            c.moved(mover, over, now);
         }
     }
 
@@ -180,12 +273,13 @@ impl Entry {
     /// Whether the engine is to move now.
     pub fn engine_to_move(&self) -> bool {
         self.setup.opponent == Opponent::Engine
-            && !self.game.is_over()
+            && !self.is_over()
             && self.game.side_to_move() != self.setup.human
     }
 
     /// The page's view of the game.
     pub fn view(&self, id: &str) -> GameView {
+        let now = Instant::now();
         GameView {
             id: id.to_string(),
             version: self.version,
@@ -193,11 +287,14 @@ impl Entry {
             color: color_name(self.setup.human),
             skill: self.setup.skill,
             movetime: self.setup.movetime,
-            can_move: !self.game.is_over() && !self.engine_to_move() && !self.thinking,
+            time: self.clocks.map(|c| c.control.seconds()),
+            clocks: self.clocks.map(|c| c.left(self.game.side_to_move(), now)),
+            running: self.running().map(color_name),
+            can_move: !self.is_over() && !self.engine_to_move() && !self.thinking,
             thinking: self.thinking,
             notice: self.notice.clone(),
             token: None,
-            board: BoardView::of(&self.game),
+            board: BoardView::ended(&self.game, self.ending),
         }
     }
 
@@ -319,6 +416,7 @@ mod tests {
             human: Color::White,
             skill: 10,
             movetime: 1.0,
+            clock: None,
         };
         Entry::new(PageGame::new(Variant::Russian, None).unwrap(), setup)
     }
@@ -352,6 +450,28 @@ mod tests {
         assert_eq!(msg["type"], "state");
         assert_eq!(msg["game"]["version"], 1);
         assert_eq!(msg["game"]["moves"][0]["text"], "c3-d4");
+    }
+
+    #[test]
+    fn one_flag_timer_a_turn_however_often_asked() {
+        let mut e = entry();
+        assert_eq!(e.arm(), None, "no clock, no timer");
+        e.clocks = Some(Clocks::start(
+            TimeControl {
+                base_ms: 60_000,
+                inc_ms: 0,
+            },
+            Instant::now(),
+        ));
+        let (deadline, ms) = e.arm().expect("a timer for White's clock");
+        assert!(ms > 59_000, "{ms}");
+        assert_eq!(e.arm(), None, "armed already");
+        // Black's zero comes later: the timer armed fires first and arms the next.
+        e.game.play_text("c3-d4").unwrap();
+        e.clock_moved(Color::White, Instant::now());
+        assert_eq!(e.arm(), None);
+        e.armed = None; // the timer fired
+        assert!(e.arm().is_some_and(|(d, _)| d > deadline));
     }
 
     #[test]

@@ -117,7 +117,15 @@ async fn hot_seat_game_over_http() {
     assert!(error_of(&v).contains("illegal move a3-b4"), "{v}");
     let (s, g) = call_json(&app, "POST", &uri, r#"{"path":["d4","f6"]}"#).await;
     assert_eq!(s, StatusCode::OK, "{g}");
-    assert_eq!(g["boards"].as_array().unwrap().len(), 4);
+    // The start board and the board now, not one a move: the page replays the moves.
+    assert_eq!(g["start"].as_str().unwrap().len(), 64);
+    assert_eq!(
+        &g["board"].as_str().unwrap()[45..46],
+        "w",
+        "the capture landed on f6"
+    );
+    assert_eq!(g["moves"][2], json!({"text": "d4:f6", "captured": ["e5"]}));
+    assert!(g.get("boards").is_none());
     // Undo in hot seat takes back one ply.
     let (s, g) = call_json(&app, "POST", &format!("/api/games/{id}/undo"), "").await;
     assert_eq!(s, StatusCode::OK);
@@ -128,6 +136,31 @@ async fn hot_seat_game_over_http() {
         pdn.contains("[GameType \"25\"]") && pdn.contains("1. c3-d4 f6-e5"),
         "{pdn}"
     );
+}
+
+#[tokio::test]
+async fn a_local_games_clocks_are_in_its_http_views() {
+    let app = router();
+    let body = r#"{"opponent":"human","time":180,"increment":2}"#;
+    let (s, g) = call_json(&app, "POST", "/api/games", body).await;
+    assert_eq!(s, StatusCode::CREATED, "{g}");
+    assert_eq!(
+        (&g["time"], &g["running"]),
+        (&json!([180.0, 2.0]), &json!("white"))
+    );
+    let uri = format!("/api/games/{}/move", g["id"].as_str().unwrap());
+    let (s, g) = call_json(&app, "POST", &uri, r#"{"move":"c3-d4"}"#).await;
+    assert_eq!(s, StatusCode::OK, "{g}");
+    assert_eq!(g["running"], "black");
+    assert!(
+        g["clocks"][0].as_i64().unwrap() > 180_000,
+        "the increment: {g}"
+    );
+    let (s, v) = call_json(&app, "POST", "/api/games", r#"{"time":0}"#).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(error_of(&v).contains("time must be from"), "{v}");
+    let (_, g) = call_json(&app, "POST", "/api/games", r#"{"opponent":"human"}"#).await;
+    assert!(g["clocks"].is_null() && g["time"].is_null() && g["running"].is_null());
 }
 
 #[tokio::test]
@@ -294,9 +327,10 @@ async fn a_king_capture_is_accepted_by_every_path() {
     )
     .await;
     assert_eq!(s, StatusCode::OK, "{g}");
-    assert_eq!(
-        g["moves"][0]["path"].as_array().unwrap().last(),
-        Some(&json!("g7"))
+    let played = g["moves"][0]["text"].as_str().unwrap();
+    assert!(
+        played.starts_with("a1:") && played.ends_with(":g7"),
+        "{played}"
     );
 }
 

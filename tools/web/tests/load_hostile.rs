@@ -1,7 +1,8 @@
 //! The hostile load test (issue 37): the damka-web binary on loopback, an honest game played
 //! while, all at once, 200 idle sockets, 20 WebSockets each holding a partial frame of almost
 //! 1 MiB, 5 watchers that never read (each asking 20 times a second for the state of a game
-//! imported from a 24 KB PDN, about 600 KB)
+//! imported from a 24 KB PDN of 4,000 plies: about 600 KB when a view held a board a ply, now
+//! [`LONG_VIEW_MAX`] at the most, measured by `a_long_games_view_grows_with_its_moves_only`)
 //! and a room-creation flood run. Every honest move must reach the opponent within 500 ms and
 //! the server's resident memory must stay under 150 MB. Bounded: about 40 s.
 //!
@@ -35,10 +36,13 @@ async fn connect(addr: &str) -> Ws {
         .0
 }
 
-/// A local game imported from a PDN of `plies` king moves back and forth (24 KB for 4,000),
-/// whose state is what the silent watchers ask for: about 600 KB, as large as a view gets
-/// from an import under the 64 KiB body cap's tenth of it. Returns its id and state size.
-async fn long_game(addr: &str, plies: usize) -> (String, usize) {
+/// The largest view of the 4,000-ply game, bytes. It was about 600 KB (a board a ply);
+/// it is 69 KB (17 bytes a ply: `{"text":"a1-b2"},`; a capture adds its squares).
+pub const LONG_VIEW_MAX: usize = 100_000;
+
+/// A PDN of `plies` king moves back and forth (24 KB for 4,000), as long a game as an import
+/// under the 64 KiB body cap's tenth of it gives.
+fn long_pdn(plies: usize) -> String {
     let mut pdn = String::from("[FEN \"W:WKa1:BKh2\"]\n");
     let cycle = ["a1-b2", "h2-g1", "b2-a1", "g1-h2"];
     for i in 0..plies {
@@ -46,7 +50,32 @@ async fn long_game(addr: &str, plies: usize) -> (String, usize) {
         pdn.push(' ');
     }
     pdn.push('*');
-    let body = json!({"pdn": pdn, "opponent": "human"}).to_string();
+    pdn
+}
+
+/// The view of a 4,000-ply game, which the silent watchers below ask for, stays in proportion
+/// to its moves (no board per ply) and under [`LONG_VIEW_MAX`]:
+///
+///     cargo test --profile ci -p damka-web --test load_hostile -- --nocapture long
+#[test]
+fn a_long_games_view_grows_with_its_moves_only() {
+    let (app, _) = damka_web::build(1, 1);
+    let form = damka_web::service::NewGame {
+        pdn: Some(long_pdn(4000)),
+        opponent: Some("human".into()),
+        ..Default::default()
+    };
+    let view = app.new_game(&form).unwrap();
+    assert_eq!(view.board.moves.len(), 4000);
+    let bytes = serde_json::to_string(&view).unwrap().len();
+    println!("the view of a 4,000-ply game: {bytes} bytes");
+    assert!(bytes < LONG_VIEW_MAX, "{bytes} bytes");
+}
+
+/// A local game imported from [`long_pdn`] of `plies`, whose state is what the silent watchers
+/// ask for. Returns its id and state size.
+async fn long_game(addr: &str, plies: usize) -> (String, usize) {
+    let body = json!({"pdn": long_pdn(plies), "opponent": "human"}).to_string();
     let mut s = TcpStream::connect(addr).await.unwrap();
     let req = format!(
         "POST /api/games HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
@@ -96,11 +125,12 @@ async fn until_closed(mut s: TcpStream) {
     }
 }
 
-/// Starts the attackers, each kind counting its rounds in `counters` until `stop`: 200 idle
-/// sockets, 20 partial frames, 5 silent watchers of `game`, and a room-creation flood (its
-/// rooms created counted in `counters[4]`).
-fn attack(addr: &str, game: &str, stop: &Arc<AtomicBool>, counters: &[Arc<AtomicUsize>]) {
+/// Starts every attack on the server at `addr` until `stop` (the silent watchers ask for
+/// local game `game`); returns their round counters: idle sockets, partial frames, silent
+/// watchers, room requests, rooms created.
+fn attack(addr: &str, game: &str, stop: &Arc<AtomicBool>) -> Vec<Arc<AtomicUsize>> {
     let (addr, game) = (addr.to_string(), game.to_string());
+    let counters: Vec<Arc<AtomicUsize>> = (0..5).map(|_| Arc::default()).collect();
     // 200 idle sockets, opened again whenever the server closes them.
     for _ in 0..200 {
         let a = addr.clone();
@@ -187,6 +217,7 @@ fn attack(addr: &str, game: &str, stop: &Arc<AtomicBool>, counters: &[Arc<Atomic
             }
         }
     });
+    counters
 }
 
 /// Plays the honest game for `seconds`: a move every 300 ms, each one's arrival at the
@@ -250,8 +281,7 @@ async fn an_honest_game_under_attack() {
     let (game, view_bytes) = long_game(&addr, 4000).await;
 
     let stop = Arc::new(AtomicBool::new(false));
-    let counters: Vec<Arc<AtomicUsize>> = (0..5).map(|_| Arc::default()).collect();
-    attack(&addr, &game, &stop, &counters);
+    let counters = attack(&addr, &game, &stop);
 
     // The honest game: a move every 300 ms, its arrival at the opponent timed.
     let peak = Arc::new(AtomicUsize::new(0));
@@ -292,6 +322,10 @@ async fn an_honest_game_under_attack() {
         rounds[4],
     );
     assert!(latencies.len() >= 10, "the honest game was played");
+    assert!(
+        view_bytes < LONG_VIEW_MAX,
+        "the long game's view: {view_bytes} bytes"
+    );
     assert!(worst <= 500.0, "an honest move took {worst:.0} ms");
     assert!(
         hwm_kib < 150 * 1024,

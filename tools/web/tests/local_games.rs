@@ -1,28 +1,10 @@
 //! Local games (against the engine, hot seat) are saved in the database file and read back by
 //! a server started again on it; only the browser holding the game's owner secret moves in it.
 
-use damka_web::service::{MoveRequest, NewGame, NOT_OWNER};
-use damka_web::Config;
+mod common;
 
-fn db_path(name: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("damka-web-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join("games.sqlite3").to_string_lossy().into_owned()
-}
-
-fn config(db: &str) -> Config {
-    let mut c = Config::new(1, 1);
-    c.db = db.to_string();
-    c
-}
-
-fn mv(text: &str, token: Option<&str>) -> MoveRequest {
-    MoveRequest {
-        text: Some(text.into()),
-        path: None,
-        token: token.map(str::to_string),
-    }
-}
+use common::{config, db_path, mv};
+use damka_web::service::{NewGame, NOT_OWNER};
 
 /// A server on `db` and a game started there with `form`: the server, the game's id and
 /// its owner's secret.

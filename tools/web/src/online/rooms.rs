@@ -9,17 +9,10 @@ use crate::service::Hint;
 impl App {
     fn arm_flag(self: &Arc<Self>, id: &str, left_ms: Option<i64>) {
         let Some(ms) = left_ms else { return };
-        let Ok(handle) = tokio::runtime::Handle::try_current() else {
-            return;
-        };
-        let (app, id) = (self.clone(), id.to_string());
+        let id = id.to_string();
         // One timer per turn start: the turn's deadline never moves, so an earlier timer
         // that fires finds the clock still running and does nothing.
-        handle.spawn(async move {
-            tokio::time::sleep(Duration::from_millis(ms.max(0) as u64 + 5)).await;
-            if app.online.stopped.load(Ordering::SeqCst) {
-                return;
-            }
+        self.after_ms(ms, move |app| {
             let _ = app.online.with(&id, |room, now| {
                 if room.flag(now) {
                     app.online.commit(room, now);
@@ -404,6 +397,10 @@ impl App {
             if let Err(e) = self.online.db.save(room, now) {
                 eprintln!("damka-web: room {}: {e}", room.id);
             }
+        }
+        drop(rooms);
+        if let Err(e) = self.stop_game_clocks() {
+            eprintln!("damka-web: local games' clocks: {e}");
         }
     }
 }

@@ -120,3 +120,27 @@ pub fn kib(pid: u32, field: &str) -> u64 {
         .and_then(|v| v.parse().ok())
         .unwrap_or(0)
 }
+
+/// A database file of its own for test `name` (in a fresh folder under the system's temp).
+pub fn db_path(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("damka-web-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("games.sqlite3").to_string_lossy().into_owned()
+}
+
+/// One search thread, small tables, the database at `db`.
+pub fn config(db: &str) -> damka_web::Config {
+    let mut c = damka_web::Config::new(1, 1);
+    c.db = db.to_string();
+    c
+}
+
+/// A move given by its text, with the game's owner secret (`None`: without).
+pub fn mv(text: &str, token: Option<&str>) -> damka_web::service::MoveRequest {
+    damka_web::service::MoveRequest {
+        text: Some(text.into()),
+        path: None,
+        token: token.map(str::to_string),
+    }
+}
