@@ -6,7 +6,8 @@
 //! every operation shares), [`game`] (a game of either variant and the views the page draws, all
 //! rules from the damka library), [`store`] (the local games held and their watchers),
 //! [`room`] (one online game: clocks, seats, draw offers, spectators' proposals), [`online`]
-//! (the rooms and their operations), [`db`] (the rooms in SQLite), [`pool`] (the engine's
+//! (the rooms and their operations), [`db`] (the rooms in SQLite or PostgreSQL), [`cluster`]
+//! (several nodes on one PostgreSQL), [`pool`] (the engine's
 //! search threads and queue), [`service`] (the operations on local games, whatever the
 //! transport), [`http`] (the pages and the JSON API), [`ws`] (the WebSocket), [`assets`] (the
 //! page's files, compiled in).
@@ -14,6 +15,7 @@
 pub mod api;
 pub mod app;
 pub mod assets;
+pub mod cluster;
 pub mod db;
 pub mod game;
 pub mod guard;
@@ -39,7 +41,8 @@ pub struct Config {
     pub threads: usize,
     /// Transposition table of each search thread, MiB.
     pub hash_mb: usize,
-    /// The SQLite file of the online rooms (`:memory:`: kept nowhere).
+    /// The database: a SQLite file (`:memory:`: kept nowhere), or a `postgres://` URL (a node
+    /// of a site of several).
     pub db: String,
     /// The limits of online play.
     pub limits: online::Limits,

@@ -2,6 +2,8 @@
 // Each test file uses some of these, never all.
 #![allow(dead_code)]
 
+pub mod pg;
+
 use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
 use std::sync::Arc;
@@ -41,6 +43,9 @@ pub async fn next(ws: &mut Ws) -> Value {
             .expect("the connection stays open")
             .expect("a good frame");
         if let Message::Text(t) = msg {
+            if std::env::var_os("DEBUG_WS").is_some() {
+                eprintln!("<- {}", &t.as_str()[..t.len().min(300)]);
+            }
             return serde_json::from_str(t.as_str()).unwrap();
         }
     }
