@@ -44,7 +44,10 @@ pub async fn next(ws: &mut Ws) -> Value {
             .expect("a good frame");
         if let Message::Text(t) = msg {
             if std::env::var_os("DEBUG_WS").is_some() {
-                eprintln!("<- {}", &t.as_str()[..t.len().min(300)]);
+                let v: Value = serde_json::from_str(t.as_str()).unwrap_or_default();
+                let plies = v["room"]["moves"].as_array().map(Vec::len);
+                let over = &v["room"]["status"];
+                eprintln!("<- {} {plies:?} {over} {}", v["type"], v["message"]);
             }
             return serde_json::from_str(t.as_str()).unwrap();
         }
