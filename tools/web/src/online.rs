@@ -202,6 +202,10 @@ impl Online {
             None => self.db.load(id).map_err(ApiError::Bad)?.ok_or_else(unknown)?,
             Some(c) => {
                 if !c.acquire(&self.db, id).map_err(reconnecting)? {
+                    // A room that does not exist has no lease to take, nor an owner.
+                    if c.owner(&self.db, id).map_err(reconnecting)?.is_none() {
+                        return Err(unknown());
+                    }
                     return Err(ApiError::Limit(format!(
                         "room {id} is played on another server now; try again"
                     )));

@@ -1,6 +1,8 @@
 //! Local games (against the engine, hot seat) are saved in the database file and read back by
 //! a server started again on it; only the browser holding the game's owner secret moves in it.
 
+mod common;
+
 use damka_web::service::{MoveRequest, NewGame, NOT_OWNER};
 use damka_web::Config;
 
@@ -12,7 +14,7 @@ fn db_path(name: &str) -> String {
 
 fn config(db: &str) -> Config {
     let mut c = Config::new(1, 1);
-    c.db = db.to_string();
+    c.db = common::pg::test_db(db);
     c
 }
 

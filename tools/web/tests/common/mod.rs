@@ -24,6 +24,8 @@ pub async fn serve(
 ) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
+    let mut config = config;
+    config.db = pg::test_db(&config.db);
     let (app, router) = damka_web::serve(&config).unwrap();
     let task = tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
     (format!("ws://{addr}/ws"), app, task)

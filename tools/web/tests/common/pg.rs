@@ -188,3 +188,41 @@ pub async fn notify(url: &str, channel: &str, payload: &str) {
         .await
         .unwrap();
 }
+
+/// The database a test names (a SQLite file, `:memory:`), or in its place, when
+/// `DAMKA_WEB_TEST_PG` names a PostgreSQL server (the API tests run against both back ends):
+/// a database there, the same for the same file (a restart finds its games), a new one for
+/// `:memory:`.
+pub fn test_db(db: &str) -> String {
+    let Ok(base) = std::env::var("DAMKA_WEB_TEST_PG") else {
+        return db.to_string();
+    };
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    db.hash(&mut h);
+    let name = match db {
+        ":memory:" => format!("m_{}_{}", std::process::id(), free_port()),
+        _ => format!("f_{:x}", h.finish()),
+    };
+    let create = base.clone();
+    let sql = format!(
+        "SELECT 1 FROM pg_database WHERE datname = '{name}'"
+    );
+    let make = format!("CREATE DATABASE {name}");
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async {
+            let (client, conn) = tokio_postgres::connect(&create, tokio_postgres::NoTls).await.unwrap();
+            tokio::spawn(conn);
+            if client.query(&sql, &[]).await.unwrap().is_empty() {
+                client.batch_execute(&make).await.unwrap();
+            }
+        })
+    })
+    .join()
+    .unwrap();
+    match base.rfind('/') {
+        Some(i) if i > "postgres://".len() => format!("{}/{name}", &base[..i]),
+        _ => format!("{base}/{name}"),
+    }
+}
