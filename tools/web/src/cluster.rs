@@ -81,11 +81,28 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Logs a notification that is ignored (bounded: a payload is not echoed whole).
+/// Logs a notification that is ignored: at most [`LOG_BURST`] lines every ten seconds (a
+/// room's last events after its pages here left are ignored too, and a flood of bad
+/// notifications must not fill the log), each payload cut to 120 characters.
 pub fn ignored(what: &str, payload: &str) {
-    let cut: String = payload.chars().take(120).collect();
-    eprintln!("damka-web: ignored a notification ({what}): {cut}");
+    static WINDOW: Mutex<(Option<std::time::Instant>, u32)> = Mutex::new((None, 0));
+    let mut w = lock(&WINDOW);
+    let now = std::time::Instant::now();
+    if w.0.is_none_or(|t| now.duration_since(t) > Duration::from_secs(10)) {
+        if w.1 > LOG_BURST {
+            eprintln!("damka-web: ignored {} more notifications", w.1 - LOG_BURST);
+        }
+        *w = (Some(now), 0);
+    }
+    w.1 += 1;
+    if w.1 <= LOG_BURST {
+        let cut: String = payload.chars().take(120).collect();
+        eprintln!("damka-web: ignored a notification ({what}): {cut}");
+    }
 }
+
+/// Lines about ignored notifications logged every ten seconds at most.
+pub const LOG_BURST: u32 = 10;
 
 impl Cluster {
     /// Joins the site whose database is at `url`: starts listening for this node's requests

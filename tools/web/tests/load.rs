@@ -8,6 +8,12 @@
 //!     nice -n 19 cargo test --profile ci -p damka-web --test load -- --ignored --nocapture
 //!
 //! `DAMKA_LOAD_ROOMS`, `DAMKA_LOAD_SPECTATORS` and `DAMKA_LOAD_PLIES` change the sizes.
+//! `DAMKA_LOAD_NODES=3` spreads the site over three damka-web nodes on one PostgreSQL (a
+//! throwaway server, or the one `DAMKA_WEB_TEST_PG` names): room `r` is created on node
+//! `r mod 3`, its Black player enters on the next node and its spectators on all three in
+//! turn, so most deliveries cross nodes (LISTEN/NOTIFY); memory is reported per node.
+
+mod common;
 
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
@@ -76,9 +82,14 @@ impl Drop for Server {
     }
 }
 
-fn start(rooms: usize, spectators: usize) -> (Server, String) {
+fn start(rooms: usize, spectators: usize, database: Option<&str>) -> (Server, String) {
+    let db = match database {
+        Some(url) => ["--database", url],
+        None => ["--db", ":memory:"],
+    };
     let mut child = Command::new(env!("CARGO_BIN_EXE_damka-web"))
-        .args(["--bind", "127.0.0.1", "--port", "0", "--db", ":memory:"])
+        .args(["--bind", "127.0.0.1", "--port", "0"])
+        .args(db)
         .args(["--max-rooms", &(rooms + 10).to_string()])
         .args(["--max-spectators", &(spectators + 10).to_string()])
         // Every client here is one address: the limits per address would refuse most.
@@ -94,7 +105,11 @@ fn start(rooms: usize, spectators: usize) -> (Server, String) {
         .expect("the damka-web binary starts");
     let mut line = String::new();
     let out = child.stdout.take().expect("its output");
-    BufReader::new(out).read_line(&mut line).unwrap();
+    let mut out = BufReader::new(out);
+    while !line.contains("http://") {
+        line.clear();
+        assert!(out.read_line(&mut line).unwrap() > 0, "the server stopped");
+    }
     let addr = line
         .split("http://")
         .nth(1)
@@ -199,16 +214,27 @@ async fn rooms_with_spectators_under_load() {
         size("DAMKA_LOAD_SPECTATORS", 20),
         size("DAMKA_LOAD_PLIES", 30),
     );
-    let (server, url) = start(rooms, spectators);
-    let pid = server.0.id();
-    let idle_kib = rss_kib(pid, "VmRSS:");
+    let nodes = size("DAMKA_LOAD_NODES", 1);
+    let database = match nodes {
+        1 => None,
+        _ => common::pg::database("load").await,
+    };
+    assert!(nodes == 1 || database.is_some(), "several nodes need PostgreSQL");
+    let servers: Vec<(Server, String)> = (0..nodes)
+        .map(|_| start(rooms, spectators, database.as_ref().map(|d| d.1.as_str())))
+        .collect();
+    let urls: Vec<String> = servers.iter().map(|s| s.1.clone()).collect();
+    let pids: Vec<u32> = servers.iter().map(|s| s.0 .0.id()).collect();
+    let rss = |field: &str| -> Vec<u64> { pids.iter().map(|p| rss_kib(*p, field) / 1024).collect() };
+    let idle_kib = rss("VmRSS:");
     let t0 = Instant::now();
     let mut players = Vec::new();
     let mut watchers = Vec::new();
     let mut sents = Vec::new();
-    for _ in 0..rooms {
+    for r in 0..rooms {
+        let url = &urls[r % nodes];
         let create = json!({"type": "create", "color": "white", "time": 600, "increment": 0});
-        let (white, _) = connect(&url, create).await;
+        let (white, _) = connect(url, create).await;
         // The creator's seat message came first; the room's id is in its state.
         let mut white = white;
         let id = loop {
@@ -218,20 +244,22 @@ async fn rooms_with_spectators_under_load() {
             }
         };
         let mut room_watchers = Vec::new();
-        for _ in 0..spectators {
+        for i in 0..spectators {
+            let url = &urls[(r + i) % nodes];
             let (ws, role) =
-                connect(&url, json!({"type": "enter", "room": id, "watch": true})).await;
+                connect(url, json!({"type": "enter", "room": id, "watch": true})).await;
             assert_eq!(role, "spectator");
             room_watchers.push(ws);
         }
-        let (black, role) = connect(&url, json!({"type": "enter", "room": id})).await;
+        let url = &urls[(r + 1) % nodes];
+        let (black, role) = connect(url, json!({"type": "enter", "room": id})).await;
         assert_eq!(role, "black");
         let sent: Sent = Arc::new(Mutex::new(vec![None; plies + 1]));
         players.push((white, black, sent.clone()));
         watchers.push(room_watchers);
         sents.push(sent);
     }
-    let connected_kib = rss_kib(pid, "VmRSS:");
+    let connected_kib = rss("VmRSS:");
     let setup = t0.elapsed();
     let t1 = Instant::now();
     let mut tasks = Vec::new();
@@ -256,7 +284,7 @@ async fn rooms_with_spectators_under_load() {
         .await
         .expect("the load test ends within 90 s");
     let played = t1.elapsed();
-    let peak_kib = rss_kib(pid, "VmHWM:");
+    let peak_kib = rss("VmHWM:");
     let mut latencies = Vec::new();
     let mut missing = 0;
     for (r, times) in &seen {
@@ -277,18 +305,18 @@ async fn rooms_with_spectators_under_load() {
         .map(|s| s.lock().unwrap().iter().flatten().count())
         .sum();
     println!(
-        "load: {rooms} rooms x {spectators} spectators, {moves} moves, {} deliveries in {:.1} s \
-         (set-up {:.1} s): latency median {:.1} ms, p99 {:.1} ms, max {:.1} ms; server RSS \
-         idle {} MiB, connected {} MiB, peak {} MiB",
+        "load: {nodes} node(s), {rooms} rooms x {spectators} spectators, {moves} moves, {} \
+         deliveries in {:.1} s (set-up {:.1} s): latency median {:.1} ms, p99 {:.1} ms, max \
+         {:.1} ms; server RSS per node idle {:?} MiB, connected {:?} MiB, peak {:?} MiB",
         latencies.len(),
         played.as_secs_f64(),
         setup.as_secs_f64(),
         percentile(&latencies, 0.5),
         percentile(&latencies, 0.99),
         latencies.last().copied().unwrap_or(0.0),
-        idle_kib / 1024,
-        connected_kib / 1024,
-        peak_kib / 1024,
+        idle_kib,
+        connected_kib,
+        peak_kib,
     );
     assert_eq!(missing, 0, "moves that did not reach a spectator");
     assert_eq!(
@@ -300,5 +328,5 @@ async fn rooms_with_spectators_under_load() {
     for t in tasks {
         let _ = t.await;
     }
-    drop(server);
+    drop(servers);
 }
