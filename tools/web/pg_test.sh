@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 
 find_bin() {
   if [ -n "${DAMKA_PG_BIN:-}" ]; then echo "$DAMKA_PG_BIN"; return; fi
-  if command -v initdb >/dev/null 2>&1; then dirname "$(command -v initdb)"; return; fi
+  if command -v initdb >/dev/null 2>&1; then dirname "$(readlink -f "$(command -v initdb)")"; return; fi
   ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1
 }
 bin=$(find_bin)

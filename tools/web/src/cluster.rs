@@ -88,7 +88,9 @@ pub fn ignored(what: &str, payload: &str) {
     static WINDOW: Mutex<(Option<std::time::Instant>, u32)> = Mutex::new((None, 0));
     let mut w = lock(&WINDOW);
     let now = std::time::Instant::now();
-    if w.0.is_none_or(|t| now.duration_since(t) > Duration::from_secs(10)) {
+    if w.0
+        .is_none_or(|t| now.duration_since(t) > Duration::from_secs(10))
+    {
         if w.1 > LOG_BURST {
             eprintln!("damka-web: ignored {} more notifications", w.1 - LOG_BURST);
         }
@@ -108,7 +110,10 @@ impl Cluster {
     /// Joins the site whose database is at `url`: starts listening for this node's requests
     /// and sets `db`'s saves to guard the lease and notify the other nodes.
     pub fn join(url: &str, db: &mut Db) -> Result<Arc<Cluster>, String> {
-        let node = format!("n{}", crate::online::random_hex::<6>().map_err(|e| e.to_string())?);
+        let bytes = crate::api::random_bytes::<6>().map_err(|e| e.to_string())?;
+        let node: String = std::iter::once("n".to_string())
+            .chain(bytes.iter().map(|b| format!("{b:02x}")))
+            .collect();
         let config = postgres::config(url)?;
         let thread = PgThread::start("damka-listen")?;
         let (nudge, nudges) = mpsc::unbounded_channel();
@@ -136,7 +141,10 @@ impl Cluster {
         ));
         // A node serves once it hears the others (a request sent before would be lost).
         if postgres::wait(&ready, postgres::CALL_TIMEOUT).is_none() {
-            return Err(format!("cannot listen to the database at {}", postgres::redact(url)));
+            return Err(format!(
+                "cannot listen to the database at {}",
+                postgres::redact(url)
+            ));
         }
         let me = node.clone();
         db.hooks = Some(Box::new(move |room| {
@@ -188,9 +196,7 @@ impl Cluster {
     pub fn drop_unused(&self, held: &HashSet<String>) {
         let mut all = lock(&self.channels);
         let before = all.len();
-        all.retain(|id, (a, b)| {
-            held.contains(id) || a.receiver_count() + b.receiver_count() > 0
-        });
+        all.retain(|id, (a, b)| held.contains(id) || a.receiver_count() + b.receiver_count() > 0);
         if all.len() != before {
             let mut watched = lock(&self.watched);
             watched.retain(|id| all.contains_key(id));
@@ -227,16 +233,24 @@ impl Cluster {
             &format!("SELECT node FROM leases WHERE room = $1 AND expires >= {DB_NOW}"),
             &[Value::Text(id.into())],
         )?;
-        Ok(rows.first().and_then(|r| r.first()).and_then(Value::text_value))
+        Ok(rows
+            .first()
+            .and_then(|r| r.first())
+            .and_then(Value::text_value))
     }
 
     /// Renews this node's leases: the rooms it still holds.
     pub fn renew(&self, db: &Db) -> Result<HashSet<String>, String> {
         let rows = db.backend().query(
-            &format!("UPDATE leases SET expires = {DB_NOW} + {LEASE_MS} WHERE node = $1 RETURNING room"),
+            &format!(
+                "UPDATE leases SET expires = {DB_NOW} + {LEASE_MS} WHERE node = $1 RETURNING room"
+            ),
             &[Value::Text(self.node.clone())],
         )?;
-        Ok(rows.iter().filter_map(|r| r.first().and_then(Value::text_value)).collect())
+        Ok(rows
+            .iter()
+            .filter_map(|r| r.first().and_then(Value::text_value))
+            .collect())
     }
 
     /// Games not over whose lease lapsed or that have none (their node died or stopped).
@@ -249,7 +263,10 @@ impl Cluster {
             ),
             &[Value::Int(limit as i64)],
         )?;
-        Ok(rows.iter().filter_map(|r| r.first().and_then(Value::text_value)).collect())
+        Ok(rows
+            .iter()
+            .filter_map(|r| r.first().and_then(Value::text_value))
+            .collect())
     }
 
     /// Gives every lease of this node up (a clean stop: other nodes take the rooms at once).
@@ -292,9 +309,8 @@ impl Cluster {
                 Value::Text(request.to_string()),
             ],
         )]);
-        let answer = sent.and_then(|_| {
-            postgres::wait(&rx, RPC_TIMEOUT).ok_or_else(|| "no answer".to_string())
-        });
+        let answer = sent
+            .and_then(|_| postgres::wait(&rx, RPC_TIMEOUT).ok_or_else(|| "no answer".to_string()));
         lock(&self.pending).remove(&n);
         answer
     }
@@ -357,7 +373,10 @@ async fn listen(
             }
         });
         let mut listening = HashSet::new();
-        if sync_listen(&client, &own, &watched, &mut listening).await.is_ok() {
+        if sync_listen(&client, &own, &watched, &mut listening)
+            .await
+            .is_ok()
+        {
             if !first {
                 let _ = inbox.send(Inbound::Resync);
             }

@@ -312,7 +312,10 @@ impl Db {
         let Some(r) = rows.into_iter().next().filter(|r| r.len() == 13) else {
             return Ok(None);
         };
-        let variant: Variant = r[0].string().parse().map_err(|e| format!("room {id}: {e}"))?;
+        let variant: Variant = r[0]
+            .string()
+            .parse()
+            .map_err(|e| format!("room {id}: {e}"))?;
         let mut game =
             PageGame::new(variant, Some(&r[1].string())).map_err(|e| format!("room {id}: {e}"))?;
         let moves = self.backend.query(

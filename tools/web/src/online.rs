@@ -157,7 +157,10 @@ impl Online {
         if stale || !rooms.contains_key(id) {
             let mut room = self.load_here(id).inspect_err(|_| {
                 if stale {
-                    self.stale.lock().unwrap_or_else(|e| e.into_inner()).insert(id.to_string());
+                    self.stale
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .insert(id.to_string());
                 }
             })?;
             if let Some(old) = rooms.remove(id) {
@@ -180,7 +183,10 @@ impl Online {
         room.version += 1;
         if let Err(e) = self.db.save(room, now) {
             eprintln!("damka-web: room {}: {e}", room.id);
-            self.stale.lock().unwrap_or_else(|e| e.into_inner()).insert(room.id.clone());
+            self.stale
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(room.id.clone());
             let msg = format!("reconnecting: the game's database cannot be reached or the room moved ({e}); the last change was not made, try again");
             let json = serde_json::json!({"type": "error", "room": room.id, "message": msg});
             let _ = room.events.send(json.to_string().into());
@@ -191,7 +197,10 @@ impl Online {
     }
 
     fn stale_take(&self, id: &str) -> bool {
-        self.stale.lock().unwrap_or_else(|e| e.into_inner()).remove(id)
+        self.stale
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(id)
     }
 
     /// Room `id` read from the database to be played here (on a node of several: once this
@@ -199,7 +208,11 @@ impl Online {
     fn load_here(&self, id: &str) -> Result<Room, ApiError> {
         let unknown = || ApiError::UnknownGame(id.to_string());
         let mut room = match &self.cluster {
-            None => self.db.load(id).map_err(ApiError::Bad)?.ok_or_else(unknown)?,
+            None => self
+                .db
+                .load(id)
+                .map_err(ApiError::Bad)?
+                .ok_or_else(unknown)?,
             Some(c) => {
                 if !c.acquire(&self.db, id).map_err(reconnecting)? {
                     // A room that does not exist has no lease to take, nor an owner.

@@ -24,7 +24,16 @@ struct Node {
 impl Node {
     fn start(database: &str) -> Node {
         let mut child = Command::new(env!("CARGO_BIN_EXE_damka-web"))
-            .args(["--port", "0", "--threads", "1", "--hash", "1", "--egtb-path", ""])
+            .args([
+                "--port",
+                "0",
+                "--threads",
+                "1",
+                "--hash",
+                "1",
+                "--egtb-path",
+                "",
+            ])
             .args(["--database", database, "--first-move-timeout", "600"])
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -43,7 +52,11 @@ impl Node {
         let mut line = String::new();
         while url.is_empty() {
             line.clear();
-            assert!(out.read_line(&mut line).unwrap() > 0, "the node stopped: {:?}", log.lock().unwrap());
+            assert!(
+                out.read_line(&mut line).unwrap() > 0,
+                "the node stopped: {:?}",
+                log.lock().unwrap()
+            );
             if let Some(rest) = line.strip_prefix("damka-web: node ") {
                 id = rest.split_whitespace().next().unwrap().to_string();
             }
@@ -52,7 +65,12 @@ impl Node {
             }
         }
         std::thread::spawn(move || for _ in out.lines() {});
-        Node { child, url, id, log }
+        Node {
+            child,
+            url,
+            id,
+            log,
+        }
     }
 
     fn kill(&mut self) {
@@ -79,13 +97,26 @@ impl Drop for Node {
 async fn seat(ws: &mut Ws) -> (String, String, Option<String>) {
     let s = wait_for(ws, "seat", |_| true).await;
     let token = s["token"].as_str().map(str::to_string);
-    (s["room"].as_str().unwrap().into(), s["role"].as_str().unwrap().into(), token)
+    (
+        s["room"].as_str().unwrap().into(),
+        s["role"].as_str().unwrap().into(),
+        token,
+    )
 }
 
 /// Enters `room` on `url`: the connection, its role and token.
-async fn enter(url: &str, room: &str, token: Option<&str>, watch: bool) -> (Ws, String, Option<String>) {
+async fn enter(
+    url: &str,
+    room: &str,
+    token: Option<&str>,
+    watch: bool,
+) -> (Ws, String, Option<String>) {
     let mut ws = connect(url).await;
-    send(&mut ws, json!({"type": "enter", "room": room, "token": token, "watch": watch})).await;
+    send(
+        &mut ws,
+        json!({"type": "enter", "room": room, "token": token, "watch": watch}),
+    )
+    .await;
     let (_, role, token) = seat(&mut ws).await;
     (ws, role, token)
 }
@@ -93,7 +124,11 @@ async fn enter(url: &str, room: &str, token: Option<&str>, watch: bool) -> (Ws, 
 /// Creates a room on `url` as White: the connection, the room id and White's token.
 async fn create(url: &str, time: f64) -> (Ws, String, String) {
     let mut ws = connect(url).await;
-    send(&mut ws, json!({"type": "create", "color": "white", "time": time, "increment": 0})).await;
+    send(
+        &mut ws,
+        json!({"type": "create", "color": "white", "time": time, "increment": 0}),
+    )
+    .await;
     let (room, role, token) = seat(&mut ws).await;
     assert_eq!(role, "white");
     (ws, room, token.unwrap())
@@ -112,7 +147,10 @@ async fn state_at(ws: &mut Ws, n: usize) -> Value {
 /// reconnecting (a node taking the room over); the state after it as `ws` hears it.
 async fn play_first(ws: &mut Ws, room: &str, state: &Value) -> Value {
     let n = plies(state);
-    let mv = state["room"]["legal"][0]["text"].as_str().unwrap().to_string();
+    let mv = state["room"]["legal"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let end = Instant::now() + Duration::from_secs(30);
     loop {
         send(ws, json!({"type": "play", "room": room, "move": mv})).await;
@@ -123,7 +161,10 @@ async fn play_first(ws: &mut Ws, room: &str, state: &Value) -> Value {
             }
             if v["type"] == "error" {
                 let m = v["message"].as_str().unwrap_or_default();
-                assert!(m.contains("reconnecting") || m.contains("try again"), "refused: {m}");
+                assert!(
+                    m.contains("reconnecting") || m.contains("try again"),
+                    "refused: {m}"
+                );
                 assert!(Instant::now() < end, "no node took the room over: {m}");
                 tokio::time::sleep(Duration::from_millis(300)).await;
                 break;
@@ -134,7 +175,9 @@ async fn play_first(ws: &mut Ws, room: &str, state: &Value) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_players_on_two_nodes_and_a_spectator_on_a_third_play_a_whole_game() {
-    let Some((_pg, db)) = pg::database("whole_game").await else { return };
+    let Some((_pg, db)) = pg::database("whole_game").await else {
+        return;
+    };
     let nodes: Vec<Node> = (0..3).map(|_| Node::start(&db)).collect();
     let (mut white, room, _) = create(&nodes[0].url, 600.0).await;
     let (mut black, role, _) = enter(&nodes[1].url, &room, None, false).await;
@@ -159,13 +202,19 @@ async fn two_players_on_two_nodes_and_a_spectator_on_a_third_play_a_whole_game()
     }
     if !state["room"]["status"]["over"].as_bool().unwrap() {
         send(&mut white, json!({"type": "resign", "room": room})).await;
-        state = wait_for(&mut watcher, "room", |v| v["room"]["status"]["over"] == true).await;
+        state = wait_for(&mut watcher, "room", |v| {
+            v["room"]["status"]["over"] == true
+        })
+        .await;
     }
     assert_eq!(plies(&state), n);
     eprintln!("{n} moves: {}", state["room"]["status"]["text"]);
     // The finished game is listed by every node.
     for node in &nodes {
-        let http = node.url.replace("ws://", "http://").replace("/ws", "/api/rooms");
+        let http = node
+            .url
+            .replace("ws://", "http://")
+            .replace("/ws", "/api/rooms");
         let lobby = http_get(&http).await;
         assert!(lobby.contains(&room), "{lobby}");
     }
@@ -185,7 +234,9 @@ async fn http_get(url: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_killed_mid_game_and_the_game_goes_on_through_another() {
-    let Some((_pg, db)) = pg::database("sigkill").await else { return };
+    let Some((_pg, db)) = pg::database("sigkill").await else {
+        return;
+    };
     let mut a = Node::start(&db);
     let b = Node::start(&db);
     let (mut white, room, white_token) = create(&a.url, 300.0).await;
@@ -211,7 +262,10 @@ async fn a_node_killed_mid_game_and_the_game_goes_on_through_another() {
     let after = play_first(&mut white, &room, &back).await;
     let elapsed = t0.elapsed().as_millis() as i64;
     let black_sees = state_at(&mut black, 7).await;
-    assert_eq!(black_sees["room"]["moves"].as_array().unwrap()[..6], moves.as_array().unwrap()[..]);
+    assert_eq!(
+        black_sees["room"]["moves"].as_array().unwrap()[..6],
+        moves.as_array().unwrap()[..]
+    );
     // White's clock ran through the takeover: what it had minus the time since.
     let left = after["room"]["clocks"][0].as_i64().unwrap();
     assert!(
@@ -222,7 +276,9 @@ async fn a_node_killed_mid_game_and_the_game_goes_on_through_another() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_restarts_and_its_rooms_come_back() {
-    let Some((_pg, db)) = pg::database("restart").await else { return };
+    let Some((_pg, db)) = pg::database("restart").await else {
+        return;
+    };
     let mut a = Node::start(&db);
     let (mut white, room, white_token) = create(&a.url, 300.0).await;
     let (mut black, _, black_token) = enter(&a.url, &room, None, false).await;
@@ -247,7 +303,9 @@ async fn a_node_restarts_and_its_rooms_come_back() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_database_lost_during_play_loses_nothing_acknowledged() {
-    let Some((pg, db)) = pg::database("lost").await else { return };
+    let Some((pg, db)) = pg::database("lost").await else {
+        return;
+    };
     let Some(pg) = pg else {
         eprintln!("NOTICE: database loss is tested on a throwaway server only");
         return;
@@ -265,24 +323,44 @@ async fn the_database_lost_during_play_loses_nothing_acknowledged() {
         };
     }
     pg.stop();
-    let mv = state["room"]["legal"][0]["text"].as_str().unwrap().to_string();
-    send(&mut white, json!({"type": "play", "room": room, "move": mv})).await;
+    let mv = state["room"]["legal"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    send(
+        &mut white,
+        json!({"type": "play", "room": room, "move": mv}),
+    )
+    .await;
     let e = wait_for(&mut white, "error", |_| true).await;
-    assert!(e["message"].as_str().unwrap().contains("reconnecting"), "{e}");
+    assert!(
+        e["message"].as_str().unwrap().contains("reconnecting"),
+        "{e}"
+    );
     // Black hears it too.
     let e = wait_for(&mut black, "error", |_| true).await;
-    assert!(e["message"].as_str().unwrap().contains("reconnecting"), "{e}");
+    assert!(
+        e["message"].as_str().unwrap().contains("reconnecting"),
+        "{e}"
+    );
     pg.start_again();
     let after = play_first(&mut white, &room, &state).await;
     assert_eq!(plies(&after), 3);
     let (mut again, _, _) = enter(&a.url, &room, Some(&white_token), false).await;
     let s = state_at(&mut again, 3).await;
-    assert_eq!(s["room"]["moves"].as_array().unwrap()[..2], state["room"]["moves"].as_array().unwrap()[..]);
+    assert_eq!(
+        s["room"]["moves"].as_array().unwrap()[..2],
+        state["room"]["moves"].as_array().unwrap()[..]
+    );
 }
 
 #[test]
 fn an_unreachable_database_at_start_is_a_clear_error() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let out = Command::new(env!("CARGO_BIN_EXE_damka-web"))
         .args(["--port", "0", "--egtb-path", ""])
         .arg("--database")
@@ -291,13 +369,18 @@ fn an_unreachable_database_at_start_is_a_clear_error() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
-    assert!(err.contains("cannot reach the database at postgres://damka:***@127.0.0.1"), "{err}");
+    assert!(
+        err.contains("cannot reach the database at postgres://damka:***@127.0.0.1"),
+        "{err}"
+    );
     assert!(!err.contains("secret"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn notifications_for_unknown_rooms_are_ignored_and_logged() {
-    let Some((_pg, db)) = pg::database("unknown").await else { return };
+    let Some((_pg, db)) = pg::database("unknown").await else {
+        return;
+    };
     let a = Node::start(&db);
     let channel = format!("damka_node_{}", a.id);
     pg::notify(&db, &channel, r#"{"room":"rnothere","kind":"room"}"#).await;

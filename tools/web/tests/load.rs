@@ -120,6 +120,28 @@ fn start(rooms: usize, spectators: usize, database: Option<&str>) -> (Server, St
     (Server(child), format!("ws://{addr}/ws"))
 }
 
+/// `nodes` servers: one on SQLite in memory, or several on one PostgreSQL (kept running by
+/// the second value).
+async fn start_site(
+    nodes: usize,
+    rooms: usize,
+    spectators: usize,
+) -> (Vec<(Server, String)>, Option<common::pg::Pg>) {
+    let database = match nodes {
+        1 => None,
+        _ => common::pg::database("load").await,
+    };
+    assert!(
+        nodes == 1 || database.is_some(),
+        "several nodes need PostgreSQL"
+    );
+    let url = database.as_ref().map(|d| d.1.clone());
+    let servers = (0..nodes)
+        .map(|_| start(rooms, spectators, url.as_deref()))
+        .collect();
+    (servers, database.and_then(|d| d.0))
+}
+
 async fn read(ws: &mut Ws) -> Option<Msg> {
     loop {
         match ws.next().await? {
@@ -215,17 +237,11 @@ async fn rooms_with_spectators_under_load() {
         size("DAMKA_LOAD_PLIES", 30),
     );
     let nodes = size("DAMKA_LOAD_NODES", 1);
-    let database = match nodes {
-        1 => None,
-        _ => common::pg::database("load").await,
-    };
-    assert!(nodes == 1 || database.is_some(), "several nodes need PostgreSQL");
-    let servers: Vec<(Server, String)> = (0..nodes)
-        .map(|_| start(rooms, spectators, database.as_ref().map(|d| d.1.as_str())))
-        .collect();
+    let (servers, _pg) = start_site(nodes, rooms, spectators).await;
     let urls: Vec<String> = servers.iter().map(|s| s.1.clone()).collect();
     let pids: Vec<u32> = servers.iter().map(|s| s.0 .0.id()).collect();
-    let rss = |field: &str| -> Vec<u64> { pids.iter().map(|p| rss_kib(*p, field) / 1024).collect() };
+    let rss =
+        |field: &str| -> Vec<u64> { pids.iter().map(|p| rss_kib(*p, field) / 1024).collect() };
     let idle_kib = rss("VmRSS:");
     let t0 = Instant::now();
     let mut players = Vec::new();

@@ -58,8 +58,11 @@ fn role_of(v: &Value) -> Option<Role> {
 }
 
 fn strings(v: &Value) -> Option<Vec<String>> {
-    v.as_array()
-        .map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect())
+    v.as_array().map(|a| {
+        a.iter()
+            .filter_map(|s| s.as_str().map(String::from))
+            .collect()
+    })
 }
 
 impl App {
@@ -112,7 +115,9 @@ impl App {
     /// Waits until node `node` no longer holds room `id` (its lease lapsed or went), a lease's
     /// length at most.
     fn wait_for_lapse(&self, id: &str, node: &str) {
-        let Some(c) = &self.online.cluster else { return };
+        let Some(c) = &self.online.cluster else {
+            return;
+        };
         let end = Instant::now() + std::time::Duration::from_millis(super::LEASE_MS as u64 + 1000);
         crate::db::postgres::blocking(|| {
             while Instant::now() < end {
@@ -302,7 +307,9 @@ impl App {
             Inbound::Request(v) => self.serve_request(&v),
             Inbound::Event(room, v) => self.on_event(&room, &v),
             Inbound::Resync => {
-                let Some(c) = &self.online.cluster else { return };
+                let Some(c) = &self.online.cluster else {
+                    return;
+                };
                 for id in c.watched_rooms() {
                     let last = c.last_event.lock().ok().and_then(|l| l.get(&id).cloned());
                     let v = last.unwrap_or_else(|| json!({"kind": "room", "spectators": 0}));
@@ -314,7 +321,9 @@ impl App {
 
     /// Sends another node's change of room `id` to this node's pages in it.
     fn on_event(&self, id: &str, v: &Value) {
-        let Some(c) = &self.online.cluster else { return };
+        let Some(c) = &self.online.cluster else {
+            return;
+        };
         if v["node"].as_str() == Some(c.node.as_str()) || self.online.holds(id) {
             return;
         }
@@ -332,7 +341,9 @@ impl App {
                         last.insert(id.to_string(), v.clone());
                     }
                 }
-                Err(ApiError::UnknownGame(_)) => ignored(&format!("unknown room {id}"), &v.to_string()),
+                Err(ApiError::UnknownGame(_)) => {
+                    ignored(&format!("unknown room {id}"), &v.to_string())
+                }
                 Err(e) => eprintln!("damka-web: room {id}: {e}"),
             },
             Some("spectators") => {
@@ -357,8 +368,13 @@ impl App {
         let room = v["room"].as_str().unwrap_or_default();
         let answer = if !self.online.holds(room) {
             // Never forwarded again: the asking node finds the room's node itself.
-            ignored(&format!("a request for room {room:?}, not played here"), &v.to_string());
-            Err(ApiError::Limit(format!("room {room} moved to another server; try again")))
+            ignored(
+                &format!("a request for room {room:?}, not played here"),
+                &v.to_string(),
+            );
+            Err(ApiError::Limit(format!(
+                "room {room} moved to another server; try again"
+            )))
         } else {
             self.serve_op(room, v)
         };
@@ -415,7 +431,9 @@ impl App {
     /// Every [`TICK`]: renews this node's leases (forgetting the rooms it lost), takes the
     /// rooms nobody holds, and drops the channels nobody here listens to.
     fn sweep(self: &Arc<Self>) {
-        let Some(c) = self.online.cluster.clone() else { return };
+        let Some(c) = self.online.cluster.clone() else {
+            return;
+        };
         if self.online.is_stopped() {
             return;
         }
@@ -424,7 +442,11 @@ impl App {
             Err(e) => return eprintln!("damka-web: cannot renew the leases: {e}"),
         };
         self.online.keep_only(&held);
-        let room = self.online.limits.max_rooms.saturating_sub(self.online.rooms_held());
+        let room = self
+            .online
+            .limits
+            .max_rooms
+            .saturating_sub(self.online.rooms_held());
         if let Ok(ids) = c.orphans(&self.online.db, room.min(20)) {
             for id in ids {
                 match self.online.take(&id) {

@@ -58,7 +58,8 @@ impl Db {
             return Ok(None);
         };
         let (variant, fen, moves) = (r[0].string(), r[1].string(), r[2].string());
-        let (opponent, human, skill, movetime) = (r[3].string(), r[4].string(), r[5].int(), r[6].real());
+        let (opponent, human, skill, movetime) =
+            (r[3].string(), r[4].string(), r[5].int(), r[6].real());
         let (token, version) = (r[7].text(), r[8].int());
         let bad = |m: String| format!("game {id}: {m}");
         let variant: Variant = variant.parse().map_err(|e| bad(format!("{e}")))?;

@@ -156,9 +156,9 @@ impl Postgres {
         &self,
         f: impl for<'c> FnOnce(
                 &'c mut Client,
-            )
-                -> std::pin::Pin<Box<dyn std::future::Future<Output = Result<T, String>> + Send + 'c>>
-            + Send
+            ) -> std::pin::Pin<
+                Box<dyn std::future::Future<Output = Result<T, String>> + Send + 'c>,
+            > + Send
             + 'static,
     ) -> Result<T, String> {
         let (slot, config) = (self.client.clone(), self.config.clone());
@@ -202,11 +202,31 @@ impl ToSql for Value {
 fn value(row: &tokio_postgres::Row, i: usize) -> Value {
     let ty = row.columns()[i].type_().clone();
     let v = match ty {
-        Type::INT8 => row.try_get::<_, Option<i64>>(i).ok().flatten().map(Value::Int),
-        Type::INT4 => row.try_get::<_, Option<i32>>(i).ok().flatten().map(|v| Value::Int(v as i64)),
-        Type::BOOL => row.try_get::<_, Option<bool>>(i).ok().flatten().map(|v| Value::Int(v as i64)),
-        Type::FLOAT8 => row.try_get::<_, Option<f64>>(i).ok().flatten().map(Value::Real),
-        _ => row.try_get::<_, Option<String>>(i).ok().flatten().map(Value::Text),
+        Type::INT8 => row
+            .try_get::<_, Option<i64>>(i)
+            .ok()
+            .flatten()
+            .map(Value::Int),
+        Type::INT4 => row
+            .try_get::<_, Option<i32>>(i)
+            .ok()
+            .flatten()
+            .map(|v| Value::Int(v as i64)),
+        Type::BOOL => row
+            .try_get::<_, Option<bool>>(i)
+            .ok()
+            .flatten()
+            .map(|v| Value::Int(v as i64)),
+        Type::FLOAT8 => row
+            .try_get::<_, Option<f64>>(i)
+            .ok()
+            .flatten()
+            .map(Value::Real),
+        _ => row
+            .try_get::<_, Option<String>>(i)
+            .ok()
+            .flatten()
+            .map(Value::Text),
     };
     v.unwrap_or(Value::Null)
 }
@@ -239,7 +259,10 @@ impl Backend for Postgres {
             .collect();
         self.with_client(move |c| {
             Box::pin(async move {
-                let tx = c.transaction().await.map_err(|e| format!("database: {e}"))?;
+                let tx = c
+                    .transaction()
+                    .await
+                    .map_err(|e| format!("database: {e}"))?;
                 for (sql, params, expect_rows) in &stmts {
                     let n = tx
                         .execute(sql.as_str(), &refs(params))

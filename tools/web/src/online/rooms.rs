@@ -276,7 +276,10 @@ impl App {
         let args = serde_json::json!({"path": path, "move": text});
         self.route(
             &seat.room,
-            |node| self.forward(node, &seat.room, "play", seat, args.clone()).map(|_| ()),
+            |node| {
+                self.forward(node, &seat.room, "play", seat, args.clone())
+                    .map(|_| ())
+            },
             || self.player_change(seat, |room, c, now| room.play(c, path, text, now)),
         )
     }
@@ -285,7 +288,10 @@ impl App {
     pub fn room_resign(self: &Arc<Self>, seat: &Seat) -> Result<(), ApiError> {
         self.route(
             &seat.room,
-            |node| self.forward(node, &seat.room, "resign", seat, serde_json::json!({})).map(|_| ()),
+            |node| {
+                self.forward(node, &seat.room, "resign", seat, serde_json::json!({}))
+                    .map(|_| ())
+            },
             || self.player_change(seat, |room, c, now| room.resign(c, now)),
         )
     }
@@ -294,7 +300,10 @@ impl App {
     pub fn room_draw(self: &Arc<Self>, seat: &Seat) -> Result<(), ApiError> {
         self.route(
             &seat.room,
-            |node| self.forward(node, &seat.room, "draw", seat, serde_json::json!({})).map(|_| ()),
+            |node| {
+                self.forward(node, &seat.room, "draw", seat, serde_json::json!({}))
+                    .map(|_| ())
+            },
             || self.player_change(seat, |room, c, now| room.offer_draw(c, now).map(|_| ())),
         )
     }
@@ -303,7 +312,10 @@ impl App {
     pub fn room_decline(self: &Arc<Self>, seat: &Seat) -> Result<(), ApiError> {
         self.route(
             &seat.room,
-            |node| self.forward(node, &seat.room, "decline", seat, serde_json::json!({})).map(|_| ()),
+            |node| {
+                self.forward(node, &seat.room, "decline", seat, serde_json::json!({}))
+                    .map(|_| ())
+            },
             || self.player_change(seat, |room, c, _| room.decline_draw(c)),
         )
     }
@@ -318,7 +330,10 @@ impl App {
         let args = serde_json::json!({"path": path, "move": text});
         self.route(
             &seat.room,
-            |node| self.forward(node, &seat.room, "propose", seat, args.clone()).map(|_| ()),
+            |node| {
+                self.forward(node, &seat.room, "propose", seat, args.clone())
+                    .map(|_| ())
+            },
             || self.propose_here(seat, path, text),
         )
     }

@@ -71,11 +71,8 @@ impl Pg {
             eprintln!("NOTICE: {test} skipped: PostgreSQL not found (initdb, pg_ctl)");
             return None;
         };
-        let dir = std::env::temp_dir().join(format!(
-            "damka-pg-{}-{}",
-            std::process::id(),
-            free_port()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("damka-pg-{}-{}", std::process::id(), free_port()));
         std::fs::create_dir_all(&dir).unwrap();
         let port = free_port();
         let pg = Pg {
@@ -85,11 +82,27 @@ impl Pg {
             port,
         };
         if is_root() {
-            let ok = Command::new("chown").arg("-R").arg("postgres:").arg(&pg.dir).status();
+            let ok = Command::new("chown")
+                .arg("-R")
+                .arg("postgres:")
+                .arg(&pg.dir)
+                .status();
             assert!(ok.is_ok_and(|s| s.success()), "chown to postgres failed");
         }
         let data = pg.dir.join("data");
-        pg.run("initdb", &["-D", data.to_str().unwrap(), "-U", "damka", "--auth=trust", "-E", "UTF8", "--no-sync"]);
+        pg.run(
+            "initdb",
+            &[
+                "-D",
+                data.to_str().unwrap(),
+                "-U",
+                "damka",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--no-sync",
+            ],
+        );
         pg.start_again();
         Some(pg)
     }
@@ -121,13 +134,35 @@ impl Pg {
             self.dir.display()
         );
         let log = self.dir.join("log");
-        self.run("pg_ctl", &["-D", data.to_str().unwrap(), "-o", &opts, "-l", log.to_str().unwrap(), "-w", "start"]);
+        self.run(
+            "pg_ctl",
+            &[
+                "-D",
+                data.to_str().unwrap(),
+                "-o",
+                &opts,
+                "-l",
+                log.to_str().unwrap(),
+                "-w",
+                "start",
+            ],
+        );
     }
 
     /// Stops the server (the nodes lose their database).
     pub fn stop(&self) {
         let data = self.dir.join("data");
-        self.run("pg_ctl", &["-D", data.to_str().unwrap(), "-m", "immediate", "-w", "stop"]);
+        self.run(
+            "pg_ctl",
+            &[
+                "-D",
+                data.to_str().unwrap(),
+                "-m",
+                "immediate",
+                "-w",
+                "stop",
+            ],
+        );
     }
 
     /// The folder of the server.
@@ -141,9 +176,20 @@ impl Drop for Pg {
         let data = self.dir.join("data");
         if data.join("postmaster.pid").exists() {
             let exe = self.bin.join("pg_ctl");
-            let args = ["-D", data.to_str().unwrap_or(""), "-m", "immediate", "-w", "stop"];
+            let args = [
+                "-D",
+                data.to_str().unwrap_or(""),
+                "-m",
+                "immediate",
+                "-w",
+                "stop",
+            ];
             let _ = if is_root() {
-                Command::new("runuser").args(["-u", "postgres", "--"]).arg(&exe).args(args).output()
+                Command::new("runuser")
+                    .args(["-u", "postgres", "--"])
+                    .arg(&exe)
+                    .args(args)
+                    .output()
             } else {
                 Command::new(&exe).args(args).output()
             };
@@ -163,7 +209,11 @@ pub async fn database(test: &str) -> Option<(Option<Pg>, String)> {
             (Some(pg), url)
         }
     };
-    let name = format!("t_{}_{}", test.replace(|c: char| !c.is_ascii_alphanumeric(), "_"), free_port());
+    let name = format!(
+        "t_{}_{}",
+        test.replace(|c: char| !c.is_ascii_alphanumeric(), "_"),
+        free_port()
+    );
     let (client, conn) = tokio_postgres::connect(&base, tokio_postgres::NoTls)
         .await
         .expect("the test database server answers");
@@ -181,7 +231,9 @@ pub async fn database(test: &str) -> Option<(Option<Pg>, String)> {
 
 /// Sends `NOTIFY channel, payload` on the database at `url`.
 pub async fn notify(url: &str, channel: &str, payload: &str) {
-    let (client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls).await.unwrap();
+    let (client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
     tokio::spawn(conn);
     client
         .execute("SELECT pg_notify($1, $2)", &[&channel, &payload])
@@ -205,14 +257,17 @@ pub fn test_db(db: &str) -> String {
         _ => format!("f_{:x}", h.finish()),
     };
     let create = base.clone();
-    let sql = format!(
-        "SELECT 1 FROM pg_database WHERE datname = '{name}'"
-    );
+    let sql = format!("SELECT 1 FROM pg_database WHERE datname = '{name}'");
     let make = format!("CREATE DATABASE {name}");
     std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
         rt.block_on(async {
-            let (client, conn) = tokio_postgres::connect(&create, tokio_postgres::NoTls).await.unwrap();
+            let (client, conn) = tokio_postgres::connect(&create, tokio_postgres::NoTls)
+                .await
+                .unwrap();
             tokio::spawn(conn);
             if client.query(&sql, &[]).await.unwrap().is_empty() {
                 client.batch_execute(&make).await.unwrap();
