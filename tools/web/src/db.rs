@@ -157,12 +157,16 @@ pub struct FinishedRoom {
     pub plies: usize,
 }
 
+/// What a node of several adds to every save of a room: a guard before (the lease) and a
+/// statement after (the notification), given the room.
+pub type SaveHooks = Box<dyn Fn(&Room) -> (Stmt, Stmt) + Send + Sync>;
+
 /// The database: a back end, and what the server stores in it.
 pub struct Db {
     backend: Box<dyn Backend>,
     /// Statements added to every save of a room (the lease guard before, the notification
     /// after), given the room; set by [`crate::cluster`] on a node of several.
-    pub(crate) hooks: Option<Box<dyn Fn(&Room) -> (Stmt, Stmt) + Send + Sync>>,
+    pub(crate) hooks: Option<SaveHooks>,
 }
 
 /// Milliseconds since 1970 by this machine's clock.

@@ -6,7 +6,7 @@
 mod common;
 
 use common::pg;
-use common::{connect, next, send, wait_for, Ws};
+use common::{connect, next, seat, send, wait_for, Ws};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -94,16 +94,6 @@ impl Drop for Node {
     }
 }
 
-async fn seat(ws: &mut Ws) -> (String, String, Option<String>) {
-    let s = wait_for(ws, "seat", |_| true).await;
-    let token = s["token"].as_str().map(str::to_string);
-    (
-        s["room"].as_str().unwrap().into(),
-        s["role"].as_str().unwrap().into(),
-        token,
-    )
-}
-
 /// Enters `room` on `url`: the connection, its role and token.
 async fn enter(
     url: &str,
@@ -132,6 +122,27 @@ async fn create(url: &str, time: f64) -> (Ws, String, String) {
     let (room, role, token) = seat(&mut ws).await;
     assert_eq!(role, "white");
     (ws, room, token.unwrap())
+}
+
+/// A game of `plies` first legal moves, White (the creator) on `white_url`, Black on
+/// `black_url`: both connections, the room, White's and Black's tokens, the last state.
+async fn opening(
+    white_url: &str,
+    black_url: &str,
+    plies: usize,
+) -> (Ws, Ws, String, String, Option<String>, Value) {
+    let (mut white, room, white_token) = create(white_url, 300.0).await;
+    let (mut black, _, black_token) = enter(black_url, &room, None, false).await;
+    let mut state = state_at(&mut black, 0).await;
+    for n in 0..plies {
+        state = if n % 2 == 0 {
+            play_first(&mut white, &room, &state).await;
+            state_at(&mut black, n + 1).await
+        } else {
+            play_first(&mut black, &room, &state).await
+        };
+    }
+    (white, black, room, white_token, black_token, state)
 }
 
 fn plies(v: &Value) -> usize {
@@ -239,17 +250,7 @@ async fn a_node_killed_mid_game_and_the_game_goes_on_through_another() {
     };
     let mut a = Node::start(&db);
     let b = Node::start(&db);
-    let (mut white, room, white_token) = create(&a.url, 300.0).await;
-    let (mut black, _, _) = enter(&b.url, &room, None, false).await;
-    let mut state = state_at(&mut black, 0).await;
-    for n in 0..6 {
-        state = if n % 2 == 0 {
-            play_first(&mut white, &room, &state).await;
-            state_at(&mut black, n + 1).await
-        } else {
-            play_first(&mut black, &room, &state).await
-        };
-    }
+    let (_white, mut black, room, white_token, _, state) = opening(&a.url, &b.url, 6).await;
     let moves = state["room"]["moves"].clone();
     let white_ms = state["room"]["clocks"][0].as_i64().unwrap();
     let t0 = Instant::now();
@@ -280,17 +281,7 @@ async fn a_node_restarts_and_its_rooms_come_back() {
         return;
     };
     let mut a = Node::start(&db);
-    let (mut white, room, white_token) = create(&a.url, 300.0).await;
-    let (mut black, _, black_token) = enter(&a.url, &room, None, false).await;
-    let mut state = state_at(&mut black, 0).await;
-    for n in 0..4 {
-        state = if n % 2 == 0 {
-            play_first(&mut white, &room, &state).await;
-            state_at(&mut black, n + 1).await
-        } else {
-            play_first(&mut black, &room, &state).await
-        };
-    }
+    let (_white, _black, room, white_token, black_token, state) = opening(&a.url, &a.url, 4).await;
     a.kill();
     let a = Node::start(&db);
     let (mut white, _, _) = enter(&a.url, &room, Some(&white_token), false).await;
@@ -311,17 +302,7 @@ async fn the_database_lost_during_play_loses_nothing_acknowledged() {
         return;
     };
     let a = Node::start(&db);
-    let (mut white, room, white_token) = create(&a.url, 300.0).await;
-    let (mut black, _, _) = enter(&a.url, &room, None, false).await;
-    let mut state = state_at(&mut black, 0).await;
-    for n in 0..2 {
-        state = if n % 2 == 0 {
-            play_first(&mut white, &room, &state).await;
-            state_at(&mut black, n + 1).await
-        } else {
-            play_first(&mut black, &room, &state).await
-        };
-    }
+    let (mut white, mut black, room, white_token, _, state) = opening(&a.url, &a.url, 2).await;
     pg.stop();
     let mv = state["room"]["legal"][0]["text"]
         .as_str()

@@ -112,6 +112,25 @@ impl App {
         }
     }
 
+    /// Runs a seat's operation `op` (with `args`, forwarded) on its room: `here` if this node
+    /// plays it.
+    pub(crate) fn route_op(
+        self: &Arc<Self>,
+        seat: &Seat,
+        op: &str,
+        args: Value,
+        here: impl FnOnce() -> Result<(), ApiError>,
+    ) -> Result<(), ApiError> {
+        self.route(
+            &seat.room,
+            |node| {
+                self.forward(node, &seat.room, op, seat, args.clone())
+                    .map(|_| ())
+            },
+            here,
+        )
+    }
+
     /// Waits until node `node` no longer holds room `id` (its lease lapsed or went), a lease's
     /// length at most.
     fn wait_for_lapse(&self, id: &str, node: &str) {
@@ -236,8 +255,7 @@ impl App {
             .db
             .live(self.online.limits.max_rooms.max(50))
             .map_err(ApiError::Bad)?;
-        let (mut open, mut live) = (Vec::new(), Vec::new());
-        for r in rows.iter().filter(|r| r.len() == 8) {
+        let summaries = rows.iter().filter(|r| r.len() == 8).map(|r| {
             let int = |i: usize| match &r[i] {
                 crate::db::Value::Int(v) => *v,
                 _ => 0,
@@ -247,26 +265,19 @@ impl App {
                 "turkish" => "turkish",
                 _ => "russian",
             };
+            let seats = [int(4) != 0, int(5) != 0];
             let summary = RoomSummary {
                 id: text(0),
                 variant,
                 time: [int(2) as f64 / 1000.0, int(3) as f64 / 1000.0],
-                seats: [int(4) != 0, int(5) != 0],
+                seats,
                 plies: int(6).max(0) as usize,
                 spectators: 0,
                 status: text(7),
             };
-            if summary.seats == [true, true] {
-                live.push(summary);
-            } else {
-                open.push(summary);
-            }
-        }
-        Ok(Lobby {
-            open,
-            live,
-            finished,
-        })
+            (summary, seats == [true, true])
+        });
+        Ok(Lobby::of(summaries, finished))
     }
 
     /// Starts this node's part in the site: the notifications' reader and the sweep.

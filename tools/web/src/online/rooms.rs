@@ -274,68 +274,44 @@ impl App {
         text: Option<&str>,
     ) -> Result<(), ApiError> {
         let args = serde_json::json!({"path": path, "move": text});
-        self.route(
-            &seat.room,
-            |node| {
-                self.forward(node, &seat.room, "play", seat, args.clone())
-                    .map(|_| ())
-            },
-            || self.player_change(seat, |room, c, now| room.play(c, path, text, now)),
-        )
+        self.route_op(seat, "play", args, || {
+            self.player_change(seat, |room, c, now| room.play(c, path, text, now))
+        })
     }
 
     /// The player resigns.
     pub fn room_resign(self: &Arc<Self>, seat: &Seat) -> Result<(), ApiError> {
-        self.route(
-            &seat.room,
-            |node| {
-                self.forward(node, &seat.room, "resign", seat, serde_json::json!({}))
-                    .map(|_| ())
-            },
-            || self.player_change(seat, |room, c, now| room.resign(c, now)),
-        )
+        self.route_op(seat, "resign", serde_json::json!({}), || {
+            self.player_change(seat, |room, c, now| room.resign(c, now))
+        })
     }
 
     /// The player offers a draw, or accepts the opponent's offer.
     pub fn room_draw(self: &Arc<Self>, seat: &Seat) -> Result<(), ApiError> {
-        self.route(
-            &seat.room,
-            |node| {
-                self.forward(node, &seat.room, "draw", seat, serde_json::json!({}))
-                    .map(|_| ())
-            },
-            || self.player_change(seat, |room, c, now| room.offer_draw(c, now).map(|_| ())),
-        )
+        self.route_op(seat, "draw", serde_json::json!({}), || {
+            self.player_change(seat, |room, c, now| room.offer_draw(c, now).map(|_| ()))
+        })
     }
 
     /// The player declines the opponent's draw offer.
     pub fn room_decline(self: &Arc<Self>, seat: &Seat) -> Result<(), ApiError> {
-        self.route(
-            &seat.room,
-            |node| {
-                self.forward(node, &seat.room, "decline", seat, serde_json::json!({}))
-                    .map(|_| ())
-            },
-            || self.player_change(seat, |room, c, _| room.decline_draw(c)),
-        )
+        self.route_op(seat, "decline", serde_json::json!({}), || {
+            self.player_change(seat, |room, c, _| room.decline_draw(c))
+        })
     }
 
-    /// A spectator's proposal for the next move; the new tally goes to the spectators.
+    /// A spectator's proposal for the next move (its text or, preferred, its squares); the
+    /// new tally goes to the spectators.
     pub fn room_propose(
         self: &Arc<Self>,
         seat: &Seat,
-        path: Option<&[String]>,
         text: Option<&str>,
+        path: Option<&[String]>,
     ) -> Result<(), ApiError> {
         let args = serde_json::json!({"path": path, "move": text});
-        self.route(
-            &seat.room,
-            |node| {
-                self.forward(node, &seat.room, "propose", seat, args.clone())
-                    .map(|_| ())
-            },
-            || self.propose_here(seat, path, text),
-        )
+        self.route_op(seat, "propose", args, || {
+            self.propose_here(seat, path, text)
+        })
     }
 
     /// [`App::room_propose`] on a room this node plays.
@@ -435,10 +411,9 @@ impl App {
             return self.lobby_of_site(finished);
         }
         let rooms = self.online.lock();
-        let (mut open, mut live) = (Vec::new(), Vec::new());
         let mut held: Vec<&Room> = rooms.values().filter(|r| !r.is_over()).collect();
         held.sort_by_key(|r| (std::cmp::Reverse(r.created), r.id.clone()));
-        for r in held {
+        let summaries = held.into_iter().map(|r| {
             let summary = RoomSummary {
                 id: r.id.clone(),
                 variant: r.game.variant().name(),
@@ -451,17 +426,9 @@ impl App {
                 spectators: r.spectators,
                 status: r.status().text,
             };
-            if r.started() {
-                live.push(summary);
-            } else {
-                open.push(summary);
-            }
-        }
-        Ok(Lobby {
-            open,
-            live,
-            finished,
-        })
+            (summary, r.started())
+        });
+        Ok(Lobby::of(summaries, finished))
     }
 
     /// Reads back the games that were being played when the server stopped: their clocks go

@@ -82,3 +82,14 @@ pub async fn drain(ws: &mut Ws, ms: u64) -> Vec<Value> {
 pub async fn send(ws: &mut Ws, v: Value) {
     ws.send(Message::Text(v.to_string().into())).await.unwrap();
 }
+
+/// The next `seat` message: the room, the role and the token.
+pub async fn seat(ws: &mut Ws) -> (String, String, Option<String>) {
+    let s = wait_for(ws, "seat", |_| true).await;
+    let token = s["token"].as_str().map(str::to_string);
+    (
+        s["room"].as_str().unwrap().to_string(),
+        s["role"].as_str().unwrap().to_string(),
+        token,
+    )
+}

@@ -90,33 +90,20 @@ impl Pg {
             assert!(ok.is_ok_and(|s| s.success()), "chown to postgres failed");
         }
         let data = pg.dir.join("data");
-        pg.run(
-            "initdb",
-            &[
-                "-D",
-                data.to_str().unwrap(),
-                "-U",
-                "damka",
-                "--auth=trust",
-                "-E",
-                "UTF8",
-                "--no-sync",
-            ],
+        let init = format!(
+            "-D {} -U damka --auth=trust -E UTF8 --no-sync",
+            data.display()
         );
+        pg.run("initdb", &init, None);
         pg.start_again();
         Some(pg)
     }
 
-    fn run(&self, program: &str, args: &[&str]) {
-        let exe = self.bin.join(program);
-        let mut cmd = if is_root() {
-            let mut c = Command::new("runuser");
-            c.args(["-u", "postgres", "--"]).arg(&exe);
-            c
-        } else {
-            Command::new(&exe)
-        };
-        let out = cmd.args(args).current_dir(&self.dir).output().unwrap();
+    /// Runs `program` with `args` (split at spaces: the paths here have none) and `last`.
+    fn run(&self, program: &str, args: &str, last: Option<&str>) {
+        let mut cmd = command(&self.bin, program);
+        cmd.args(args.split(' ')).args(last).current_dir(&self.dir);
+        let out = cmd.output().unwrap();
         assert!(
             out.status.success(),
             "{program} failed: {}{}",
@@ -134,35 +121,16 @@ impl Pg {
             self.dir.display()
         );
         let log = self.dir.join("log");
-        self.run(
-            "pg_ctl",
-            &[
-                "-D",
-                data.to_str().unwrap(),
-                "-o",
-                &opts,
-                "-l",
-                log.to_str().unwrap(),
-                "-w",
-                "start",
-            ],
-        );
+        let args = format!("-D {} -l {} -w start -o", data.display(), log.display());
+        // The server's options are one argument.
+        self.run("pg_ctl", &args, Some(&opts));
     }
 
     /// Stops the server (the nodes lose their database).
     pub fn stop(&self) {
         let data = self.dir.join("data");
-        self.run(
-            "pg_ctl",
-            &[
-                "-D",
-                data.to_str().unwrap(),
-                "-m",
-                "immediate",
-                "-w",
-                "stop",
-            ],
-        );
+        let args = format!("-D {} -m immediate -w stop", data.display());
+        self.run("pg_ctl", &args, None);
     }
 
     /// The folder of the server.
@@ -175,26 +143,23 @@ impl Drop for Pg {
     fn drop(&mut self) {
         let data = self.dir.join("data");
         if data.join("postmaster.pid").exists() {
-            let exe = self.bin.join("pg_ctl");
-            let args = [
-                "-D",
-                data.to_str().unwrap_or(""),
-                "-m",
-                "immediate",
-                "-w",
-                "stop",
-            ];
-            let _ = if is_root() {
-                Command::new("runuser")
-                    .args(["-u", "postgres", "--"])
-                    .arg(&exe)
-                    .args(args)
-                    .output()
-            } else {
-                Command::new(&exe).args(args).output()
-            };
+            let args = format!("-D {} -m immediate -w stop", data.display());
+            let _ = command(&self.bin, "pg_ctl").args(args.split(' ')).output();
         }
         let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// `program` of the PostgreSQL folder `bin`, run as the `postgres` user when this is root
+/// (PostgreSQL refuses to run as root).
+fn command(bin: &Path, program: &str) -> Command {
+    let exe = bin.join(program);
+    if is_root() {
+        let mut c = Command::new("runuser");
+        c.args(["-u", "postgres", "--"]).arg(exe);
+        c
+    } else {
+        Command::new(exe)
     }
 }
 
