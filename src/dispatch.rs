@@ -12,29 +12,14 @@ use crate::variant::{Perft, RussianPosition, TurkishPosition};
 pub trait GameTask {
     /// What the work returns.
     type Output;
-    /// Runs the work for the game whose positions are `P` (an implementation may ask for less).
-    fn run<P: Evaluate + Perft>(self) -> Self::Output;
+    /// Runs the work for the game whose positions are `P` (an implementation may ask for less):
+    /// searched and evaluated, counted by perft, and written as training records with the
+    /// game's rule counters.
+    fn run<P: Evaluate + Perft + RecordRules>(self) -> Self::Output;
 }
 
 /// Runs `task` for `variant`'s position type.
 pub fn dispatch<T: GameTask>(variant: Variant, task: T) -> T::Output {
-    match variant {
-        Variant::Russian => task.run::<RussianPosition>(),
-        Variant::Turkish => task.run::<TurkishPosition>(),
-    }
-}
-
-/// Work on training records ([`crate::eval::data`]) written once for every game: a
-/// [`GameTask`] that also needs the record's rule counters, which only data generation uses.
-pub trait RecordTask {
-    /// What the work returns.
-    type Output;
-    /// Runs the work for the game whose positions are `P`.
-    fn run<P: Evaluate + RecordRules>(self) -> Self::Output;
-}
-
-/// Runs `task` for `variant`'s position type.
-pub fn dispatch_records<T: RecordTask>(variant: Variant, task: T) -> T::Output {
     match variant {
         Variant::Russian => task.run::<RussianPosition>(),
         Variant::Turkish => task.run::<TurkishPosition>(),

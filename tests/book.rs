@@ -16,15 +16,12 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
 fn tiny(seed: u64, positions: usize) -> BuildConfig {
-    BuildConfig {
-        plies: 6,
-        depth: Some(3),
-        positions,
-        lines: 3,
-        margin: 30,
-        seed,
-        ..BuildConfig::default()
-    }
+    let mut cfg = BuildConfig::new(6, positions);
+    cfg.search.depth = Some(3);
+    cfg.search.lines = 3;
+    cfg.expansion.margin = 30;
+    cfg.expansion.seed = seed;
+    cfg
 }
 
 fn build<P: damka::eval::Evaluate>(cfg: BuildConfig, mut book: Book) -> Book {

@@ -125,7 +125,8 @@ fn check_game<P: Evaluate>(net: &Net, seed: u64, roots: usize) -> Met {
     walk.met
 }
 
-fn check_variant<P: Evaluate>(variant: Variant) {
+fn check_variant<P: Evaluate>() {
+    let variant = P::VARIANT;
     let mut nets: Vec<Net> = (1..=2).map(|seed| random_net(variant, seed)).collect();
     nets.extend(evaluator::compiled_in(variant).map(|n| (**n).clone()));
     let mut met = Met::default();
@@ -143,13 +144,9 @@ fn check_variant<P: Evaluate>(variant: Variant) {
 }
 
 #[test]
-fn incremental_scores_equal_from_scratch_russian() {
-    check_variant::<RussianPosition>(Variant::Russian);
-}
-
-#[test]
-fn incremental_scores_equal_from_scratch_turkish() {
-    check_variant::<TurkishPosition>(Variant::Turkish);
+fn incremental_scores_equal_from_scratch() {
+    check_variant::<RussianPosition>();
+    check_variant::<TurkishPosition>();
 }
 
 #[test]
@@ -187,14 +184,7 @@ fn another_net_never_sees_the_sums_of_the_last() {
 /// A search of `pos` to `depth` by `searcher` (its table cleared first): nodes, score, move.
 fn search<P: Evaluate>(searcher: &mut Searcher<P>, pos: P, depth: u32) -> (u64, i32, String) {
     searcher.clear();
-    let job = Job::new(
-        pos,
-        SearchLimits {
-            depth: Some(depth),
-            analyze: true,
-            ..SearchLimits::default()
-        },
-    );
+    let job = Job::new(pos, SearchLimits::to_depth(depth));
     let f = searcher.search(job, |_| {});
     (f.nodes, f.score, format!("{:?}", f.best))
 }

@@ -80,12 +80,8 @@ fn check_game<P: Position>(variant: Variant) {
 }
 
 #[test]
-fn integer_inference_equals_reference_and_is_colour_symmetric_russian() {
+fn integer_inference_equals_reference_and_is_colour_symmetric() {
     check_game::<RussianPosition>(Variant::Russian);
-}
-
-#[test]
-fn integer_inference_equals_reference_and_is_colour_symmetric_turkish() {
     check_game::<TurkishPosition>(Variant::Turkish);
 }
 

@@ -38,10 +38,8 @@ fn job<P: Evaluate>(pos: P, depth: u32, multipv: u32, root_moves: Vec<P::Move>) 
     let mut job = Job::new(
         pos,
         SearchLimits {
-            depth: Some(depth),
-            analyze: true,
             multipv,
-            ..SearchLimits::default()
+            ..SearchLimits::to_depth(depth)
         },
     );
     job.root_moves = root_moves;

@@ -15,41 +15,74 @@ use crate::variant::GameMove;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 
-/// How a book grows.
+/// How a book grows: how far, along which lines first, and how each position is searched.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BuildConfig {
     /// Positions up to this many plies from the start are searched (their moves are the
     /// book's last).
     pub plies: usize,
-    /// Depth of each search (with `movetime` unset).
-    pub depth: Option<u32>,
-    /// Time of each search, seconds.
-    pub movetime: Option<f64>,
     /// Positions in the book at the end (the build stops there).
     pub positions: usize,
-    /// Moves valued per position (multi-PV lines).
-    pub lines: u32,
+    /// Which lines are followed first.
+    pub expansion: Expansion,
+    /// How each position is searched.
+    pub search: PositionSearch,
+}
+
+impl BuildConfig {
+    /// A book of at most `positions` positions up to `plies` plies deep, grown with the
+    /// default expansion and search.
+    pub fn new(plies: usize, positions: usize) -> BuildConfig {
+        BuildConfig {
+            plies,
+            positions,
+            expansion: Expansion::default(),
+            search: PositionSearch::default(),
+        }
+    }
+}
+
+/// Which lines a book follows first: the cheapest, a line's cost being how far its moves are
+/// below their positions' best plus a cost per ply.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expansion {
     /// Moves more than this below their position's best are not followed, centi-men.
     pub margin: Score,
     /// Cost of a ply, centi-men (a line's cost grows with its length).
     pub ply_cost: Score,
     /// Breaks ties between lines of equal cost (the same seed, the same book).
     pub seed: u64,
+}
+
+impl Default for Expansion {
+    fn default() -> Self {
+        Expansion {
+            margin: 40,
+            ply_cost: 10,
+            seed: 1,
+        }
+    }
+}
+
+/// The search of each book position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PositionSearch {
+    /// Depth (with `movetime` unset).
+    pub depth: Option<u32>,
+    /// Time, seconds.
+    pub movetime: Option<f64>,
+    /// Moves valued (multi-PV lines).
+    pub lines: u32,
     /// Search threads.
     pub threads: usize,
 }
 
-impl Default for BuildConfig {
+impl Default for PositionSearch {
     fn default() -> Self {
-        BuildConfig {
-            plies: 16,
+        PositionSearch {
             depth: Some(12),
             movetime: None,
-            positions: 2000,
             lines: 4,
-            margin: 40,
-            ply_cost: 10,
-            seed: 1,
             threads: 1,
         }
     }
@@ -91,9 +124,9 @@ impl<P: Evaluate> Builder<P> {
     /// A builder that goes on with `book` (empty: from the start position).
     pub fn new(cfg: BuildConfig, book: &Book) -> Builder<P> {
         let mut b = Builder {
-            rng: Rng::new(cfg.seed),
+            rng: Rng::new(cfg.expansion.seed),
             frontier: BinaryHeap::new(),
-            searcher: Searcher::new(cfg.threads.max(1), 64),
+            searcher: Searcher::new(cfg.search.threads.max(1), 64),
             cfg,
         };
         b.find_frontier(book);
@@ -135,11 +168,11 @@ impl<P: Evaluate> Builder<P> {
         };
         moves
             .iter()
-            .filter(|m| best - m.score <= self.cfg.margin)
+            .filter(|m| best - m.score <= self.cfg.expansion.margin)
             .map(|m| {
                 let mut g = game.clone();
                 g.play_unchecked(m.mv);
-                (g, cost + best - m.score + self.cfg.ply_cost)
+                (g, cost + best - m.score + self.cfg.expansion.ply_cost)
             })
             .collect()
     }
@@ -190,14 +223,18 @@ impl<P: Evaluate> Builder<P> {
         let mut job = Job::new(
             *game.position(),
             SearchLimits {
-                depth: if self.cfg.movetime.is_some() {
+                depth: if self.cfg.search.movetime.is_some() {
                     None
                 } else {
-                    self.cfg.depth
+                    self.cfg.search.depth
                 },
-                time: self.cfg.movetime.map_or(TimePlan::NONE, TimePlan::movetime),
+                time: self
+                    .cfg
+                    .search
+                    .movetime
+                    .map_or(TimePlan::NONE, TimePlan::movetime),
                 analyze: true,
-                multipv: self.cfg.lines,
+                multipv: self.cfg.search.lines,
                 ..SearchLimits::default()
             },
         );

@@ -99,14 +99,7 @@ fn bench_game<P: Evaluate>(
     for (index, fen) in crate::data::bench_positions(P::VARIANT).lines().enumerate() {
         let pos = P::parse_any(fen).map_err(|e| format!("bench position {index}: {e}"))?;
         searcher.clear();
-        let job = Job::new(
-            pos,
-            SearchLimits {
-                depth: Some(depth),
-                analyze: true,
-                ..SearchLimits::default()
-            },
-        );
+        let job = Job::new(pos, SearchLimits::to_depth(depth));
         let t = Instant::now();
         let f = searcher.search(job, |_| {});
         let line = BenchLine {
@@ -199,11 +192,7 @@ fn speedup_game<P: Evaluate>(
     let mut ratios = Vec::new();
     for (index, fen) in list.lines().enumerate() {
         let pos = P::parse_any(fen).map_err(|e| format!("bench position {index}: {e}"))?;
-        let limits = SearchLimits {
-            depth: Some(depth),
-            analyze: true,
-            ..SearchLimits::default()
-        };
+        let limits = SearchLimits::to_depth(depth);
         let time = |s: &mut Searcher<P>| {
             s.clear();
             let c = main_thread_cpu();

@@ -2,7 +2,7 @@
 //! a progress bar) and lists the book moves of a position.
 
 use super::progress::ProgressBar;
-use crate::book::build::{BuildConfig, Builder};
+use crate::book::build::{BuildConfig, Builder, Expansion, PositionSearch};
 use crate::book::{compiled_in, Book};
 use crate::core::{score_text, ScoreStyle, Variant};
 use crate::dispatch::{dispatch, GameTask};
@@ -125,15 +125,18 @@ impl GameTask for BuildTask<'_> {
             Book::new(a.variant)
         };
         let cfg = BuildConfig {
-            plies: a.plies,
-            depth: Some(a.depth),
-            movetime: a.movetime,
-            positions: a.positions,
-            lines: a.lines.max(1),
-            margin: a.margin,
-            seed: a.seed,
-            threads: a.threads,
-            ..BuildConfig::default()
+            expansion: Expansion {
+                margin: a.margin,
+                seed: a.seed,
+                ..Expansion::default()
+            },
+            search: PositionSearch {
+                depth: Some(a.depth),
+                movetime: a.movetime,
+                lines: a.lines.max(1),
+                threads: a.threads,
+            },
+            ..BuildConfig::new(a.plies, a.positions)
         };
         let mut builder = Builder::<P>::new(cfg, &book);
         if let Err(e) = builder.set_evaluator(self.1.get(P::VARIANT).clone()) {

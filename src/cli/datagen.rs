@@ -11,7 +11,7 @@
 
 use super::search_opts::EvalArgs;
 use crate::core::{is_decisive, Color, Rng, Variant};
-use crate::dispatch::{dispatch_records, RecordTask};
+use crate::dispatch::{dispatch, GameTask};
 use crate::eval::data::{Record, RecordRules};
 use crate::eval::{Evaluate, Evaluator};
 use crate::game::Game;
@@ -439,7 +439,7 @@ pub fn run(args: DatagenArgs) -> i32 {
         Option<Vec<Record>>,
         &'a mut dyn Write,
     );
-    impl RecordTask for Generate<'_> {
+    impl GameTask for Generate<'_> {
         type Output = Result<DatagenTally, String>;
         fn run<P: Evaluate + RecordRules>(self) -> Self::Output {
             match self.2 {
@@ -448,7 +448,7 @@ pub fn run(args: DatagenArgs) -> i32 {
             }
         }
     }
-    let res = dispatch_records(args.variant, Generate(&args, eval, input, &mut out));
+    let res = dispatch(args.variant, Generate(&args, eval, input, &mut out));
     match res {
         Ok(p) => {
             report(&p, &args, true);

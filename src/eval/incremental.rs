@@ -139,11 +139,13 @@ impl EvalStack {
         let s = match net {
             Some(net) => {
                 let [w, b, kings] = board;
-                let side_pieces = |p: u64| Pieces {
-                    men: p & !kings,
-                    kings: p & kings,
-                };
-                self.evaluate(net, side_pieces(w), side_pieces(b), side, ply)
+                self.evaluate(
+                    net,
+                    Pieces::split(w, kings),
+                    Pieces::split(b, kings),
+                    side,
+                    ply,
+                )
             }
             None => classic(),
         };
@@ -173,25 +175,20 @@ impl EvalStack {
             return net.evaluate(white, black, side);
         }
         self.use_evaluation(Some(net));
+        // The net reads the board from the side to move.
+        let (own, opp) = view(white, black, side);
         #[cfg(target_arch = "x86_64")]
         if super::pattern::has_fast() && !self.portable {
             // SAFETY: BMI2 and AVX2 are present (checked at run time).
-            return unsafe { self.evaluate_fast(net, white, black, side, ply) };
+            return unsafe { self.evaluate_fast(net, [own, opp], side, ply) };
         }
-        self.evaluate_with::<Portable>(net, white, black, side, ply)
+        self.evaluate_with::<Portable>(net, [own, opp], side, ply)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "bmi2,avx2")]
-    fn evaluate_fast(
-        &mut self,
-        net: &Net,
-        white: Pieces,
-        black: Pieces,
-        side: Color,
-        ply: usize,
-    ) -> Score {
-        self.evaluate_with::<super::pattern::Pext>(net, white, black, side, ply)
+    fn evaluate_fast(&mut self, net: &Net, seen: [Pieces; 2], side: Color, ply: usize) -> Score {
+        self.evaluate_with::<super::pattern::Pext>(net, seen, side, ply)
     }
 
     /// The entry of the same side to move, at `ply` or an even number of plies above, whose
@@ -215,16 +212,16 @@ impl EvalStack {
         best
     }
 
+    /// [`EvalStack::evaluate`] with the pieces `[own, opp]` of the side to move and of the
+    /// other side, as the net sees them.
     #[inline(always)]
     fn evaluate_with<E: Extract>(
         &mut self,
         net: &Net,
-        white: Pieces,
-        black: Pieces,
+        [own, opp]: [Pieces; 2],
         side: Color,
         ply: usize,
     ) -> Score {
-        let (own, opp) = view(white, black, side);
         let pieces = [own.men, own.kings, opp.men, opp.kings];
         let near = self.nearest(&pieces, side, ply);
         if let Some((q, 0)) = near {

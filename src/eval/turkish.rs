@@ -155,14 +155,10 @@ mod tests {
                 rng.next_u64() & rng.next_u64() & rng.next_u64(),
             );
             let kings = if rng.below(2) == 0 { 0 } else { k };
-            let own = Pieces {
-                men: occ & y & !kings,
-                kings: occ & y & kings,
-            };
-            let opp = Pieces {
-                men: occ & !y & !kings,
-                kings: occ & !y & kings,
-            };
+            let (own, opp) = (
+                Pieces::split(occ & y, kings),
+                Pieces::split(occ & !y, kings),
+            );
             let phase = (occ.count_ones() as i32).min(FULL);
             assert_eq!(
                 <Turkish as ClassicTerms>::side(own, opp, phase),

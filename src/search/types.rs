@@ -28,6 +28,16 @@ pub struct SearchLimits {
 }
 
 impl SearchLimits {
+    /// An analysis to `depth` plies and no further, with no other limit: what bench and the
+    /// tests that compare trees ask for.
+    pub fn to_depth(depth: u32) -> SearchLimits {
+        SearchLimits {
+            depth: Some(depth),
+            analyze: true,
+            ..SearchLimits::default()
+        }
+    }
+
     /// The number of root lines asked for (at least 1).
     pub fn lines(&self) -> usize {
         self.multipv.max(1) as usize

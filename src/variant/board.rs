@@ -322,11 +322,7 @@ impl<G: Rules> Position for Board<G> {
 
     #[inline(always)]
     fn pieces(&self, c: Color) -> Pieces {
-        let set = self.by[c.index()];
-        Pieces {
-            men: set & !self.kings,
-            kings: set & self.kings,
-        }
+        Pieces::split(self.by[c.index()], self.kings)
     }
 
     #[inline(always)]

@@ -154,6 +154,15 @@ impl Pieces {
         Pieces { men, kings: 0 }
     }
 
+    /// The side whose pieces stand on `squares`, those also in `kings` being kings.
+    #[inline]
+    pub const fn split(squares: u64, kings: u64) -> Pieces {
+        Pieces {
+            men: squares & !kings,
+            kings: squares & kings,
+        }
+    }
+
     /// All pieces of the side.
     #[inline]
     pub fn all(&self) -> u64 {

@@ -72,17 +72,7 @@ pub fn check_forced_win<P: Evaluate>(
     );
 
     let mut s = Searcher::<P>::new(threads, 8);
-    let f = s.search(
-        Job::new(
-            pos,
-            SearchLimits {
-                depth: Some(depth),
-                analyze: true,
-                ..SearchLimits::default()
-            },
-        ),
-        |_| {},
-    );
+    let f = s.search(Job::new(pos, SearchLimits::to_depth(depth)), |_| {});
     let best = f.best.expect("a move");
     assert_eq!(pos.move_to_algebraic(&best), answer, "{fen}: engine move");
     assert!(

@@ -26,12 +26,6 @@ class Room(Page):
         self.d.get(url)
         self.wait(lambda: self.text("seat").startswith("You "), "a seat in the room")
 
-    def text(self, element_id):
-        try:
-            return self.d.find_element(By.ID, element_id).text
-        except Exception:
-            return ""
-
     def listed(self, list_id):
         """{move: count} of a proposals list."""
         return self.d.execute_script(

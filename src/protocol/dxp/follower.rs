@@ -3,8 +3,9 @@
 //! or stays idle too long.
 
 use super::board::position_of;
+use super::conn::{After, Conn, TICK};
 use super::message::{AccCode, BackCode, GameReq, Message};
-use super::session::{After, Conn, GameRecord, Seat, Table, TICK};
+use super::session::{GameRecord, Seat, Table};
 use super::wire::{Event, Link};
 use super::Config;
 use crate::engine::GameSession;

@@ -3,8 +3,9 @@
 //! is wanted.
 
 use super::board::setup_of;
+use super::conn::{After, Conn};
 use super::message::{AccCode, GameReq, Message};
-use super::session::{After, Conn, GameRecord, Seat, Table};
+use super::session::{GameRecord, Seat, Table};
 use super::wire::{Event, Link};
 use super::Config;
 use crate::core::Color;

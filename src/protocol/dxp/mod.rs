@@ -14,6 +14,7 @@
 
 pub mod board;
 pub mod clock;
+pub mod conn;
 pub mod follower;
 pub mod initiator;
 pub mod memory;

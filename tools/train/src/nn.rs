@@ -264,14 +264,8 @@ mod tests {
                 let occupied = rng.next_u64() & rng.next_u64() & rng.next_u64();
                 let own_side = rng.next_u64();
                 let kings = rng.next_u64() & rng.next_u64();
-                let own = Pieces {
-                    men: occupied & own_side & !kings,
-                    kings: occupied & own_side & kings,
-                };
-                let opp = Pieces {
-                    men: occupied & !own_side & !kings,
-                    kings: occupied & !own_side & kings,
-                };
+                let own = Pieces::split(occupied & own_side, kings);
+                let opp = Pieces::split(occupied & !own_side, kings);
                 let mut ins = Vec::new();
                 network::inputs(own, opp, |i| ins.push(i as u16));
                 let ph = rng.unit() as f32;

@@ -435,24 +435,22 @@ async fn serve(socket: WebSocket, app: Arc<App>, client: Option<std::net::IpAddr
         let mut ping = tokio::time::interval(PING_EVERY);
         ping.tick().await;
         loop {
-            let msg = tokio::select! {
-                m = queue.recv() => match m {
-                    Some(m) => m,
-                    None => break,
-                },
+            tokio::select! {
+                m = queue.recv() => {
+                    let Some(msg) = m else { break };
+                    let sent = sink
+                        .send(Message::Text(Utf8Bytes::from(msg.as_ref())))
+                        .await;
+                    queued.fetch_sub(msg.len(), Ordering::SeqCst);
+                    if sent.is_err() {
+                        break;
+                    }
+                }
                 _ = ping.tick() => {
                     if sink.send(Message::Ping(Default::default())).await.is_err() {
                         break;
                     }
-                    continue;
                 }
-            };
-            let sent = sink
-                .send(Message::Text(Utf8Bytes::from(msg.as_ref())))
-                .await;
-            queued.fetch_sub(msg.len(), Ordering::SeqCst);
-            if sent.is_err() {
-                break;
             }
         }
     });
@@ -467,16 +465,14 @@ async fn serve(socket: WebSocket, app: Arc<App>, client: Option<std::net::IpAddr
     let mut bucket = Bucket::new(app.online.limits.rate);
     let mut killed = false;
     loop {
-        let msg = tokio::select! {
-            m = stream.next() => match m {
-                Some(m) => m,
-                None => break,
-            },
+        let next = tokio::select! {
+            m = stream.next() => m,
             _ = kill.notified() => {
                 killed = true;
                 break;
             }
         };
+        let Some(msg) = next else { break };
         let text = match msg {
             Ok(Message::Text(t)) => Ok(t.to_string()),
             Ok(Message::Binary(b)) => String::from_utf8(b.to_vec())

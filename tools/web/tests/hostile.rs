@@ -18,6 +18,16 @@ use tokio::net::TcpStream;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+/// A configuration with one engine thread on a new database file named after `name`: the
+/// file and the configuration.
+fn on_new_file(name: &str) -> (std::path::PathBuf, Config) {
+    let db = std::env::temp_dir().join(format!("damka-web-{name}-{}.sqlite3", std::process::id()));
+    let _ = std::fs::remove_file(&db);
+    let mut c = Config::new(1, 1);
+    c.db = db.display().to_string();
+    (db, c)
+}
+
 /// A server as `damka-web` runs it (client addresses, limits, shutdown), on a free port.
 struct Server {
     addr: SocketAddr,
@@ -41,6 +51,14 @@ impl Server {
             stop: Some(stop),
             task,
         }
+    }
+
+    /// A server with one engine thread, default network limits and the online limits `set`
+    /// makes.
+    async fn with_limits(set: impl FnOnce(&mut damka_web::online::Limits)) -> Server {
+        let mut c = Config::new(1, 1);
+        set(&mut c.limits);
+        Server::start(c, NetLimits::default()).await
     }
 
     fn url(&self) -> String {
@@ -171,10 +189,7 @@ async fn idle_and_extra_connections_are_closed() {
 
 #[tokio::test]
 async fn one_address_cannot_create_every_room_nor_evict_every_game() {
-    let mut c = Config::new(1, 1);
-    c.limits.rooms_per_minute = 5;
-    c.limits.games_per_minute = 8;
-    let server = Server::start(c, NetLimits::default()).await;
+    let server = Server::with_limits(|l| (l.rooms_per_minute, l.games_per_minute) = (5, 8)).await;
     let mut created = 0;
     let mut refused = String::new();
     for _ in 0..20 {
@@ -202,9 +217,7 @@ async fn one_address_cannot_create_every_room_nor_evict_every_game() {
 
 #[tokio::test]
 async fn a_watcher_that_never_reads_is_dropped() {
-    let mut c = Config::new(1, 1);
-    c.limits.rate = 100_000;
-    let server = Server::start(c, NetLimits::default()).await;
+    let server = Server::with_limits(|l| l.rate = 100_000).await;
     let url = server.url();
     let mut player = connect(&url).await;
     send(&mut player, json!({"type": "new", "opponent": "human"})).await;
@@ -268,10 +281,7 @@ async fn a_watcher_that_never_reads_is_dropped() {
 
 #[tokio::test]
 async fn shutdown_stops_and_saves_the_clocks_and_ends_whatever_the_clients_do() {
-    let db = std::env::temp_dir().join(format!("damka-web-hostile-{}.sqlite3", std::process::id()));
-    let _ = std::fs::remove_file(&db);
-    let mut c = Config::new(1, 1);
-    c.db = db.display().to_string();
+    let (db, c) = on_new_file("hostile");
     let net = NetLimits {
         header_timeout: Duration::from_secs(60),
         ..NetLimits::default()
@@ -331,10 +341,7 @@ async fn shutdown_stops_and_saves_the_clocks_and_ends_whatever_the_clients_do() 
 
 #[tokio::test]
 async fn a_restart_holds_no_more_rooms_than_max_rooms() {
-    let db = std::env::temp_dir().join(format!("damka-web-cap-{}.sqlite3", std::process::id()));
-    let _ = std::fs::remove_file(&db);
-    let mut c = Config::new(1, 1);
-    c.db = db.display().to_string();
+    let (db, mut c) = on_new_file("cap");
     let server = Server::start(c.clone(), NetLimits::default()).await;
     for _ in 0..6 {
         assert_eq!(http(server.addr, "POST", "/api/rooms", "{}").await.0, 201);
@@ -392,10 +399,7 @@ async fn error_of(ws: &mut Ws) -> String {
 
 #[tokio::test]
 async fn players_do_not_watch_and_spectators_get_no_second_allowance() {
-    let mut c = Config::new(1, 1);
-    c.limits.opinions = 1;
-    c.limits.spectators_per_client = 2;
-    let server = Server::start(c, NetLimits::default()).await;
+    let server = Server::with_limits(|l| (l.opinions, l.spectators_per_client) = (1, 2)).await;
     let url = server.url();
     let mut white = connect(&url).await;
     send(&mut white, json!({"type": "create"})).await;
@@ -438,9 +442,7 @@ async fn players_do_not_watch_and_spectators_get_no_second_allowance() {
 
 #[tokio::test]
 async fn one_client_gets_its_share_of_the_engine_not_the_queue() {
-    let mut c = Config::new(1, 1);
-    c.limits.engine_share = 3;
-    let server = Server::start(c, NetLimits::default()).await;
+    let server = Server::with_limits(|l| l.engine_share = 3).await;
     let mut ws = connect(&server.url()).await;
     send(
         &mut ws,

@@ -13,19 +13,15 @@
 //! `r mod 3`, its Black player enters on the next node and its spectators on all three in
 //! turn, so most deliveries cross nodes (LISTEN/NOTIFY); memory is reported per node.
 
-mod common;
-
-use futures_util::{SinkExt, StreamExt};
+use futures_util::StreamExt;
 use serde::Deserialize;
 use serde_json::json;
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
 
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+mod common;
+use common::{kib, send, Process, Ws};
 
 /// The parts of a message the clients read (parsed without building a whole JSON tree).
 #[derive(Deserialize)]
@@ -63,61 +59,27 @@ fn size(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-fn rss_kib(pid: u32, field: &str) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find(|l| l.starts_with(field))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
-}
-
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn start(rooms: usize, spectators: usize, database: Option<&str>) -> (Server, String) {
-    let db = match database {
-        Some(url) => ["--database", url],
-        None => ["--db", ":memory:"],
-    };
-    let mut child = Command::new(env!("CARGO_BIN_EXE_damka-web"))
-        .args(["--bind", "127.0.0.1", "--port", "0"])
-        .args(db)
-        .args(["--max-rooms", &(rooms + 10).to_string()])
-        .args(["--max-spectators", &(spectators + 10).to_string()])
+fn start(rooms: usize, spectators: usize, database: Option<&str>) -> (Process, String) {
+    let (rooms, spectators) = ((rooms + 10).to_string(), (spectators + 10).to_string());
+    let db = database.map_or(["--db", ":memory:"], |url| ["--database", url]);
+    let (server, addr) = Process::start(&[
+        db[0],
+        db[1],
+        "--max-rooms",
+        &rooms,
+        "--max-spectators",
+        &spectators,
         // Every client here is one address: the limits per address would refuse most.
-        .args(["--max-per-address", "100000", "--max-connections", "100000"])
-        .args([
-            "--rooms-per-minute",
-            "100000",
-            "--spectators-per-client",
-            "100000",
-        ])
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the damka-web binary starts");
-    let mut line = String::new();
-    let out = child.stdout.take().expect("its output");
-    let mut out = BufReader::new(out);
-    while !line.contains("http://") {
-        line.clear();
-        assert!(out.read_line(&mut line).unwrap() > 0, "the server stopped");
-    }
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .expect("the address it serves")
-        .trim()
-        .trim_end_matches('/')
-        .to_string();
-    (Server(child), format!("ws://{addr}/ws"))
+        "--max-per-address",
+        "100000",
+        "--max-connections",
+        "100000",
+        "--rooms-per-minute",
+        "100000",
+        "--spectators-per-client",
+        "100000",
+    ]);
+    (server, format!("ws://{addr}/ws"))
 }
 
 /// `nodes` servers: one on SQLite in memory, or several on one PostgreSQL (kept running by
@@ -126,7 +88,7 @@ async fn start_site(
     nodes: usize,
     rooms: usize,
     spectators: usize,
-) -> (Vec<(Server, String)>, Option<common::pg::Pg>) {
+) -> (Vec<(Process, String)>, Option<common::pg::Pg>) {
     let database = match nodes {
         1 => None,
         _ => common::pg::database("load").await,
@@ -150,10 +112,6 @@ async fn read(ws: &mut Ws) -> Option<Msg> {
             Err(_) => return None,
         }
     }
-}
-
-async fn send(ws: &mut Ws, v: serde_json::Value) {
-    ws.send(Message::Text(v.to_string().into())).await.unwrap();
 }
 
 /// When each ply of a room was sent by its player.
@@ -240,8 +198,7 @@ async fn rooms_with_spectators_under_load() {
     let (servers, _pg) = start_site(nodes, rooms, spectators).await;
     let urls: Vec<String> = servers.iter().map(|s| s.1.clone()).collect();
     let pids: Vec<u32> = servers.iter().map(|s| s.0 .0.id()).collect();
-    let rss =
-        |field: &str| -> Vec<u64> { pids.iter().map(|p| rss_kib(*p, field) / 1024).collect() };
+    let rss = |field: &str| -> Vec<u64> { pids.iter().map(|p| kib(*p, field) / 1024).collect() };
     let idle_kib = rss("VmRSS:");
     let t0 = Instant::now();
     let mut players = Vec::new();

@@ -12,10 +12,8 @@
 //! the frame cap and the bounded queues, not the door. `DAMKA_HOSTILE_SECONDS` sets how long
 //! the attack runs (20 s).
 
-use futures_util::{SinkExt, StreamExt};
+use futures_util::SinkExt;
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -23,46 +21,11 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+mod common;
+use common::{kib, send, wait_for, Process, Ws};
 
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn kib(pid: u32, field: &str) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find(|l| l.starts_with(field))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
-}
-
-fn start() -> (Server, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_damka-web"))
-        .args(["--bind", "127.0.0.1", "--port", "0", "--db", ":memory:"])
-        .args(["--max-per-address", "10000", "--max-connections", "10000"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the damka-web binary starts");
-    let mut line = String::new();
-    let out = child.stdout.take().expect("its output");
-    BufReader::new(out).read_line(&mut line).unwrap();
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .expect("the address it serves")
-        .trim()
-        .trim_end_matches('/')
-        .to_string();
-    (Server(child), addr)
+fn start() -> (Process, String) {
+    Process::start(&["--max-per-address", "10000", "--max-connections", "10000"])
 }
 
 async fn connect(addr: &str) -> Ws {
@@ -70,32 +33,6 @@ async fn connect(addr: &str) -> Ws {
         .await
         .unwrap()
         .0
-}
-
-async fn send(ws: &mut Ws, v: Value) {
-    ws.send(Message::Text(v.to_string().into())).await.unwrap();
-}
-
-async fn next(ws: &mut Ws) -> Value {
-    loop {
-        let m = tokio::time::timeout(Duration::from_secs(20), ws.next())
-            .await
-            .expect("a message within 20 s")
-            .expect("open")
-            .expect("a frame");
-        if let Message::Text(t) = m {
-            return serde_json::from_str(t.as_str()).unwrap();
-        }
-    }
-}
-
-async fn wait_for(ws: &mut Ws, kind: &str, test: impl Fn(&Value) -> bool) -> Value {
-    loop {
-        let v = next(ws).await;
-        if v["type"] == kind && test(&v) {
-            return v;
-        }
-    }
 }
 
 /// A local game imported from a PDN of `plies` king moves back and forth (24 KB for 4,000),
@@ -159,6 +96,132 @@ async fn until_closed(mut s: TcpStream) {
     }
 }
 
+/// Starts the attackers, each kind counting its rounds in `counters` until `stop`: 200 idle
+/// sockets, 20 partial frames, 5 silent watchers of `game`, and a room-creation flood (its
+/// rooms created counted in `counters[4]`).
+fn attack(addr: &str, game: &str, stop: &Arc<AtomicBool>, counters: &[Arc<AtomicUsize>]) {
+    let (addr, game) = (addr.to_string(), game.to_string());
+    // 200 idle sockets, opened again whenever the server closes them.
+    for _ in 0..200 {
+        let a = addr.clone();
+        repeat(stop, &counters[0], move || {
+            let a = a.clone();
+            async move {
+                if let Ok(s) = TcpStream::connect(&a).await {
+                    until_closed(s).await;
+                }
+            }
+        });
+    }
+    // 20 partial frames: a frame of 1 MiB less a byte announced, all but 100 bytes sent.
+    for _ in 0..20 {
+        let a = addr.clone();
+        repeat(stop, &counters[1], move || {
+            let a = a.clone();
+            async move {
+                let Ok(mut s) = TcpStream::connect(&a).await else {
+                    return;
+                };
+                let req = format!(
+                    "GET /ws HTTP/1.1\r\nHost: {a}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+                     Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                );
+                let len: u64 = (1 << 20) - 1;
+                let mut frame = vec![0x81u8, 0x80 | 127];
+                frame.extend_from_slice(&len.to_be_bytes());
+                frame.extend_from_slice(&[1, 2, 3, 4]);
+                frame.resize(frame.len() + len as usize - 100, b'x');
+                if s.write_all(req.as_bytes()).await.is_ok() && s.write_all(&frame).await.is_ok() {
+                    until_closed(s).await;
+                }
+            }
+        });
+    }
+    // 5 watchers that never read, asking for the long game's state 20 times a second.
+    for _ in 0..5 {
+        let (a, g) = (addr.clone(), game.clone());
+        repeat(stop, &counters[2], move || {
+            let (a, g) = (a.clone(), g.clone());
+            async move {
+                let socket = tokio::net::TcpSocket::new_v4().unwrap();
+                let _ = socket.set_recv_buffer_size(4096);
+                let Ok(stream) = socket.connect(a.parse().unwrap()).await else {
+                    return;
+                };
+                let stream = tokio_tungstenite::MaybeTlsStream::Plain(stream);
+                let url = format!("ws://{a}/ws");
+                let Ok((mut ws, _)) = tokio_tungstenite::client_async(url, stream).await else {
+                    return;
+                };
+                let join = Message::Text(json!({"type": "join", "game": g}).to_string().into());
+                for _ in 0..2000 {
+                    let sent = tokio::time::timeout(Duration::from_secs(5), ws.send(join.clone()));
+                    if !matches!(sent.await, Ok(Ok(()))) {
+                        break;
+                    }
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+            }
+        });
+    }
+    // The room-creation flood, one request per connection, as fast as answers come.
+    let created = counters[4].clone();
+    let a = addr.clone();
+    repeat(stop, &counters[3], move || {
+        let (a, created) = (a.clone(), created.clone());
+        async move {
+            let Ok(mut s) = TcpStream::connect(&a).await else {
+                return;
+            };
+            let req = format!(
+                "POST /api/rooms HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\n\
+                 Content-Length: 2\r\n\r\n{{}}"
+            );
+            let mut answer = Vec::new();
+            if s.write_all(req.as_bytes()).await.is_ok() {
+                let _ =
+                    tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut answer)).await;
+            }
+            if answer.starts_with(b"HTTP/1.1 201") {
+                created.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    });
+}
+
+/// Plays the honest game for `seconds`: a move every 300 ms, each one's arrival at the
+/// opponent timed (milliseconds, sorted).
+async fn honest_game(white: &mut Ws, black: &mut Ws, room: &str, seconds: u64) -> Vec<f64> {
+    let t0 = Instant::now();
+    let mut latencies = Vec::new();
+    let mut ply = 0usize;
+    let mut state = wait_for(white, "room", |_| true).await;
+    while t0.elapsed() < Duration::from_secs(seconds) {
+        let legal = state["room"]["legal"][0]["text"]
+            .as_str()
+            .map(str::to_string);
+        let Some(mv) = legal.filter(|_| state["room"]["status"]["over"] != true) else {
+            break;
+        };
+        let (mover, other) = if ply.is_multiple_of(2) {
+            (&mut *white, &mut *black)
+        } else {
+            (&mut *black, &mut *white)
+        };
+        let sent = Instant::now();
+        send(mover, json!({"type": "play", "room": room, "move": mv})).await;
+        state = wait_for(other, "room", |v| {
+            v["room"]["moves"].as_array().map_or(0, Vec::len) > ply
+        })
+        .await;
+        latencies.push(sent.elapsed().as_secs_f64() * 1e3);
+        ply += 1;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    latencies.sort_by(|a, b| a.total_cmp(b));
+    latencies
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "a load test: run it on its own (issue 37)"]
 async fn an_honest_game_under_attack() {
@@ -188,92 +251,7 @@ async fn an_honest_game_under_attack() {
 
     let stop = Arc::new(AtomicBool::new(false));
     let counters: Vec<Arc<AtomicUsize>> = (0..5).map(|_| Arc::default()).collect();
-    // 200 idle sockets, opened again whenever the server closes them.
-    for _ in 0..200 {
-        let a = addr.clone();
-        repeat(&stop, &counters[0], move || {
-            let a = a.clone();
-            async move {
-                if let Ok(s) = TcpStream::connect(&a).await {
-                    until_closed(s).await;
-                }
-            }
-        });
-    }
-    // 20 partial frames: a frame of 1 MiB less a byte announced, all but 100 bytes sent.
-    for _ in 0..20 {
-        let a = addr.clone();
-        repeat(&stop, &counters[1], move || {
-            let a = a.clone();
-            async move {
-                let Ok(mut s) = TcpStream::connect(&a).await else {
-                    return;
-                };
-                let req = format!(
-                    "GET /ws HTTP/1.1\r\nHost: {a}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
-                     Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-                );
-                let len: u64 = (1 << 20) - 1;
-                let mut frame = vec![0x81u8, 0x80 | 127];
-                frame.extend_from_slice(&len.to_be_bytes());
-                frame.extend_from_slice(&[1, 2, 3, 4]);
-                frame.resize(frame.len() + len as usize - 100, b'x');
-                if s.write_all(req.as_bytes()).await.is_ok() && s.write_all(&frame).await.is_ok() {
-                    until_closed(s).await;
-                }
-            }
-        });
-    }
-    // 5 watchers that never read, asking for the long game's state 20 times a second.
-    for _ in 0..5 {
-        let (a, g) = (addr.clone(), game.clone());
-        repeat(&stop, &counters[2], move || {
-            let (a, g) = (a.clone(), g.clone());
-            async move {
-                let socket = tokio::net::TcpSocket::new_v4().unwrap();
-                let _ = socket.set_recv_buffer_size(4096);
-                let Ok(stream) = socket.connect(a.parse().unwrap()).await else {
-                    return;
-                };
-                let stream = tokio_tungstenite::MaybeTlsStream::Plain(stream);
-                let url = format!("ws://{a}/ws");
-                let Ok((mut ws, _)) = tokio_tungstenite::client_async(url, stream).await else {
-                    return;
-                };
-                let join = Message::Text(json!({"type": "join", "game": g}).to_string().into());
-                for _ in 0..2000 {
-                    let sent = tokio::time::timeout(Duration::from_secs(5), ws.send(join.clone()));
-                    if !matches!(sent.await, Ok(Ok(()))) {
-                        break;
-                    }
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                }
-            }
-        });
-    }
-    // The room-creation flood, one request per connection, as fast as answers come.
-    let created = counters[4].clone();
-    let a = addr.clone();
-    repeat(&stop, &counters[3], move || {
-        let (a, created) = (a.clone(), created.clone());
-        async move {
-            let Ok(mut s) = TcpStream::connect(&a).await else {
-                return;
-            };
-            let req = format!(
-                "POST /api/rooms HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\n\
-                 Content-Length: 2\r\n\r\n{{}}"
-            );
-            let mut answer = Vec::new();
-            if s.write_all(req.as_bytes()).await.is_ok() {
-                let _ =
-                    tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut answer)).await;
-            }
-            if answer.starts_with(b"HTTP/1.1 201") {
-                created.fetch_add(1, Ordering::Relaxed);
-            }
-        }
-    });
+    attack(&addr, &game, &stop, &counters);
 
     // The honest game: a move every 300 ms, its arrival at the opponent timed.
     let peak = Arc::new(AtomicUsize::new(0));
@@ -288,36 +266,11 @@ async fn an_honest_game_under_attack() {
     };
     tokio::time::sleep(Duration::from_secs(2)).await;
     let t0 = Instant::now();
-    let mut latencies = Vec::new();
-    let mut ply = 0usize;
-    let mut state = wait_for(&mut white, "room", |_| true).await;
-    while t0.elapsed() < Duration::from_secs(seconds) {
-        let legal = state["room"]["legal"][0]["text"]
-            .as_str()
-            .map(str::to_string);
-        let Some(mv) = legal.filter(|_| state["room"]["status"]["over"] != true) else {
-            break;
-        };
-        let (mover, other) = if ply.is_multiple_of(2) {
-            (&mut white, &mut black)
-        } else {
-            (&mut black, &mut white)
-        };
-        let sent = Instant::now();
-        send(mover, json!({"type": "play", "room": room, "move": mv})).await;
-        state = wait_for(other, "room", |v| {
-            v["room"]["moves"].as_array().map_or(0, Vec::len) > ply
-        })
-        .await;
-        latencies.push(sent.elapsed().as_secs_f64() * 1e3);
-        ply += 1;
-        tokio::time::sleep(Duration::from_millis(300)).await;
-    }
+    let latencies = honest_game(&mut white, &mut black, &room, seconds).await;
     stop.store(true, Ordering::Relaxed);
     let _ = sampler.await;
     let peak_kib = peak.load(Ordering::Relaxed) as u64;
     let hwm_kib = kib(pid, "VmHWM:");
-    latencies.sort_by(|a, b| a.total_cmp(b));
     let median = latencies.get(latencies.len() / 2).copied().unwrap_or(0.0);
     let worst = latencies.last().copied().unwrap_or(0.0);
     let rounds: Vec<usize> = counters.iter().map(|c| c.load(Ordering::Relaxed)).collect();

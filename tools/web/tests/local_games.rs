@@ -26,26 +26,33 @@ fn mv(text: &str, token: Option<&str>) -> MoveRequest {
     }
 }
 
+/// A server on `db` and a game started there with `form`: the server, the game's id and
+/// its owner's secret.
+fn started(db: &str, form: NewGame) -> (std::sync::Arc<damka_web::app::App>, String, String) {
+    let (app, _) = damka_web::serve(&config(db)).unwrap();
+    let view = app.new_game(&form).unwrap();
+    let token = view.token.clone().expect("the owner's secret");
+    (app, view.id, token)
+}
+
 #[tokio::test]
 async fn a_hot_seat_game_comes_back_after_a_restart_and_stays_its_owners() {
     let db = db_path("hot-seat");
     let (id, token) = {
-        let (app, _) = damka_web::serve(&config(&db)).unwrap();
-        let form = NewGame {
+        let hot_seat = NewGame {
             opponent: Some("human".into()),
             ..NewGame::default()
         };
-        let view = app.new_game(&form).unwrap();
-        let token = view.token.clone().expect("the owner's secret");
-        app.play(&view.id, &mv("c3-d4", Some(&token))).unwrap();
-        app.play(&view.id, &mv("f6-g5", Some(&token))).unwrap();
+        let (app, id, token) = started(&db, hot_seat);
+        app.play(&id, &mv("c3-d4", Some(&token))).unwrap();
+        app.play(&id, &mv("f6-g5", Some(&token))).unwrap();
         // Not the owner: refused, the game unchanged.
-        let refused = app.play(&view.id, &mv("g3-h4", None)).unwrap_err();
+        let refused = app.play(&id, &mv("g3-h4", None)).unwrap_err();
         assert_eq!(refused.to_string(), NOT_OWNER);
-        let forged = app.play(&view.id, &mv("g3-h4", Some(&"0".repeat(32))));
+        let forged = app.play(&id, &mv("g3-h4", Some(&"0".repeat(32))));
         assert!(forged.is_err());
-        assert!(app.undo(&view.id, None).is_err());
-        (view.id, token)
+        assert!(app.undo(&id, None).is_err());
+        (id, token)
     };
     // A new server on the same file: the game is read back when asked for.
     let (app, _) = damka_web::serve(&config(&db)).unwrap();
@@ -66,18 +73,16 @@ async fn a_hot_seat_game_comes_back_after_a_restart_and_stays_its_owners() {
 async fn a_game_against_the_engine_goes_on_after_a_restart() {
     let db = db_path("engine");
     let (id, token) = {
-        let (app, _) = damka_web::serve(&config(&db)).unwrap();
-        let form = NewGame {
+        let quick = NewGame {
             movetime: Some(0.05),
             skill: Some(3),
             ..NewGame::default()
         };
-        let view = app.new_game(&form).unwrap();
-        let token = view.token.clone().unwrap();
-        let (_, done) = app.play(&view.id, &mv("c3-d4", Some(&token))).unwrap();
+        let (app, id, token) = started(&db, quick);
+        let (_, done) = app.play(&id, &mv("c3-d4", Some(&token))).unwrap();
         done.expect("the engine replies").await.unwrap();
-        assert_eq!(app.view(&view.id).unwrap().board.moves.len(), 2);
-        (view.id, token)
+        assert_eq!(app.view(&id).unwrap().board.moves.len(), 2);
+        (id, token)
     };
     let (app, _) = damka_web::serve(&config(&db)).unwrap();
     let view = app.view(&id).unwrap();

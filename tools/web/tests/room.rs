@@ -21,6 +21,18 @@ fn room(base_ms: i64, inc_ms: i64, t0: Instant) -> Room {
     r
 }
 
+/// White's first move `deadline` ms after `t0`: no flag a millisecond before, refused with
+/// `why` a millisecond after, the game ended as `ending`.
+fn too_late(r: &mut Room, t0: Instant, deadline: u64, why: &str, ending: Ending) {
+    assert!(!r.flag(t0 + Duration::from_millis(deadline - 1)));
+    let late = t0 + Duration::from_millis(deadline + 1);
+    assert_eq!(
+        r.play(Color::White, None, Some("c3-d4"), late),
+        Err(why.into())
+    );
+    assert_eq!(r.ending, Some(ending));
+}
+
 fn path(p: &[&str]) -> Vec<String> {
     p.iter().map(|s| s.to_string()).collect()
 }
@@ -46,19 +58,20 @@ fn clocks_run_for_the_side_to_move_with_the_increment() {
 fn time_runs_out() {
     let t0 = Instant::now();
     let mut r = room(1_000, 0, t0);
-    assert!(!r.flag(t0 + Duration::from_millis(999)));
-    let late = t0 + Duration::from_millis(1_001);
-    assert_eq!(
-        r.play(Color::White, None, Some("c3-d4"), late),
-        Err("your time ran out".into())
+    too_late(
+        &mut r,
+        t0,
+        1_000,
+        "your time ran out",
+        Ending::Time(Color::White),
     );
-    assert_eq!(r.ending, Some(Ending::Time(Color::White)));
     let s = r.status();
     assert_eq!(
         (s.result.as_str(), s.text.as_str()),
         ("0-2", "Black wins (White's time ran out)")
     );
-    assert!(r.play(Color::White, None, Some("c3-d4"), late).is_err());
+    let later = t0 + Duration::from_millis(2_000);
+    assert!(r.play(Color::White, None, Some("c3-d4"), later).is_err());
     assert_eq!(r.running(), None);
 }
 
@@ -126,13 +139,13 @@ fn a_game_without_a_first_move_is_aborted() {
         Some(30_000),
         "the first move's deadline comes first"
     );
-    assert!(!r.flag(t0 + Duration::from_millis(29_999)));
-    let late = t0 + Duration::from_millis(30_001);
-    assert_eq!(
-        r.play(Color::White, None, Some("c3-d4"), late),
-        Err("the game was aborted: no first move in time".into())
+    too_late(
+        &mut r,
+        t0,
+        30_000,
+        "the game was aborted: no first move in time",
+        Ending::Aborted(Color::White),
     );
-    assert_eq!(r.ending, Some(Ending::Aborted(Color::White)));
     assert_eq!(r.ending.unwrap().outcome(), None, "no result: not scored");
     let s = r.status();
     assert_eq!(

@@ -1,4 +1,5 @@
-//! What the API tests share: a server on a free loopback port, and WebSocket helpers.
+//! What the API tests share: a server on a free loopback port (in this process, or the
+//! damka-web binary as a child process), and WebSocket helpers.
 // Each test file uses some of these, never all.
 #![allow(dead_code)]
 
@@ -6,6 +7,8 @@ pub mod pg;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
@@ -92,4 +95,53 @@ pub async fn seat(ws: &mut Ws) -> (String, String, Option<String>) {
         s["role"].as_str().unwrap().to_string(),
         token,
     )
+}
+
+/// The damka-web binary running as a child process; killed when dropped.
+pub struct Process(pub Child);
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Process {
+    /// Starts the binary on a free loopback port with an in-memory database and `args` (a
+    /// `--database URL` there wins); the process and the `host:port` it serves (read from
+    /// its output).
+    pub fn start(args: &[&str]) -> (Process, String) {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_damka-web"))
+            .args(["--bind", "127.0.0.1", "--port", "0", "--db", ":memory:"])
+            .args(args)
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the damka-web binary starts");
+        let mut line = String::new();
+        let mut out = BufReader::new(child.stdout.take().expect("its output"));
+        while !line.contains("http://") {
+            line.clear();
+            assert!(out.read_line(&mut line).unwrap() > 0, "damka-web stopped");
+        }
+        let addr = line
+            .split("http://")
+            .nth(1)
+            .expect("the address it serves")
+            .trim()
+            .trim_end_matches('/')
+            .to_string();
+        (Process(child), addr)
+    }
+}
+
+/// A memory figure of process `pid` from /proc (`VmRSS:`, `VmHWM:`), KiB; 0 if unknown.
+pub fn kib(pid: u32, field: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with(field))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
 }
