@@ -296,10 +296,14 @@ impl Cluster {
         db: &Db,
         to: &str,
         mut request: serde_json::Value,
-    ) -> Result<serde_json::Value, String> {
+    ) -> Result<serde_json::Value, Unanswered> {
         let n = self.next_request.fetch_add(1, Ordering::Relaxed);
         request["req"] = n.into();
         request["from"] = self.node.clone().into();
+        if request.to_string().len() > MAX_PAYLOAD {
+            // A request fits in a notification (a move is a few squares).
+            return Err(Unanswered::TooLarge);
+        }
         let (tx, rx) = std::sync::mpsc::channel();
         lock(&self.pending).insert(n, tx);
         let sent = db.backend().transaction(&[Stmt::new(
@@ -309,8 +313,10 @@ impl Cluster {
                 Value::Text(request.to_string()),
             ],
         )]);
-        let answer = sent
-            .and_then(|_| postgres::wait(&rx, RPC_TIMEOUT).ok_or_else(|| "no answer".to_string()));
+        let answer = match sent {
+            Ok(_) => postgres::wait(&rx, RPC_TIMEOUT).ok_or(Unanswered::Silent),
+            Err(e) => Err(Unanswered::Refused(e)),
+        };
         lock(&self.pending).remove(&n);
         answer
     }
@@ -330,6 +336,17 @@ impl Cluster {
             eprintln!("damka-web: cannot answer node {to}: {e}");
         }
     }
+}
+
+/// Why a request to another node got no answer.
+#[derive(Debug)]
+pub enum Unanswered {
+    /// None came in time: the node may be dead.
+    Silent,
+    /// The database did not take the request.
+    Refused(String),
+    /// The request does not fit in a notification.
+    TooLarge,
 }
 
 fn notify_stmt(id: &str, event: &serde_json::Value) -> Stmt {

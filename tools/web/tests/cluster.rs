@@ -195,6 +195,15 @@ async fn two_players_on_two_nodes_and_a_spectator_on_a_third_play_a_whole_game()
     assert_eq!(role, "black");
     let (mut watcher, role, _) = enter(&nodes[2].url, &room, None, true).await;
     assert_eq!(role, "spectator");
+    // A request too large for a notification is refused on the node that got it.
+    let path = vec!["c3"; 3000];
+    send(
+        &mut black,
+        json!({"type": "play", "room": room, "path": path}),
+    )
+    .await;
+    let e = wait_for(&mut black, "error", |_| true).await;
+    assert!(e["message"].as_str().unwrap().contains("too large"), "{e}");
     let mut state = state_at(&mut white, 0).await;
     let mut n = 0;
     while !state["room"]["status"]["over"].as_bool().unwrap() && n < 120 {

@@ -169,11 +169,15 @@ impl App {
         args["op"] = op.into();
         args["room"] = id.into();
         args["role"] = role_json(seat.role);
-        let answer = c.request(&self.online.db, node, args).map_err(|e| {
-            ApiError::Limit(format!(
-                "reconnecting: the server playing room {id} {NO_ANSWER} ({e}); try again"
-            ))
-        })?;
+        let answer = c
+            .request(&self.online.db, node, args)
+            .map_err(|e| match e {
+                super::Unanswered::Silent => ApiError::Limit(format!(
+                    "reconnecting: the server playing room {id} {NO_ANSWER}; try again"
+                )),
+                super::Unanswered::Refused(e) => ApiError::Limit(format!("reconnecting: {e}")),
+                super::Unanswered::TooLarge => ApiError::Bad("the request is too large".into()),
+            })?;
         match answer.get("err") {
             Some(e) => Err(error_of(e)),
             None => Ok(answer["ok"].clone()),
