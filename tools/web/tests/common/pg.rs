@@ -22,7 +22,9 @@ pub struct Pg {
 
 fn find_bin() -> Option<PathBuf> {
     if let Ok(d) = std::env::var("DAMKA_PG_BIN") {
-        return Some(PathBuf::from(d));
+        // Named, it is the only place looked at.
+        let d = PathBuf::from(d);
+        return d.join("initdb").is_file().then_some(d);
     }
     if let Ok(path) = std::env::var("PATH") {
         for d in std::env::split_paths(&path) {
@@ -68,7 +70,12 @@ impl Pg {
                 "PostgreSQL is required here (CI or DAMKA_REQUIRE_PG): no initdb in DAMKA_PG_BIN, \
                  PATH or /usr/lib/postgresql/*/bin (Debian: apt-get install postgresql)"
             );
-            eprintln!("NOTICE: {test} skipped: PostgreSQL not found (initdb, pg_ctl)");
+            // Written straight to stderr, past the test harness's capture: a skip is seen.
+            use std::io::Write;
+            let _ = writeln!(
+                std::io::stderr(),
+                "NOTICE: {test} skipped: PostgreSQL not found (initdb, pg_ctl)"
+            );
             return None;
         };
         let dir =
