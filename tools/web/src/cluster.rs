@@ -239,8 +239,13 @@ impl Cluster {
             .and_then(Value::text_value))
     }
 
-    /// Renews this node's leases: the rooms it still holds.
+    /// Renews this node's leases of games not over (those of finished games go: a finished
+    /// game needs no owner, and the leases must not pile up): the rooms it still holds.
     pub fn renew(&self, db: &Db) -> Result<HashSet<String>, String> {
+        db.backend().transaction(&[Stmt::new(
+            "DELETE FROM leases WHERE node = $1 AND room IN (SELECT id FROM rooms WHERE over = 1)",
+            vec![Value::Text(self.node.clone())],
+        )])?;
         let rows = db.backend().query(
             &format!(
                 "UPDATE leases SET expires = {DB_NOW} + {LEASE_MS} WHERE node = $1 RETURNING room"
