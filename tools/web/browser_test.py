@@ -8,6 +8,7 @@ condition, never a fixed sleep.
 """
 
 import argparse
+import hashlib
 import os
 import re
 import subprocess
@@ -27,14 +28,33 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 WAIT = 30  # seconds: generous for a loaded 2-core machine; conditions end waits early
 
 
+def database_args(db):
+    """--db FILE, or with DAMKA_WEB_TEST_PG (tools/web/pg_test.sh) a PostgreSQL database of
+    its own for the file (the same one after a restart): the page against either back end."""
+    base = os.environ.get("DAMKA_WEB_TEST_PG")
+    if not base:
+        return ["--db", db]
+    name = "b_" + hashlib.sha1(db.encode()).hexdigest()[:12]
+    psql = os.path.join(os.environ.get("DAMKA_PG_BIN", ""), "psql")
+    if not os.path.exists(psql):
+        psql = "psql"
+    query = f"SELECT 1 FROM pg_database WHERE datname = '{name}'"
+    found = subprocess.run([psql, base, "-tAc", query], capture_output=True, text=True, check=True)
+    if found.stdout.strip() != "1":
+        subprocess.run([psql, base, "-qc", f"CREATE DATABASE {name}"], capture_output=True, check=True)
+    return ["--database", base.rsplit("/", 1)[0] + "/" + name]
+
+
 def start_server(binary, db, port=0, extra=()):
     proc = subprocess.Popen(
-        [binary, "--port", str(port), "--threads", "2", "--hash", "8", "--db", db, *extra],
+        [binary, "--port", str(port), "--threads", "2", "--hash", "8", *database_args(db), *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
     )
     line = proc.stdout.readline()
+    while line.startswith("damka-web: node "):
+        line = proc.stdout.readline()
     m = re.search(r"(http://\S+)", line)
     if not m:
         proc.kill()

@@ -7,7 +7,8 @@
 //! rules from the damka library), [`store`] (the local games held and their watchers),
 //! [`clock`] (the clocks and the endings outside the rules, for rooms and local games),
 //! [`room`] (one online game: clocks, seats, draw offers, spectators' proposals), [`online`]
-//! (the rooms and their operations), [`db`] (the rooms in SQLite), [`pool`] (the engine's
+//! (the rooms and their operations), [`db`] (the rooms in SQLite or PostgreSQL), [`cluster`]
+//! (several nodes on one PostgreSQL), [`pool`] (the engine's
 //! search threads and queue), [`service`] (the operations on local games, whatever the
 //! transport), [`http`] (the pages and the JSON API), [`ws`] (the WebSocket), [`assets`] (the
 //! page's files, compiled in).
@@ -16,6 +17,7 @@ pub mod api;
 pub mod app;
 pub mod assets;
 pub mod clock;
+pub mod cluster;
 pub mod db;
 pub mod game;
 pub mod guard;
@@ -41,7 +43,8 @@ pub struct Config {
     pub threads: usize,
     /// Transposition table of each search thread, MiB.
     pub hash_mb: usize,
-    /// The SQLite file of the online rooms (`:memory:`: kept nowhere).
+    /// The database: a SQLite file (`:memory:`: kept nowhere), or a `postgres://` URL (a node
+    /// of a site of several).
     pub db: String,
     /// The limits of online play.
     pub limits: online::Limits,

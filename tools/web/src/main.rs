@@ -31,6 +31,10 @@ struct Args {
     /// SQLite file of the online games (created when missing; `:memory:` keeps none).
     #[arg(long, default_value = "damka-web.sqlite3")]
     db: String,
+    /// PostgreSQL database shared by the nodes of a site (`postgres://user@host/db`; default:
+    /// the DATABASE_URL environment variable). Without it the --db SQLite file is used.
+    #[arg(long, value_name = "URL")]
+    database: Option<String>,
     /// Online games held at once (a finished one makes way for a new one).
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     max_rooms: u32,
@@ -128,7 +132,19 @@ fn main() -> ExitCode {
         let config = damka_web::Config {
             threads: args.threads as usize,
             hash_mb: args.hash as usize,
-            db: args.db.clone(),
+            db: match args
+                .database
+                .clone()
+                .or_else(|| std::env::var("DATABASE_URL").ok().filter(|u| !u.is_empty()))
+            {
+                Some(url) if damka_web::db::postgres::is_url(&url) => url,
+                Some(url) => {
+                    let url = damka_web::db::postgres::redact(&url);
+                    eprintln!("damka-web: {url} is not a postgres:// URL");
+                    return ExitCode::FAILURE;
+                }
+                None => args.db.clone(),
+            },
             limits: damka_web::online::Limits {
                 max_rooms: args.max_rooms as usize,
                 max_spectators: args.max_spectators as usize,
@@ -161,6 +177,9 @@ fn main() -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
+        if let Some(c) = &app.online.cluster {
+            println!("damka-web: node {} of the site on PostgreSQL", c.node);
+        }
         match listener.local_addr() {
             Ok(a) => println!("damka-web: serving http://{a}/"),
             Err(_) => println!("damka-web: serving on {addr}"),

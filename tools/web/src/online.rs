@@ -5,6 +5,7 @@
 //! player whose time runs out loses even if nobody sends anything.
 
 use crate::api::{random_bytes, ApiError};
+use crate::cluster::Cluster;
 use crate::db::Db;
 use crate::game::PageGame;
 use crate::guard::PerClient;
@@ -14,7 +15,7 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 mod messages;
 mod rooms;
@@ -48,6 +49,11 @@ pub struct Online {
     stopped: AtomicBool,
     /// Rooms created per client address.
     created: PerClient,
+    /// This node of a site of several (PostgreSQL), if it is one.
+    pub cluster: Option<Arc<Cluster>>,
+    /// Rooms whose last save failed: read back from the database before their next change,
+    /// so that nothing not saved is ever acknowledged.
+    stale: Mutex<std::collections::HashSet<String>>,
 }
 
 /// The spectator number of a client address: the same in every room and on every entry, so
@@ -103,11 +109,19 @@ fn player_of(seat: &Seat) -> Result<Color, ApiError> {
 }
 
 impl Online {
-    /// The rooms saved in the database at `db_path` (`:memory:`: kept nowhere), under `limits`.
+    /// The rooms saved in the database at `db_path` (a SQLite file, `:memory:`: kept
+    /// nowhere; a `postgres://` URL: a node of a site of several), under `limits`.
     pub fn open(db_path: &str, limits: Limits) -> Result<Online, String> {
+        let mut db = Db::open(db_path)?;
+        let cluster = match crate::db::postgres::is_url(db_path) {
+            true => Some(Cluster::join(db_path, &mut db)?),
+            false => None,
+        };
         Ok(Online {
             rooms: Mutex::new(HashMap::new()),
-            db: Db::open(db_path)?,
+            db,
+            cluster,
+            stale: Mutex::default(),
             limits,
             viewers: AtomicU64::new(1),
             stopped: AtomicBool::new(false),
@@ -135,16 +149,25 @@ impl Online {
     }
 
     /// Runs `f` on room `id`, read from the database if it is not held (a finished game).
-    fn with<R>(
+    pub(crate) fn with<R>(
         &self,
         id: &str,
         f: impl FnOnce(&mut Room, Instant) -> Result<R, ApiError>,
     ) -> Result<R, ApiError> {
         let mut rooms = self.lock();
-        if !rooms.contains_key(id) {
-            let loaded = self.db.load(id).map_err(ApiError::Bad)?;
-            let mut room = loaded.ok_or_else(|| ApiError::UnknownGame(id.to_string()))?;
-            room.first_move_ms = self.limits.first_move_ms;
+        let stale = self.stale_take(id);
+        if stale || !rooms.contains_key(id) {
+            let mut room = self.load_here(id).inspect_err(|_| {
+                if stale {
+                    self.stale
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .insert(id.to_string());
+                }
+            })?;
+            if let Some(old) = rooms.remove(id) {
+                room.carry_over(old);
+            }
             make_space(&mut rooms, self.limits.max_rooms + 1, &self.db);
             rooms.insert(id.to_string(), room);
         }
@@ -154,14 +177,138 @@ impl Online {
         f(room, Instant::now())
     }
 
-    /// Sends room's change to its connections and saves it; returns the time left on the
-    /// running clock, for the flag timer.
-    fn commit(&self, room: &mut Room, now: Instant) -> Option<i64> {
-        room.changed(now);
+    /// Saves room's change and then sends it to its connections; returns the time left on
+    /// the running clock, for the flag timer. If the save fails the change is not
+    /// acknowledged: the room is read back from the database before its next change, and
+    /// everyone in it hears that the server is reconnecting to its database.
+    fn commit(&self, room: &mut Room, now: Instant) -> Result<Option<i64>, ApiError> {
+        room.version += 1;
         if let Err(e) = self.db.save(room, now) {
             eprintln!("damka-web: room {}: {e}", room.id);
+            self.stale
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(room.id.clone());
+            let msg = format!("reconnecting: the game's database cannot be reached or the room moved ({e}); the last change was not made, try again");
+            let json = serde_json::json!({"type": "error", "room": room.id, "message": msg});
+            let _ = room.events.send(json.to_string().into());
+            return Err(ApiError::Limit(msg));
         }
-        room.time_to_flag(now)
+        room.announce(now);
+        Ok(room.time_to_flag(now))
+    }
+
+    fn stale_take(&self, id: &str) -> bool {
+        self.stale
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(id)
+    }
+
+    /// Room `id` read from the database to be played here (on a node of several: once this
+    /// node holds its lease, its running clock counted on from its last save).
+    fn load_here(&self, id: &str) -> Result<Room, ApiError> {
+        let unknown = || ApiError::UnknownGame(id.to_string());
+        let mut room = match &self.cluster {
+            None => self
+                .db
+                .load(id)
+                .map_err(ApiError::Bad)?
+                .ok_or_else(unknown)?,
+            Some(c) => {
+                if !c.acquire(&self.db, id).map_err(reconnecting)? {
+                    // A room that does not exist has no lease to take, nor an owner.
+                    if c.owner(&self.db, id).map_err(reconnecting)?.is_none() {
+                        return Err(unknown());
+                    }
+                    return Err(ApiError::Limit(format!(
+                        "room {id} is played on another server now; try again"
+                    )));
+                }
+                self.replica(id)?
+            }
+        };
+        room.first_move_ms = self.limits.first_move_ms;
+        Ok(room)
+    }
+
+    /// Room `id` as saved, its clock running on from its last save, on this node's channels
+    /// (on a node of several; for a room another node holds, a copy to read).
+    pub(crate) fn replica(&self, id: &str) -> Result<Room, ApiError> {
+        let (mut room, saved_at) = self
+            .db
+            .load_at(id)
+            .map_err(reconnecting)?
+            .ok_or_else(|| ApiError::UnknownGame(id.to_string()))?;
+        if room.started() && !room.is_over() {
+            let since = (crate::db::wall_ms() - saved_at).max(0) as u64;
+            let now = Instant::now();
+            room.turn_start = Some(now.checked_sub(Duration::from_millis(since)).unwrap_or(now));
+        }
+        if let Some(c) = &self.cluster {
+            (room.events, room.watch_events) = c.channels(id);
+        }
+        Ok(room)
+    }
+
+    /// Whether this node holds room `id` now.
+    pub(crate) fn holds(&self, id: &str) -> bool {
+        self.lock().contains_key(id)
+    }
+
+    /// The ids of the rooms held.
+    pub(crate) fn held_ids(&self) -> std::collections::HashSet<String> {
+        self.lock().keys().cloned().collect()
+    }
+
+    /// Whether the server is stopping.
+    pub(crate) fn is_stopped(&self) -> bool {
+        self.stopped.load(Ordering::SeqCst)
+    }
+
+    /// Takes room `id` to be played here (a node of several, whose lease it takes): the time
+    /// left on its running clock, for the flag timer.
+    pub(crate) fn take(&self, id: &str) -> Result<Option<i64>, ApiError> {
+        let mut rooms = self.lock();
+        if let Some(r) = rooms.get(id) {
+            return Ok(r.time_to_flag(Instant::now()));
+        }
+        let room = self.load_here(id)?;
+        let left = room.time_to_flag(Instant::now());
+        make_space(&mut rooms, self.limits.max_rooms + 1, &self.db);
+        rooms.insert(id.to_string(), room);
+        Ok(left)
+    }
+
+    /// Forgets the rooms held but not in `held` (their leases went to other nodes); their
+    /// pages here go on hearing them through the other node.
+    pub(crate) fn keep_only(&self, held: &std::collections::HashSet<String>) {
+        self.lock().retain(|id, _| held.contains(id));
+    }
+
+    /// Tells the other nodes watching `room` what was just sent to its pages here.
+    fn relay(&self, room: &Room, kind: &str, msg: &str) {
+        if let Some(c) = &self.cluster {
+            c.publish(&self.db, &room.id, kind, msg);
+        }
+    }
+}
+
+/// A database error as the client hears it.
+fn reconnecting(e: String) -> ApiError {
+    ApiError::Limit(format!("reconnecting: {e}"))
+}
+
+impl Room {
+    /// Takes over what only memory held of `old`, the same room read again: its pages'
+    /// channels, its spectators, their opinions and the last tally.
+    fn carry_over(&mut self, old: Room) {
+        self.events = old.events;
+        self.watch_events = old.watch_events;
+        self.spectators = old.spectators;
+        self.watchers = old.watchers;
+        self.opinions = old.opinions;
+        self.last_tally = old.last_tally;
     }
 }
 

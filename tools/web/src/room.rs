@@ -9,7 +9,7 @@ pub use crate::clock::{Ending, TimeControl};
 use crate::game::{PageGame, Status};
 use crate::store::{color_name, BoardView};
 use damka::core::Color;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
@@ -33,7 +33,7 @@ pub const FIRST_MOVE_MS: i64 = 30_000;
 pub const TOKEN_HASH_LEN: usize = 40;
 
 /// One proposed move and how many spectators proposed it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Proposal {
     /// The move, in algebraic notation.
     #[serde(rename = "move")]
@@ -45,7 +45,7 @@ pub struct Proposal {
 }
 
 /// The proposals for one move, shown to everyone once it is played.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tally {
     /// The ply the proposals were for (1: the game's first move).
     pub ply: usize,
@@ -440,13 +440,18 @@ impl Room {
     /// Records a change: a new version, and the view sent to everyone in the room.
     pub fn changed(&mut self, now: Instant) {
         self.version += 1;
+        self.announce(now);
+    }
+
+    /// Sends the view to everyone in the room (the change is saved: [`Room::changed`] in two).
+    pub fn announce(&self, now: Instant) {
         let msg = serde_json::json!({ "type": "room", "room": self.view(now) }).to_string();
         // Nobody in the room is not an error.
         let _ = self.events.send(msg.into());
     }
 
-    /// Sends the proposals so far to the spectators.
-    pub fn proposals_changed(&self) {
+    /// Sends the proposals so far to the spectators; the message sent.
+    pub fn proposals_changed(&self) -> String {
         let msg = serde_json::json!({
             "type": "proposals",
             "room": self.id,
@@ -454,7 +459,8 @@ impl Room {
             "proposals": self.tally(),
         })
         .to_string();
-        let _ = self.watch_events.send(msg.into());
+        let _ = self.watch_events.send(msg.as_str().into());
+        msg
     }
 }
 

@@ -401,7 +401,7 @@ impl Connection {
             Request::Propose { room, text, path } => {
                 let seat = self.seat(&room)?;
                 self.app
-                    .room_propose(seat, path.as_deref(), text.as_deref())?;
+                    .room_propose(seat, text.as_deref(), path.as_deref())?;
             }
             Request::Resign { room } => self.app.room_resign(self.seat(&room)?)?,
             Request::Draw { room } => self.app.room_draw(self.seat(&room)?)?,

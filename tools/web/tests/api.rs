@@ -14,7 +14,9 @@ use tokio_tungstenite::tungstenite::Message;
 use tower::ServiceExt;
 
 fn router() -> axum::Router {
-    damka_web::build(1, 1).1
+    let mut config = damka_web::Config::new(1, 1);
+    config.db = common::pg::test_db(&config.db);
+    damka_web::serve(&config).unwrap().1
 }
 
 /// The owner secrets of the games the tests started, by game id: `call` sends a game's own

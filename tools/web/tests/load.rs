@@ -8,6 +8,10 @@
 //!     nice -n 19 cargo test --profile ci -p damka-web --test load -- --ignored --nocapture
 //!
 //! `DAMKA_LOAD_ROOMS`, `DAMKA_LOAD_SPECTATORS` and `DAMKA_LOAD_PLIES` change the sizes.
+//! `DAMKA_LOAD_NODES=3` spreads the site over three damka-web nodes on one PostgreSQL (a
+//! throwaway server, or the one `DAMKA_WEB_TEST_PG` names): room `r` is created on node
+//! `r mod 3`, its Black player enters on the next node and its spectators on all three in
+//! turn, so most deliveries cross nodes (LISTEN/NOTIFY); memory is reported per node.
 
 use futures_util::StreamExt;
 use serde::Deserialize;
@@ -55,9 +59,12 @@ fn size(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-fn start(rooms: usize, spectators: usize) -> (Process, String) {
+fn start(rooms: usize, spectators: usize, database: Option<&str>) -> (Process, String) {
     let (rooms, spectators) = ((rooms + 10).to_string(), (spectators + 10).to_string());
+    let db = database.map_or(["--db", ":memory:"], |url| ["--database", url]);
     let (server, addr) = Process::start(&[
+        db[0],
+        db[1],
         "--max-rooms",
         &rooms,
         "--max-spectators",
@@ -73,6 +80,28 @@ fn start(rooms: usize, spectators: usize) -> (Process, String) {
         "100000",
     ]);
     (server, format!("ws://{addr}/ws"))
+}
+
+/// `nodes` servers: one on SQLite in memory, or several on one PostgreSQL (kept running by
+/// the second value).
+async fn start_site(
+    nodes: usize,
+    rooms: usize,
+    spectators: usize,
+) -> (Vec<(Process, String)>, Option<common::pg::Pg>) {
+    let database = match nodes {
+        1 => None,
+        _ => common::pg::database("load").await,
+    };
+    assert!(
+        nodes == 1 || database.is_some(),
+        "several nodes need PostgreSQL"
+    );
+    let url = database.as_ref().map(|d| d.1.clone());
+    let servers = (0..nodes)
+        .map(|_| start(rooms, spectators, url.as_deref()))
+        .collect();
+    (servers, database.and_then(|d| d.0))
 }
 
 async fn read(ws: &mut Ws) -> Option<Msg> {
@@ -165,16 +194,20 @@ async fn rooms_with_spectators_under_load() {
         size("DAMKA_LOAD_SPECTATORS", 20),
         size("DAMKA_LOAD_PLIES", 30),
     );
-    let (server, url) = start(rooms, spectators);
-    let pid = server.0.id();
-    let idle_kib = kib(pid, "VmRSS:");
+    let nodes = size("DAMKA_LOAD_NODES", 1);
+    let (servers, _pg) = start_site(nodes, rooms, spectators).await;
+    let urls: Vec<String> = servers.iter().map(|s| s.1.clone()).collect();
+    let pids: Vec<u32> = servers.iter().map(|s| s.0 .0.id()).collect();
+    let rss = |field: &str| -> Vec<u64> { pids.iter().map(|p| kib(*p, field) / 1024).collect() };
+    let idle_kib = rss("VmRSS:");
     let t0 = Instant::now();
     let mut players = Vec::new();
     let mut watchers = Vec::new();
     let mut sents = Vec::new();
-    for _ in 0..rooms {
+    for r in 0..rooms {
+        let url = &urls[r % nodes];
         let create = json!({"type": "create", "color": "white", "time": 600, "increment": 0});
-        let (white, _) = connect(&url, create).await;
+        let (white, _) = connect(url, create).await;
         // The creator's seat message came first; the room's id is in its state.
         let mut white = white;
         let id = loop {
@@ -184,20 +217,22 @@ async fn rooms_with_spectators_under_load() {
             }
         };
         let mut room_watchers = Vec::new();
-        for _ in 0..spectators {
+        for i in 0..spectators {
+            let url = &urls[(r + i) % nodes];
             let (ws, role) =
-                connect(&url, json!({"type": "enter", "room": id, "watch": true})).await;
+                connect(url, json!({"type": "enter", "room": id, "watch": true})).await;
             assert_eq!(role, "spectator");
             room_watchers.push(ws);
         }
-        let (black, role) = connect(&url, json!({"type": "enter", "room": id})).await;
+        let url = &urls[(r + 1) % nodes];
+        let (black, role) = connect(url, json!({"type": "enter", "room": id})).await;
         assert_eq!(role, "black");
         let sent: Sent = Arc::new(Mutex::new(vec![None; plies + 1]));
         players.push((white, black, sent.clone()));
         watchers.push(room_watchers);
         sents.push(sent);
     }
-    let connected_kib = kib(pid, "VmRSS:");
+    let connected_kib = rss("VmRSS:");
     let setup = t0.elapsed();
     let t1 = Instant::now();
     let mut tasks = Vec::new();
@@ -222,7 +257,7 @@ async fn rooms_with_spectators_under_load() {
         .await
         .expect("the load test ends within 90 s");
     let played = t1.elapsed();
-    let peak_kib = kib(pid, "VmHWM:");
+    let peak_kib = rss("VmHWM:");
     let mut latencies = Vec::new();
     let mut missing = 0;
     for (r, times) in &seen {
@@ -243,18 +278,18 @@ async fn rooms_with_spectators_under_load() {
         .map(|s| s.lock().unwrap().iter().flatten().count())
         .sum();
     println!(
-        "load: {rooms} rooms x {spectators} spectators, {moves} moves, {} deliveries in {:.1} s \
-         (set-up {:.1} s): latency median {:.1} ms, p99 {:.1} ms, max {:.1} ms; server RSS \
-         idle {} MiB, connected {} MiB, peak {} MiB",
+        "load: {nodes} node(s), {rooms} rooms x {spectators} spectators, {moves} moves, {} \
+         deliveries in {:.1} s (set-up {:.1} s): latency median {:.1} ms, p99 {:.1} ms, max \
+         {:.1} ms; server RSS per node idle {:?} MiB, connected {:?} MiB, peak {:?} MiB",
         latencies.len(),
         played.as_secs_f64(),
         setup.as_secs_f64(),
         percentile(&latencies, 0.5),
         percentile(&latencies, 0.99),
         latencies.last().copied().unwrap_or(0.0),
-        idle_kib / 1024,
-        connected_kib / 1024,
-        peak_kib / 1024,
+        idle_kib,
+        connected_kib,
+        peak_kib,
     );
     assert_eq!(missing, 0, "moves that did not reach a spectator");
     assert_eq!(
@@ -266,5 +301,5 @@ async fn rooms_with_spectators_under_load() {
     for t in tasks {
         let _ = t.await;
     }
-    drop(server);
+    drop(servers);
 }

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{connect, drain, next, send, serve, wait_for, Ws};
+use common::{connect, drain, next, seat, send, serve, wait_for, Ws};
 use damka_web::online::Limits;
 use damka_web::Config;
 use serde_json::{json, Value};
@@ -36,16 +36,6 @@ async fn player_error(ws: &mut Ws) -> String {
             return v["message"].as_str().unwrap().to_string();
         }
     }
-}
-
-async fn seat(ws: &mut Ws) -> (String, String, Option<String>) {
-    let s = wait_for(ws, "seat", |_| true).await;
-    let token = s["token"].as_str().map(str::to_string);
-    (
-        s["room"].as_str().unwrap().to_string(),
-        s["role"].as_str().unwrap().to_string(),
-        token,
-    )
 }
 
 async fn enter(url: &str, room: &str, token: Option<&str>) -> Player {

@@ -133,3 +133,19 @@ pub struct Lobby {
     /// Over (from the database), newest first.
     pub finished: Vec<FinishedRoom>,
 }
+
+impl Lobby {
+    /// The lobby of `rooms` not over (each with whether both seats are taken), newest first,
+    /// and the `finished` games.
+    pub fn of(
+        rooms: impl IntoIterator<Item = (RoomSummary, bool)>,
+        finished: Vec<FinishedRoom>,
+    ) -> Lobby {
+        let (live, open): (Vec<_>, Vec<_>) = rooms.into_iter().partition(|(_, started)| *started);
+        Lobby {
+            open: open.into_iter().map(|(r, _)| r).collect(),
+            live: live.into_iter().map(|(r, _)| r).collect(),
+            finished,
+        }
+    }
+}

@@ -7,7 +7,8 @@ use crate::app::App;
 use crate::service::Hint;
 
 impl App {
-    fn arm_flag(self: &Arc<Self>, id: &str, left_ms: Option<i64>) {
+    /// Arms room `id`'s flag timer for `left_ms` (nothing if no clock runs).
+    pub(crate) fn arm_flag(self: &Arc<Self>, id: &str, left_ms: Option<i64>) {
         let Some(ms) = left_ms else { return };
         let id = id.to_string();
         // One timer per turn start: the turn's deadline never moves, so an earlier timer
@@ -15,7 +16,7 @@ impl App {
         self.after_ms(ms, move |app| {
             let _ = app.online.with(&id, |room, now| {
                 if room.flag(now) {
-                    app.online.commit(room, now);
+                    let _ = app.online.commit(room, now);
                 }
                 Ok(())
             });
@@ -74,7 +75,14 @@ impl App {
                 self.online.limits.max_rooms
             )));
         }
-        self.online.commit(&mut room, now);
+        if let Some(c) = &self.online.cluster {
+            // The lease first: a room is never saved without its owner.
+            if !c.claim(&self.online.db, &id).map_err(super::reconnecting)? {
+                return Err(ApiError::Limit("try again".into()));
+            }
+            (room.events, room.watch_events) = c.channels(&id);
+        }
+        self.online.commit(&mut room, now)?;
         rooms.insert(id.clone(), room);
         Ok(Seat {
             room: id,
@@ -104,6 +112,21 @@ impl App {
         watch: bool,
         client: Option<IpAddr>,
     ) -> Result<Entered, ApiError> {
+        self.route(
+            id,
+            |node| self.enter_remote(node, id, token, watch, client),
+            || self.enter_here(id, token, watch, client),
+        )
+    }
+
+    /// [`App::enter_room_for`] on a room this node plays.
+    pub(crate) fn enter_here(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+        watch: bool,
+        client: Option<IpAddr>,
+    ) -> Result<Entered, ApiError> {
         let max_spectators = self.online.limits.max_spectators;
         let per_client = self.online.limits.spectators_per_client;
         let (entered, left) = self.online.with(id, |room, now| {
@@ -127,7 +150,7 @@ impl App {
                     Some(c) => {
                         let t = random_hex::<16>()?;
                         room.take_seat(c, t.clone(), now);
-                        left = self.online.commit(room, now);
+                        left = self.online.commit(room, now)?;
                         (Role::Player(c), Some(t))
                     }
                     None => {
@@ -148,8 +171,9 @@ impl App {
                         }
                         *places += 1;
                         room.spectators += 1;
-                        let msg = serde_json::json!({"type": "spectators", "room": id, "count": room.spectators});
-                        let _ = room.events.send(msg.to_string().into());
+                        let msg = serde_json::json!({"type": "spectators", "room": id, "count": room.spectators}).to_string();
+                        let _ = room.events.send(msg.as_str().into());
+                        self.online.relay(room, "spectators", &msg);
                         (Role::Spectator(n), None)
                     }
                 },
@@ -179,7 +203,19 @@ impl App {
     }
 
     /// A connection leaves its room (closed, or entering another).
-    pub fn leave_room(&self, seat: &Seat) {
+    pub fn leave_room(self: &Arc<Self>, seat: &Seat) {
+        let _ = self.route(
+            &seat.room,
+            |node| self.forward(node, &seat.room, "leave", seat, serde_json::json!({})),
+            || {
+                self.leave_here(seat);
+                Ok(serde_json::Value::Null)
+            },
+        );
+    }
+
+    /// [`App::leave_room`] on a room this node plays.
+    pub(crate) fn leave_here(&self, seat: &Seat) {
         if let Role::Spectator(n) = seat.role {
             let _ = self.online.with(&seat.room, |room, _| {
                 room.spectators = room.spectators.saturating_sub(1);
@@ -189,9 +225,11 @@ impl App {
                     room.watchers.remove(&n);
                     room.forget(n);
                 }
-                room.proposals_changed();
-                let msg = serde_json::json!({"type": "spectators", "room": room.id, "count": room.spectators});
-                let _ = room.events.send(msg.to_string().into());
+                let tally = room.proposals_changed();
+                self.online.relay(room, "proposals", &tally);
+                let msg = serde_json::json!({"type": "spectators", "room": room.id, "count": room.spectators}).to_string();
+                let _ = room.events.send(msg.as_str().into());
+                self.online.relay(room, "spectators", &msg);
                 Ok(())
             });
         }
@@ -200,7 +238,7 @@ impl App {
     /// A player's change to the game (a move, a resignation, a draw offer), made, sent and
     /// saved; the flag timer is armed for the next turn. A clock found at zero ends the game
     /// first (and is sent and saved) whatever the change was.
-    fn player_change(
+    pub(crate) fn player_change(
         self: &Arc<Self>,
         seat: &Seat,
         change: impl FnOnce(&mut Room, Color, Instant) -> Result<(), String>,
@@ -209,11 +247,11 @@ impl App {
         self.online.check_running()?;
         let (result, left) = self.online.with(&seat.room, |room, now| {
             if room.flag(now) {
-                self.online.commit(room, now);
+                self.online.commit(room, now)?;
                 return Ok((Err(room.flag_reason()), None));
             }
             match change(room, color, now) {
-                Ok(()) => Ok((Ok(()), self.online.commit(room, now))),
+                Ok(()) => Ok((Ok(()), self.online.commit(room, now)?)),
                 Err(e) => Ok((Err(e), None)),
             }
         })?;
@@ -228,26 +266,49 @@ impl App {
         path: Option<&[String]>,
         text: Option<&str>,
     ) -> Result<(), ApiError> {
-        self.player_change(seat, |room, c, now| room.play(c, path, text, now))
+        let args = serde_json::json!({"path": path, "move": text});
+        self.route_op(seat, "play", args, || {
+            self.player_change(seat, |room, c, now| room.play(c, path, text, now))
+        })
     }
 
     /// The player resigns.
     pub fn room_resign(self: &Arc<Self>, seat: &Seat) -> Result<(), ApiError> {
-        self.player_change(seat, |room, c, now| room.resign(c, now))
+        self.route_op(seat, "resign", serde_json::json!({}), || {
+            self.player_change(seat, |room, c, now| room.resign(c, now))
+        })
     }
 
     /// The player offers a draw, or accepts the opponent's offer.
     pub fn room_draw(self: &Arc<Self>, seat: &Seat) -> Result<(), ApiError> {
-        self.player_change(seat, |room, c, now| room.offer_draw(c, now).map(|_| ()))
+        self.route_op(seat, "draw", serde_json::json!({}), || {
+            self.player_change(seat, |room, c, now| room.offer_draw(c, now).map(|_| ()))
+        })
     }
 
     /// The player declines the opponent's draw offer.
     pub fn room_decline(self: &Arc<Self>, seat: &Seat) -> Result<(), ApiError> {
-        self.player_change(seat, |room, c, _| room.decline_draw(c))
+        self.route_op(seat, "decline", serde_json::json!({}), || {
+            self.player_change(seat, |room, c, _| room.decline_draw(c))
+        })
     }
 
-    /// A spectator's proposal for the next move; the new tally goes to the spectators.
+    /// A spectator's proposal for the next move (its text or, preferred, its squares); the
+    /// new tally goes to the spectators.
     pub fn room_propose(
+        self: &Arc<Self>,
+        seat: &Seat,
+        text: Option<&str>,
+        path: Option<&[String]>,
+    ) -> Result<(), ApiError> {
+        let args = serde_json::json!({"path": path, "move": text});
+        self.route_op(seat, "propose", args, || {
+            self.propose_here(seat, path, text)
+        })
+    }
+
+    /// [`App::room_propose`] on a room this node plays.
+    pub(crate) fn propose_here(
         &self,
         seat: &Seat,
         path: Option<&[String]>,
@@ -260,20 +321,36 @@ impl App {
         };
         self.online.with(&seat.room, |room, _| {
             room.propose(n, path, text).map_err(ApiError::Bad)?;
-            room.proposals_changed();
+            let tally = room.proposals_changed();
+            self.online.relay(room, "proposals", &tally);
             Ok(())
         })
     }
 
     /// The engine's opinion of the position, for a spectator (a few per game each).
-    pub async fn room_opinion(&self, seat: &Seat) -> Result<Hint, ApiError> {
+    pub async fn room_opinion(self: &Arc<Self>, seat: &Seat) -> Result<Hint, ApiError> {
+        let (game, version) = self.route(
+            &seat.room,
+            |node| {
+                self.forward(node, &seat.room, "opinion", seat, serde_json::json!({}))?;
+                let room = self.online.replica(&seat.room)?;
+                Ok((room.game, room.version))
+            },
+            || self.opinion_here(seat),
+        )?;
+        self.hint_for(&game, &seat.room, version, OPINION_TIME)
+            .await
+    }
+
+    /// Counts a spectator's engine opinion on a room this node plays: the game to search.
+    pub(crate) fn opinion_here(&self, seat: &Seat) -> Result<(PageGame, u64), ApiError> {
         let Role::Spectator(n) = seat.role else {
             return Err(ApiError::Bad(
                 "players cannot ask the engine during their game".into(),
             ));
         };
         let max = self.online.limits.opinions;
-        let (game, version) = self.online.with(&seat.room, |room, _| {
+        self.online.with(&seat.room, |room, _| {
             let asked = room.opinions.entry(n).or_default();
             if *asked >= max {
                 return Err(ApiError::Limit(format!(
@@ -282,19 +359,17 @@ impl App {
             }
             *asked += 1;
             Ok((room.game.clone(), room.version))
-        })?;
-        self.hint_for(&game, &seat.room, version, OPINION_TIME)
-            .await
+        })
     }
 
     /// The room's view now.
     pub fn room_view(&self, id: &str) -> Result<RoomView, ApiError> {
-        self.online.with(id, |room, now| Ok(room.view(now)))
+        self.read_room(id, |room, now| room.view(now))
     }
 
     /// The room's game as PDN, with the result however it came.
     pub fn room_pdn(&self, id: &str) -> Result<String, ApiError> {
-        self.online.with(id, |room, _| {
+        self.read_room(id, |room, _| {
             let date = damka::game::pdn::today();
             let control = format!(
                 "{}+{}",
@@ -313,9 +388,8 @@ impl App {
             if !reason.is_empty() {
                 tags.push(("Termination", reason.as_str()));
             }
-            Ok(room
-                .game
-                .pdn_with_result(&tags, room.ending.and_then(|e| e.outcome())))
+            room.game
+                .pdn_with_result(&tags, room.ending.and_then(|e| e.outcome()))
         })
     }
 
@@ -326,11 +400,13 @@ impl App {
             .db
             .finished(LOBBY_FINISHED)
             .map_err(ApiError::Bad)?;
+        if self.online.cluster.is_some() {
+            return self.lobby_of_site(finished);
+        }
         let rooms = self.online.lock();
-        let (mut open, mut live) = (Vec::new(), Vec::new());
         let mut held: Vec<&Room> = rooms.values().filter(|r| !r.is_over()).collect();
         held.sort_by_key(|r| (std::cmp::Reverse(r.created), r.id.clone()));
-        for r in held {
+        let summaries = held.into_iter().map(|r| {
             let summary = RoomSummary {
                 id: r.id.clone(),
                 variant: r.game.variant().name(),
@@ -343,22 +419,19 @@ impl App {
                 spectators: r.spectators,
                 status: r.status().text,
             };
-            if r.started() {
-                live.push(summary);
-            } else {
-                open.push(summary);
-            }
-        }
-        Ok(Lobby {
-            open,
-            live,
-            finished,
-        })
+            (summary, r.started())
+        });
+        Ok(Lobby::of(summaries, finished))
     }
 
     /// Reads back the games that were being played when the server stopped: their clocks go
     /// on from the time they had when last saved. Returns how many.
     pub fn resume_rooms(self: &Arc<Self>) -> Result<usize, String> {
+        if self.online.cluster.is_some() {
+            // The nodes' sweep takes the rooms whose lease lapsed (see `cluster::ops`).
+            self.start_cluster();
+            return Ok(0);
+        }
         let ids = self.online.db.running()?;
         let now = Instant::now();
         let mut armed = Vec::new();
@@ -401,6 +474,12 @@ impl App {
         drop(rooms);
         if let Err(e) = self.stop_game_clocks() {
             eprintln!("damka-web: local games' clocks: {e}");
+        }
+        if let Some(c) = &self.online.cluster {
+            // The other nodes take the rooms at once, their clocks running on.
+            if let Err(e) = c.release(&self.online.db) {
+                eprintln!("damka-web: {e}");
+            }
         }
     }
 }

@@ -3,6 +3,8 @@
 // Each test file uses some of these, never all.
 #![allow(dead_code)]
 
+pub mod pg;
+
 use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
@@ -25,6 +27,8 @@ pub async fn serve(
 ) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
+    let mut config = config;
+    config.db = pg::test_db(&config.db);
     let (app, router) = damka_web::serve(&config).unwrap();
     let task = tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
     (format!("ws://{addr}/ws"), app, task)
@@ -44,6 +48,12 @@ pub async fn next(ws: &mut Ws) -> Value {
             .expect("the connection stays open")
             .expect("a good frame");
         if let Message::Text(t) = msg {
+            if std::env::var_os("DEBUG_WS").is_some() {
+                let v: Value = serde_json::from_str(t.as_str()).unwrap_or_default();
+                let plies = v["room"]["moves"].as_array().map(Vec::len);
+                let over = &v["room"]["status"];
+                eprintln!("<- {} {plies:?} {over} {}", v["type"], v["message"]);
+            }
             return serde_json::from_str(t.as_str()).unwrap();
         }
     }
@@ -76,6 +86,17 @@ pub async fn send(ws: &mut Ws, v: Value) {
     ws.send(Message::Text(v.to_string().into())).await.unwrap();
 }
 
+/// The next `seat` message: the room, the role and the token.
+pub async fn seat(ws: &mut Ws) -> (String, String, Option<String>) {
+    let s = wait_for(ws, "seat", |_| true).await;
+    let token = s["token"].as_str().map(str::to_string);
+    (
+        s["room"].as_str().unwrap().to_string(),
+        s["role"].as_str().unwrap().to_string(),
+        token,
+    )
+}
+
 /// The damka-web binary running as a child process; killed when dropped.
 pub struct Process(pub Child);
 
@@ -87,8 +108,9 @@ impl Drop for Process {
 }
 
 impl Process {
-    /// Starts the binary on a free loopback port with an in-memory database and `args`; the
-    /// process and the `host:port` it serves (read from its first line of output).
+    /// Starts the binary on a free loopback port with an in-memory database and `args` (a
+    /// `--database URL` there wins); the process and the `host:port` it serves (read from
+    /// its output).
     pub fn start(args: &[&str]) -> (Process, String) {
         let mut child = Command::new(env!("CARGO_BIN_EXE_damka-web"))
             .args(["--bind", "127.0.0.1", "--port", "0", "--db", ":memory:"])
@@ -97,8 +119,11 @@ impl Process {
             .spawn()
             .expect("the damka-web binary starts");
         let mut line = String::new();
-        let out = child.stdout.take().expect("its output");
-        BufReader::new(out).read_line(&mut line).unwrap();
+        let mut out = BufReader::new(child.stdout.take().expect("its output"));
+        while !line.contains("http://") {
+            line.clear();
+            assert!(out.read_line(&mut line).unwrap() > 0, "damka-web stopped");
+        }
         let addr = line
             .split("http://")
             .nth(1)
@@ -129,10 +154,11 @@ pub fn db_path(name: &str) -> String {
     dir.join("games.sqlite3").to_string_lossy().into_owned()
 }
 
-/// One search thread, small tables, the database at `db`.
+/// One search thread, small tables, the database at `db` (or its PostgreSQL stand-in:
+/// [`pg::test_db`]).
 pub fn config(db: &str) -> damka_web::Config {
     let mut c = damka_web::Config::new(1, 1);
-    c.db = db.to_string();
+    c.db = pg::test_db(db);
     c
 }
 
