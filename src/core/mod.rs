@@ -2,6 +2,7 @@
 //! list and the game choice. Nothing here knows the rules of a game.
 
 pub mod file;
+pub mod host;
 pub mod movelist;
 pub mod rng;
 pub mod score;

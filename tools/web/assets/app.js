@@ -1,6 +1,7 @@
 // damka-web page: talks to the server over one WebSocket (see README, "Web page"), draws the
 // game with DraughtsBoard and keeps no rules of its own: legal moves, the result and the
-// notation all come from the server.
+// notation all come from the server, or for a game played in this browser from local.js
+// (damka compiled to WebAssembly), which answers with the same messages.
 
 import { DraughtsBoard, squareIndex } from "/assets/board.js";
 import * as room from "/assets/online.js";
@@ -8,6 +9,7 @@ import * as feel from "/assets/feel.js";
 import { animateMove } from "/assets/animate.js";
 import { resultWords, refusal, typedRefusal } from "/assets/words.js";
 import * as start from "/assets/start.js";
+import * as local from "/assets/local.js";
 
 const $ = (sel) => document.querySelector(sel);
 const statusEl = $("#status");
@@ -39,8 +41,22 @@ function connected() {
   return socket && socket.readyState === WebSocket.OPEN;
 }
 
+// Games against the engine and hot seat run in this browser (local.js) unless the settings
+// say "on the server" or the browser cannot (no WebAssembly, or the engine's files are not
+// served beside the page).
+const ENGINE_KEY = "damka-engine";
+let canPlayLocally = false;
+
+function localPlay() {
+  return canPlayLocally && $("#engine-place").value === "browser";
+}
+
 function send(msg) {
   lastError = "";
+  if (local.handles(msg, localPlay())) {
+    local.request(msg, receive);
+    return;
+  }
   if (connected()) {
     socket.send(JSON.stringify(msg));
   } else {
@@ -61,7 +77,8 @@ function sendMove(move, view) {
     msg = Object.assign({ type: "move", game: game.id, token: start.gameToken(game.id) }, move);
   }
   mustCapture = [];
-  if (!connected() && view && msg.type !== "propose") {
+  const isLocal = local.handles(msg, localPlay());
+  if (!isLocal && !connected() && view && msg.type !== "propose") {
     offline = { msg, move: view, plies: game.moves.length };
     lastError = "";
     draw();
@@ -466,6 +483,17 @@ function showPly(ply) {
 
 function downloadPdn() {
   if (!game) return;
+  if (game.id.startsWith(local.PREFIX)) {
+    local.pdn(game.id).then((text) => {
+      const a = document.createElement("a");
+      a.href = URL.createObjectURL(new Blob([text], { type: "application/x-chess-pdn" }));
+      a.download = "damka-" + game.id + ".pdn";
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+    });
+    return;
+  }
   const a = document.createElement("a");
   const kind = room.online.room ? "/api/rooms/" : "/api/games/";
   a.href = kind + encodeURIComponent(game.id) + "/pdn";
@@ -560,4 +588,38 @@ document.addEventListener("keydown", (e) => {
   }
 });
 
-connect();
+// A page served as static files has no server: local play needs none, and the WebSocket is
+// opened only for what needs it (an online room, the server's engine).
+const place = $("#engine-place");
+place.value = (() => {
+  try {
+    return localStorage.getItem(ENGINE_KEY) || "browser";
+  } catch (e) {
+    return "browser";
+  }
+})();
+place.addEventListener("change", () => {
+  try {
+    localStorage.setItem(ENGINE_KEY, place.value);
+  } catch (e) {
+    // Not remembered (private mode).
+  }
+  if (!localPlay()) connect();
+});
+local.available().then((yes) => {
+  canPlayLocally = yes;
+  place.disabled = !yes;
+  if (!yes) place.value = "server";
+  const id = location.hash.slice(1) || start.lastGame();
+  if (!localPlay() || room.roomFromPath() || (id && !id.startsWith(local.PREFIX))) {
+    connect();
+    return;
+  }
+  $("#connection").textContent = "engine in this browser";
+  if (id) send({ type: "join", game: id });
+  else {
+    start.showForm();
+    drawStatus();
+  }
+});
+

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""The page as static files, no damka-web anywhere: Python's http.server serves target/wasm/
+(what tools/wasm/build.sh wrote) and headless Chromium plays a local game against the engine
+in the browser in each variant, asks for a hint, and plays a hot-seat move. Every wait is on a
+condition, never a fixed sleep.
+
+    python3 tools/wasm/browser_check.py target/wasm
+"""
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "web"))
+from browser_test import Page, start_browser  # noqa: E402  (the web tests' browser and page)
+
+PLIES = 8  # the person's moves in each game: each answered by the engine
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def serve(folder):
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1",
+                             "--directory", folder, str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/"
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return proc, url
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("http.server did not start")
+
+
+def open_page(p):
+    p.d.get(p.url)
+    p.wait(lambda: p.text("connection") == "engine in this browser"
+           and (p.status().startswith("Choose a game") or p.status() != ""), "the page ready")
+
+
+def click_some_move(p):
+    frm = p.js("const e = document.querySelector('#board .movable'); return e && e.dataset.square")
+    assert frm, "a piece that can move"
+    p.click_square(frm)
+    to = p.js("const e = document.querySelector('#board .target'); return e && e.dataset.square")
+    assert to, "a square to move to"
+    p.click_square(to)
+
+
+def engine_game(p, variant):
+    p.new_game(variant, "engine", "white", skill="10", movetime="0.1")
+    assert p.js("return location.hash").startswith("#local-"), "a game of this browser"
+    for i in range(PLIES):
+        p.my_turn()
+        if "wins" in p.status() or "draw" in p.status().lower():
+            break
+        click_some_move(p)
+        p.wait(lambda: len(p.moves()) >= 2 * i + 2 or "wins" in p.status(), "the engine's answer")
+    p.my_turn()
+    assert len(p.moves()) >= 2 * PLIES, f"{variant}: {len(p.moves())} moves"
+    p.action("hint")
+    p.wait(lambda: p.hint() is not None, "a hint from the engine in the browser")
+    print(f"ok   {variant}: {len(p.moves())} plies against the engine in the browser, hint {p.hint()}")
+
+
+def hot_seat(p):
+    p.new_game("turkish", "human")
+    p.my_turn(against_engine=False)
+    click_some_move(p)
+    p.wait(lambda: len(p.moves()) == 1, "the move played")
+    p.my_turn(against_engine=False)
+    click_some_move(p)
+    p.wait(lambda: len(p.moves()) == 2, "the second move played")
+    print("ok   hot seat: two moves")
+
+
+def main():
+    folder = sys.argv[1] if len(sys.argv) > 1 else "target/wasm"
+    server, url = serve(folder)
+    driver = None
+    try:
+        driver = start_browser(tempfile.mkdtemp(prefix="damka-wasm-dl-"))
+        p = Page(driver, url)
+        open_page(p)
+        for variant in ("russian", "turkish"):
+            engine_game(p, variant)
+        hot_seat(p)
+        errors = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"
+                  and "/ws" not in e["message"] and "favicon" not in e["message"]]
+        assert not errors, f"errors in the console: {errors}"
+        print("all browser checks of the static page passed")
+        return 0
+    except Exception:
+        traceback.print_exc()
+        if driver:
+            print("status:", Page(driver, url).status())
+            for e in driver.get_log("browser"):
+                print("console:", e["message"])
+        return 1
+    finally:
+        if driver:
+            driver.quit()
+        server.kill()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

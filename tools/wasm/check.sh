@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Tests of the WebAssembly build, called by .ci/run: builds it from source (tools/wasm/build.sh),
+# then in Node (check.js) compares it with the native binary (perft on tests/data/*.epd, the
+# bench node count, error lines) and drives damka-worker.js through whole games, a `stop`
+# during `go analyze` and bad input; then headless Chromium (browser_check.py) serves
+# target/wasm/ as static files, no damka-web running, and plays a local game in each variant.
+# A few minutes once built.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+bash tools/wasm/build.sh
+PROFILE=${WASM_TEST_PROFILE:-ci}
+cargo build --quiet --profile "$PROFILE" -p damka
+node tools/wasm/check.js target/wasm "target/$PROFILE/damka"
+
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+VENV=${WEB_TEST_VENV:-target/web-test-venv}
+SELENIUM=4.50.0
+. tools/venv.sh
+ensure_venv "$VENV" "import selenium, sys; sys.exit(selenium.__version__ != '$SELENIUM')" "selenium==$SELENIUM"
+"$VENV/bin/python" tools/wasm/browser_check.py target/wasm
