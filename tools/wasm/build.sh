@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Builds damka for the browser from source into target/wasm/: damka-worker.js, the two
-# engines it chooses between at load time (damka-simd.wasm with WebAssembly SIMD, damka.wasm
-# without), and the web page's static files (index.html and assets/), so that serving
+# Builds damka for the browser from source into target/wasm/: damka-worker.js, the engines it
+# chooses between at load time (damka-simd-jspi.wasm where the browser has SIMD and JSPI,
+# damka-simd.wasm with SIMD only, damka.wasm with neither), and the web page's static files (index.html and assets/), so that serving
 # target/wasm/ with any static web server is the whole page, local play included:
 #   python3 -m http.server -d target/wasm
 # Needs the wasm32-unknown-unknown standard library (added here with rustup when missing) and
@@ -40,8 +40,13 @@ build() {
     "--pass-arg=asyncify-removelist@$uninstrumented" \
     --strip-debug --strip-producers \
     "target/wasm-$name/wasm32-unknown-unknown/wasm/damka_wasm.wasm" -o "$out/$3"
+  # Browsers with JSPI suspend the stack themselves: the same code without Asyncify.
+  if [ -n "${4:-}" ]; then
+    wasm-opt -O3 --strip-debug --strip-producers \
+      "target/wasm-$name/wasm32-unknown-unknown/wasm/damka_wasm.wasm" -o "$out/$4"
+  fi
 }
-build simd "-C target-feature=+simd128" damka-simd.wasm
+build simd "-C target-feature=+simd128" damka-simd.wasm damka-simd-jspi.wasm
 build plain "" damka.wasm
 
 cp tools/wasm/damka-worker.js "$out/"

@@ -162,6 +162,12 @@ async function main() {
   perft(simd);
   bench(simd, 'simd', nativeNodes);
   bench(plain, 'no simd', nativeNodes);
+  // The build for browsers with JSPI (Node has none: its bench runs, its pauses do not).
+  bench(await direct('damka-simd-jspi.wasm'), 'simd, for JSPI', nativeNodes);
+  for (const f of ['damka-simd-jspi.wasm', 'damka-simd.wasm', 'damka.wasm']) {
+    const size = fs.statSync(path.join(dir, f)).size;
+    check(size <= 3 * 1024 * 1024, `${f}: ${size} bytes (at most 3 MiB)`);
+  }
   for (const [name, choice] of [['simd', '1'], ['no simd', '0']]) {
     console.log(`-- worker, ${name}`);
     const h = hub({ workerData: { simd: choice } });

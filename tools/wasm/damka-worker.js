@@ -4,9 +4,12 @@
 // SIMD, else damka.wasm, from its own folder, at the first message.
 //
 // The engine runs on this worker's one thread. A search pauses every few milliseconds in the
-// imported `damka_yield`: the script unwinds the WebAssembly stack there (Asyncify, added by
-// wasm-opt at build time), lets the message loop run so that a `stop` can arrive, and then
-// rewinds into the search where it left off. No SharedArrayBuffer, so no special headers.
+// imported `damka_yield` and lets the message loop run, so that a `stop` can arrive, then
+// goes on where it left off. Browsers with JavaScript Promise Integration (JSPI) suspend the
+// WebAssembly stack themselves: they load damka-simd-jspi.wasm, the plain build. Elsewhere
+// the script unwinds and rewinds the stack by Asyncify (damka-simd.wasm and damka.wasm,
+// instrumented by wasm-opt at build time, somewhat slower). No SharedArrayBuffer, so no
+// special headers.
 //
 // The same file runs under Node (worker_threads) for the tests: see tools/wasm/check.js.
 'use strict';
@@ -64,7 +67,25 @@ function damkaYield() {
   unwinding = true;
 }
 
-const imports = { env: { damka_now_ms: now, damka_yield: damkaYield } };
+/** The JSPI pause: a promise the engine waits for (suspended) when the loop's turn is due. */
+function jspiYield() {
+  if (!inRun || performance.now() - lastTurn < YIELD_MS) return undefined;
+  return (async () => {
+    wasm.damka_poll();
+    flush();
+    await turn();
+    feedQueued();
+    lastTurn = performance.now();
+  })();
+}
+
+const jspi = typeof WebAssembly.Suspending === 'function' && typeof WebAssembly.promising === 'function';
+let runJspi = null; // damka_run as a promising export
+
+function imports(name) {
+  const pause = name.endsWith('-jspi.wasm') ? new WebAssembly.Suspending(jspiYield) : damkaYield;
+  return { env: { damka_now_ms: now, damka_yield: pause } };
+}
 
 function simd() {
   try {
@@ -82,11 +103,15 @@ function wanted() {
     : new URL(self.location.href).searchParams.get('simd');
   if (asked === '0') return 'damka.wasm';
   if (asked === '1') return 'damka-simd.wasm';
+  if (asked === 'jspi' || (asked === '' && jspi && simd())) return 'damka-simd-jspi.wasm';
   return simd() ? 'damka-simd.wasm' : 'damka.wasm';
 }
 
+let moduleName = '';
+
 async function compile() {
   const name = wanted();
+  moduleName = name;
   if (node) {
     const path = require('path');
     const bytes = require('fs').readFileSync(path.join(__dirname, name));
@@ -107,8 +132,9 @@ async function compile() {
 
 /** A fresh instance of the module (a new Hub session). */
 async function start() {
-  wasm = (await WebAssembly.instantiate(compiled, imports)).exports;
-  asyncData = wasm.damka_alloc(ASYNC_STACK + 8);
+  wasm = (await WebAssembly.instantiate(compiled, imports(moduleName))).exports;
+  runJspi = moduleName.endsWith('-jspi.wasm') ? WebAssembly.promising(wasm.damka_run) : null;
+  asyncData = runJspi ? 0 : wasm.damka_alloc(ASYNC_STACK + 8);
   unwinding = rewinding = running = false;
 }
 
@@ -150,6 +176,17 @@ function runOnce() {
 async function run() {
   running = true;
   lastTurn = performance.now();
+  if (runJspi) {
+    try {
+      inRun = true;
+      if ((await runJspi()) === 0) quit = true;
+    } finally {
+      inRun = false;
+      running = false;
+    }
+    flush();
+    return;
+  }
   try {
     let going = runOnce();
     while (unwinding) {

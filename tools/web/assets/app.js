@@ -44,12 +44,7 @@ function connected() {
 // Games against the engine and hot seat run in this browser (local.js) unless the settings
 // say "on the server" or the browser cannot (no WebAssembly, or the engine's files are not
 // served beside the page).
-const ENGINE_KEY = "damka-engine";
-let canPlayLocally = false;
-
-function localPlay() {
-  return canPlayLocally && $("#engine-place").value === "browser";
-}
+const localPlay = local.chosen;
 
 function send(msg) {
   lastError = "";
@@ -483,17 +478,7 @@ function showPly(ply) {
 
 function downloadPdn() {
   if (!game) return;
-  if (game.id.startsWith(local.PREFIX)) {
-    local.pdn(game.id).then((text) => {
-      const a = document.createElement("a");
-      a.href = URL.createObjectURL(new Blob([text], { type: "application/x-chess-pdn" }));
-      a.download = "damka-" + game.id + ".pdn";
-      document.body.appendChild(a);
-      a.click();
-      a.remove();
-    });
-    return;
-  }
+  if (game.id.startsWith(local.PREFIX)) return local.downloadPdn(game.id);
   const a = document.createElement("a");
   const kind = room.online.room ? "/api/rooms/" : "/api/games/";
   a.href = kind + encodeURIComponent(game.id) + "/pdn";
@@ -590,28 +575,9 @@ document.addEventListener("keydown", (e) => {
 
 // A page served as static files has no server: local play needs none, and the WebSocket is
 // opened only for what needs it (an online room, the server's engine).
-const place = $("#engine-place");
-place.value = (() => {
-  try {
-    return localStorage.getItem(ENGINE_KEY) || "browser";
-  } catch (e) {
-    return "browser";
-  }
-})();
-place.addEventListener("change", () => {
-  try {
-    localStorage.setItem(ENGINE_KEY, place.value);
-  } catch (e) {
-    // Not remembered (private mode).
-  }
-  if (!localPlay()) connect();
-});
-local.available().then((yes) => {
-  canPlayLocally = yes;
-  place.disabled = !yes;
-  if (!yes) place.value = "server";
+local.setup($("#engine-place"), connect).then((here) => {
   const id = location.hash.slice(1) || start.lastGame();
-  if (!localPlay() || room.roomFromPath() || (id && !id.startsWith(local.PREFIX))) {
+  if (!here || room.roomFromPath() || (id && !id.startsWith(local.PREFIX))) {
     connect();
     return;
   }
@@ -622,4 +588,3 @@ local.available().then((yes) => {
     drawStatus();
   }
 });
-

@@ -293,3 +293,46 @@ export async function pdn(id) {
   const g = games[id];
   return g ? (await view(g)).pdn : "";
 }
+
+/** Saves the PDN of a local game as a file. */
+export async function downloadPdn(id) {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(new Blob([await pdn(id)], { type: "application/x-chess-pdn" }));
+  a.download = "damka-" + id + ".pdn";
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}
+
+const PLACE_KEY = "damka-engine";
+let place = null;
+let here = false;
+
+/** Whether local games are played in this browser now (able, and the setting says so). */
+export function chosen() {
+  return here && place !== null && place.value === "browser";
+}
+
+/** Sets up the setting `select` (in this browser / on the server, remembered); resolves
+ * with whether local play is on. `connect` opens the server connection when the setting
+ * turns to the server. */
+export async function setup(select, connect) {
+  place = select;
+  try {
+    place.value = localStorage.getItem(PLACE_KEY) || "browser";
+  } catch (e) {
+    place.value = "browser";
+  }
+  place.addEventListener("change", () => {
+    try {
+      localStorage.setItem(PLACE_KEY, place.value);
+    } catch (e) {
+      // Not remembered (private mode).
+    }
+    if (!chosen()) connect();
+  });
+  here = await available();
+  place.disabled = !here;
+  if (!here) place.value = "server";
+  return chosen();
+}
