@@ -13,12 +13,5 @@ PROFILE=${WASM_TEST_PROFILE:-ci}
 cargo build --quiet --profile "$PROFILE" -p damka
 node tools/wasm/check.js target/wasm "target/$PROFILE/damka"
 
-if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
-fi
-VENV=${WEB_TEST_VENV:-target/web-test-venv}
-SELENIUM=4.50.0
-. tools/venv.sh
-ensure_venv "$VENV" "import selenium, sys; sys.exit(selenium.__version__ != '$SELENIUM')" "selenium==$SELENIUM"
+. tools/web/browser_env.sh
 "$VENV/bin/python" tools/wasm/browser_check.py target/wasm
