@@ -2,9 +2,10 @@
 """The page as static files, no damka-web anywhere: Python's http.server serves target/wasm/
 (what tools/wasm/build.sh wrote) and headless Chromium plays a local game against the engine
 in the browser in each variant, asks for a hint, and plays a hot-seat move. Every wait is on a
-condition, never a fixed sleep.
+condition, never a fixed sleep. With `--server`, damka-web given `--wasm` serves the same
+folder beside its own page, and a game against the engine is played in the browser there too.
 
-    python3 tools/wasm/browser_check.py target/wasm
+    python3 tools/wasm/browser_check.py target/wasm [--server target/ci/damka-web]
 """
 
 import os
@@ -17,7 +18,7 @@ import time
 import traceback
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "web"))
-from browser_test import Page, start_browser  # noqa: E402  (the web tests' browser and page)
+from browser_test import Page, start_browser, start_server  # noqa: E402  (the web tests')
 
 PLIES = 8  # the person's moves in each game: each answered by the engine
 
@@ -86,8 +87,34 @@ def hot_seat(p):
     print("ok   hot seat: two moves")
 
 
+def with_damka_web(driver, binary, folder):
+    """damka-web --wasm: its page plays against the engine in the browser by default."""
+    db = os.path.join(tempfile.mkdtemp(prefix="damka-wasm-web-"), "db.sqlite3")
+    proc, url = start_server(binary, db, extra=("--wasm", folder))
+    url = url.rstrip("/")
+    try:
+        p = Page(driver, url + "/")
+        driver.get(p.url)
+        p.wait(lambda: p.text("connection") == "engine in this browser", "local play offered")
+        p.new_game("russian", "engine", "white", movetime="0.1")
+        assert p.js("return location.hash").startswith("#local-"), "a game of this browser"
+        p.my_turn()
+        click_some_move(p)
+        p.wait(lambda: len(p.moves()) >= 2, "the engine's answer")
+        print("ok   damka-web --wasm: a game against the engine in the browser")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
 def main():
-    folder = sys.argv[1] if len(sys.argv) > 1 else "target/wasm"
+    args = sys.argv[1:]
+    binary = None
+    if "--server" in args:
+        i = args.index("--server")
+        binary = args[i + 1]
+        del args[i:i + 2]
+    folder = args[0] if args else "target/wasm"
     server, url = serve(folder)
     driver = None
     try:
@@ -97,6 +124,8 @@ def main():
         for variant in ("russian", "turkish"):
             engine_game(p, variant)
         hot_seat(p)
+        if binary:
+            with_damka_web(driver, binary, os.path.abspath(folder))
         errors = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"
                   and "/ws" not in e["message"] and "favicon" not in e["message"]]
         assert not errors, f"errors in the console: {errors}"

@@ -60,3 +60,35 @@ fn build(variant: Variant, request: &str) -> Result<Value, String> {
         "pdn": g.pdn(&[]),
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_by_text_or_path_is_played_and_the_view_follows() {
+        let v = view(Variant::Russian, "\n\ntext c3-d4");
+        assert_eq!(v["moves"].as_array().unwrap().len(), 1);
+        assert_eq!(v["side"], "black");
+        let hub = v["played"].as_str().unwrap().to_string();
+        let again = view(Variant::Russian, &format!("\n{hub}\npath f6 g5"));
+        assert_eq!(again["boards"].as_array().unwrap().len(), 3);
+        assert_eq!(again["status"]["over"], false);
+    }
+
+    #[test]
+    fn bad_requests_are_errors_not_panics() {
+        for request in [
+            "x\n",
+            "\nc3-d4 c3-d4",
+            "\n\npath z9",
+            "\n\nfly away",
+            "W:Wc3:Bd4,f6\n\ntext c3-d4",
+        ] {
+            assert!(
+                view(Variant::Russian, request)["error"].is_string(),
+                "{request:?}"
+            );
+        }
+    }
+}
