@@ -76,6 +76,29 @@ def engine_game(p, variant):
     print(f"ok   {variant}: {len(p.moves())} plies against the engine in the browser, hint {p.hint()}")
 
 
+STOP_SCRIPT = """
+const [query, done] = arguments;
+const w = new Worker('damka-worker.js' + query);
+let sent = 0;
+w.onmessage = (e) => {
+  if (e.data.startsWith('info depth=6') && !sent) {
+    setTimeout(() => { sent = performance.now(); w.postMessage('stop'); }, 300);
+  }
+  if (e.data.startsWith('done')) { w.terminate(); done(Math.round(performance.now() - sent)); }
+};
+for (const l of ['hub', 'init', 'pos start', 'go analyze']) w.postMessage(l);
+"""
+
+
+def stop_in_worker(p):
+    """`stop` during `go analyze` in Chromium's worker, for each way of pausing a search."""
+    p.d.set_script_timeout(60)
+    for query in ("?simd=jspi", "?simd=1"):
+        ms = p.d.execute_async_script(STOP_SCRIPT, query)
+        assert ms <= 200, f"{query}: done {ms} ms after stop"
+        print(f"ok   stop during go analyze in the worker ({query}): done after {ms} ms")
+
+
 def hot_seat(p):
     p.new_game("turkish", "human")
     p.my_turn(against_engine=False)
@@ -121,6 +144,7 @@ def main():
         driver = start_browser(tempfile.mkdtemp(prefix="damka-wasm-dl-"))
         p = Page(driver, url)
         open_page(p)
+        stop_in_worker(p)
         for variant in ("russian", "turkish"):
             engine_game(p, variant)
         hot_seat(p)

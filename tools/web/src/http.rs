@@ -87,21 +87,19 @@ pub fn router(app: Arc<App>) -> Router {
         .with_state(app)
 }
 
-/// The in-browser engine's files, read from `dir` at each request (`--wasm`): the worker
-/// script and its WebAssembly builds. A file not there is 404, and the page then plays on
-/// the server.
+/// The in-browser engine's files (`--wasm`): the worker script and its WebAssembly builds,
+/// read from `dir` once, at start. A file not there is 404, and the page then plays on the
+/// server.
 pub fn engine_files(dir: &std::path::Path) -> Router {
     let mut r = Router::new();
     for (name, kind) in ENGINE_FILES {
-        let path = dir.join(name);
+        let Ok(bytes) = std::fs::read(dir.join(name)) else {
+            continue;
+        };
+        let bytes = axum::body::Bytes::from(bytes);
         r = r.route(
             &format!("/{name}"),
-            get(move || async move {
-                match tokio::fs::read(&path).await {
-                    Ok(bytes) => ([(header::CONTENT_TYPE, kind)], bytes).into_response(),
-                    Err(_) => ApiError::UnknownGame("no such file".into()).into_response(),
-                }
-            }),
+            get(move || async move { ([(header::CONTENT_TYPE, kind)], bytes).into_response() }),
         );
     }
     r.layer(axum::middleware::map_response(security_headers))

@@ -73,7 +73,8 @@ struct Args {
     #[arg(long, value_name = "ORIGIN")]
     allow_origin: Vec<String>,
     /// Serve the in-browser engine from this folder (what `bash tools/wasm/build.sh` writes
-    /// into target/wasm): games against the engine and hot seat then run in the browser.
+    /// into target/wasm; read at start): games against the engine and hot seat then run in the
+    /// browser.
     #[arg(long, value_name = "DIR")]
     wasm: Option<PathBuf>,
 }
