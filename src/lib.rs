@@ -65,6 +65,7 @@
 #![warn(missing_docs)]
 
 pub mod book;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod core;
 pub mod data;

@@ -18,6 +18,7 @@
 //! recognised by matching its code against the legal moves, so a code two legal moves share
 //! (almost never) is not used.
 
+#[cfg(feature = "book")]
 pub mod build;
 
 use crate::core::{Score, Variant};
@@ -233,7 +234,14 @@ impl Book {
     }
 }
 
+/// The compiled-in book of `variant`, read once; none without the `book` feature.
+#[cfg(not(feature = "book"))]
+pub fn compiled_in(_variant: Variant) -> Option<Arc<Book>> {
+    None
+}
+
 /// The compiled-in book of `variant` ([`crate::data::book`]), read once.
+#[cfg(feature = "book")]
 pub fn compiled_in(variant: Variant) -> Option<Arc<Book>> {
     use once_cell::sync::Lazy;
     static RUSSIAN: Lazy<Option<Arc<Book>>> = Lazy::new(|| {

@@ -5,6 +5,7 @@
 
 use crate::core::Variant;
 use crate::dispatch::{dispatch, GameTask};
+pub use crate::engine::bench::{bench_depth, bench_game, BenchLine};
 use crate::eval::{Evaluate, Evaluator, Evaluators};
 use crate::search::{Job, SearchLimits, Searcher};
 use crate::variant::{Notation, Perft};
@@ -32,35 +33,6 @@ pub struct BenchArgs {
     pub search: super::search_opts::SearchArgs,
 }
 
-/// The result of one bench position.
-#[derive(Clone, Debug)]
-pub struct BenchLine {
-    /// The game.
-    pub variant: Variant,
-    /// Index in the list.
-    pub index: usize,
-    /// Nodes searched.
-    pub nodes: u64,
-    /// Seconds.
-    pub time: f64,
-    /// Completed depth.
-    pub depth: u32,
-    /// Score.
-    pub score: i32,
-    /// Best move, algebraic.
-    pub best: String,
-}
-
-/// The default depth of `damka bench` for `variant`: with the positions of
-/// [`crate::data::bench_positions`], the `Bench:` signature of search and evaluation commits
-/// (change only on purpose).
-pub fn bench_depth(variant: Variant) -> u32 {
-    match variant {
-        Variant::Russian => 11,
-        Variant::Turkish => 8,
-    }
-}
-
 /// The bench of one game: its positions searched to `depth` (the game's own by default).
 struct BenchGame<'a> {
     depth: Option<u32>,
@@ -82,39 +54,11 @@ impl GameTask for BenchGame<'_> {
                 Err(e) => eprintln!("damka bench: endgame databases not used: {e}"),
             }
         }
+        for notice in searcher.take_notices() {
+            eprintln!("damka bench: {notice}");
+        }
         bench_game::<P>(self.depth, searcher, self.out)
     }
-}
-
-fn bench_game<P: Evaluate>(
-    depth: Option<u32>,
-    mut searcher: Searcher<P>,
-    out: &mut dyn FnMut(&BenchLine),
-) -> Result<Vec<BenchLine>, String> {
-    let depth = depth.unwrap_or(bench_depth(P::VARIANT));
-    for notice in searcher.take_notices() {
-        eprintln!("damka bench: {notice}");
-    }
-    let mut lines = Vec::new();
-    for (index, fen) in crate::data::bench_positions(P::VARIANT).lines().enumerate() {
-        let pos = P::parse_any(fen).map_err(|e| format!("bench position {index}: {e}"))?;
-        searcher.clear();
-        let job = Job::new(pos, SearchLimits::to_depth(depth));
-        let t = Instant::now();
-        let f = searcher.search(job, |_| {});
-        let line = BenchLine {
-            variant: P::VARIANT,
-            index,
-            nodes: f.nodes,
-            time: t.elapsed().as_secs_f64(),
-            depth: f.depth,
-            score: f.score,
-            best: f.best.map_or("-".into(), |m| pos.move_to_algebraic(&m)),
-        };
-        out(&line);
-        lines.push(line);
-    }
-    Ok(lines)
 }
 
 /// Runs the bench of one game (or both with `None`), calling `out` after each position.

@@ -2,6 +2,7 @@
 //! list and the game choice. Nothing here knows the rules of a game.
 
 pub mod file;
+pub mod host;
 pub mod movelist;
 pub mod rng;
 pub mod score;
@@ -138,5 +139,26 @@ impl FromStr for Variant {
             "turkish" => Ok(Variant::Turkish),
             _ => Err(UnknownVariant(s.to_string())),
         }
+    }
+}
+
+/// The high 64 bits of the 128-bit product `a * b` (a number in `0..b` for a random `a`:
+/// the transposition table's index). WebAssembly has no 128-bit multiply, and the library
+/// call that replaces it does a full 128 by 128 bit product: four 32-bit products are
+/// cheaper there, with the same result.
+#[inline(always)]
+pub fn mul_high(a: u64, b: u64) -> u64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let (a_lo, a_hi) = (a & 0xffff_ffff, a >> 32);
+        let (b_lo, b_hi) = (b & 0xffff_ffff, b >> 32);
+        let (hi_lo, lo_hi) = (a_hi * b_lo, a_lo * b_hi);
+        // At most 2^64 - 1: no overflow.
+        let cross = ((a_lo * b_lo) >> 32) + (hi_lo & 0xffff_ffff) + lo_hi;
+        a_hi * b_hi + (hi_lo >> 32) + (cross >> 32)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        ((a as u128 * b as u128) >> 64) as u64
     }
 }

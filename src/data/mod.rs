@@ -16,6 +16,7 @@ pub fn net(variant: Variant) -> Option<&'static [u8]> {
     })
 }
 
+#[cfg(feature = "book")]
 /// The compiled-in opening book of `variant` ([`crate::book`]'s file format).
 pub fn book(variant: Variant) -> &'static [u8] {
     match variant {

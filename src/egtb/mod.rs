@@ -10,13 +10,23 @@
 //! them with a bounded cache, [`rules`] combines stored distances with the counters of the draw
 //! rules.
 
+#[cfg(feature = "egtb")]
 pub mod build;
 pub mod endgames;
+#[cfg(feature = "egtb")]
 pub mod huffman;
 pub mod index;
+#[cfg(feature = "egtb")]
+pub mod probe;
+// Without the `egtb` feature (the WebAssembly build: no files to read) the tables are never
+// there; the same names keep every caller unchanged.
+#[cfg(not(feature = "egtb"))]
+#[path = "absent.rs"]
 pub mod probe;
 pub mod rules;
+#[cfg(feature = "egtb")]
 pub mod store;
+#[cfg(feature = "egtb")]
 pub mod verify;
 
 pub use endgames::Endgames;
@@ -61,6 +71,7 @@ pub enum Value {
 impl Value {
     /// The value of a file code (`None` for no code: a number that is no position is never
     /// looked up, so the builder's marker never reaches a file).
+    #[cfg(feature = "egtb")]
     #[inline]
     pub fn from_code(c: u16) -> Option<Value> {
         match c {
@@ -99,4 +110,13 @@ impl Value {
 pub fn pieces_on_board<P: Position>(pos: &P) -> u32 {
     pos.pieces(crate::core::Color::White).all().count_ones()
         + pos.pieces(crate::core::Color::Black).all().count_ones()
+}
+
+/// Sort key: smaller is better for the side to move.
+pub fn preference(v: Value) -> i32 {
+    match v {
+        Value::Win(d) => d as i32,
+        Value::Draw => 100_000,
+        Value::Loss(d) => 200_000 - d as i32,
+    }
 }

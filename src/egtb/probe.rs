@@ -246,11 +246,4 @@ impl Tablebase {
     }
 }
 
-/// Sort key: smaller is better for the side to move.
-pub fn preference(v: Value) -> i32 {
-    match v {
-        Value::Win(d) => d as i32,
-        Value::Draw => 100_000,
-        Value::Loss(d) => 200_000 - d as i32,
-    }
-}
+pub use super::preference;

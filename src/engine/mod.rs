@@ -6,6 +6,7 @@
 //! never sees a generic type or a search internal; `go` is non-blocking and reports through
 //! callbacks. Nothing below this file is dispatched per node.
 
+pub mod bench;
 mod endgames;
 mod options;
 mod session;

@@ -29,10 +29,9 @@ pub struct GameSession<P: Evaluate> {
 
 /// A seed from the clock and the process, for a generator nobody seeded.
 pub fn clock_seed() -> u64 {
-    let t = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    crate::core::Rng::new(t ^ (u64::from(std::process::id()) << 32)).next_u64()
+    use crate::core::host;
+    let t = host::since_epoch().as_nanos() as u64;
+    crate::core::Rng::new(t ^ (u64::from(host::process_id()) << 32)).next_u64()
 }
 
 impl<P: Evaluate> GameSession<P> {

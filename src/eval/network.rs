@@ -58,10 +58,35 @@ pub fn inputs(own: Pieces, opp: Pieces, mut f: impl FnMut(usize)) {
 }
 
 /// Adds `SIGN` times a row to the sums (fixed-size loop: unrolled and vectorised).
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline(always)]
 fn add_row<const H: usize, const SIGN: i32>(acc: &mut [i32; H], row: &[i16; H]) {
     for (a, &w) in acc.iter_mut().zip(row.iter()) {
         *a += SIGN * w as i32;
+    }
+}
+
+/// [`add_row`] in WebAssembly SIMD: eight weights widened to two vectors of four sums.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline(always)]
+fn add_row<const H: usize, const SIGN: i32>(acc: &mut [i32; H], row: &[i16; H]) {
+    use core::arch::wasm32::*;
+    for k in 0..H / 8 {
+        // SAFETY: elements 8k..8k+8 of both arrays are in bounds (H is a multiple of 8);
+        // v128 loads and stores need no alignment.
+        unsafe {
+            let w = v128_load(row.as_ptr().add(8 * k) as *const v128);
+            let (lo, hi) = (i32x4_extend_low_i16x8(w), i32x4_extend_high_i16x8(w));
+            let a = acc.as_mut_ptr().add(8 * k) as *mut v128;
+            let b = acc.as_mut_ptr().add(8 * k + 4) as *mut v128;
+            if SIGN > 0 {
+                v128_store(a, i32x4_add(v128_load(a), lo));
+                v128_store(b, i32x4_add(v128_load(b), hi));
+            } else {
+                v128_store(a, i32x4_sub(v128_load(a), lo));
+                v128_store(b, i32x4_sub(v128_load(b), hi));
+            }
+        }
     }
 }
 
@@ -182,6 +207,7 @@ impl Network {
         }
     }
 
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
     #[inline(always)]
     fn output_n<const H: usize>(&self, acc: &[i32; MAX_HIDDEN]) -> (i32, i32) {
         let (mut o, mut e) = (0i32, 0i32);
@@ -190,6 +216,39 @@ impl Network {
             o += h * w[0] as i32;
             e += h * w[1] as i32;
         }
+        (o >> QA_SHIFT, e >> QA_SHIFT)
+    }
+
+    /// [`Network::output`] in WebAssembly SIMD: the compiler does not vectorise the loop over
+    /// interleaved (opening, ending) weights by itself, and it is a large part of the
+    /// evaluation. The same integer sums, so the same scores.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[inline(always)]
+    fn output_n<const H: usize>(&self, acc: &[i32; MAX_HIDDEN]) -> (i32, i32) {
+        use core::arch::wasm32::*;
+        let out = &self.out[..H];
+        let (zero, top) = (i32x4_splat(0), i32x4_splat(QA));
+        // Lanes: opening, ending, opening, ending.
+        let mut sums = zero;
+        for k in 0..H / 4 {
+            // SAFETY: lanes 4k..4k+4 of `acc` (H <= MAX_HIDDEN) and of `out` (H pairs of i16,
+            // 16 bytes) are in bounds; v128 loads need no alignment.
+            let (a, w) = unsafe {
+                (
+                    v128_load(acc.as_ptr().add(4 * k) as *const v128),
+                    v128_load(out.as_ptr().add(4 * k) as *const v128),
+                )
+            };
+            // Units clipped to 0..=QA, which fits an i16: [h0 h0 h1 h1 h2 h2 h3 h3] against
+            // [o0 e0 o1 e1 o2 e2 o3 e3].
+            let h = i32x4_min(i32x4_max(a, zero), top);
+            let h = i16x8_narrow_i32x4(h, h);
+            let h = i16x8_shuffle::<0, 0, 1, 1, 2, 2, 3, 3>(h, h);
+            let products = i32x4_add(i32x4_extmul_low_i16x8(h, w), i32x4_extmul_high_i16x8(h, w));
+            sums = i32x4_add(sums, products);
+        }
+        let o = i32x4_extract_lane::<0>(sums).wrapping_add(i32x4_extract_lane::<2>(sums));
+        let e = i32x4_extract_lane::<1>(sums).wrapping_add(i32x4_extract_lane::<3>(sums));
         (o >> QA_SHIFT, e >> QA_SHIFT)
     }
 

@@ -246,6 +246,7 @@ pub(super) fn windows_touched(variant: Variant, squares: u64) -> u64 {
 
 /// BMI2 (`pext` for the windows) and AVX2 (wider integer adds for the network): the CPUs
 /// that have one have the other.
+#[cfg(target_arch = "x86_64")]
 static HAS_FAST: Lazy<bool> = Lazy::new(|| {
     #[cfg(target_arch = "x86_64")]
     {

@@ -18,7 +18,8 @@ use crate::dispatch::{dispatch, GameTask};
 use crate::engine::{EngineError, EngineOption, GoMode, Info, Limits, OptionKind, SearchOutcome};
 use crate::eval::Evaluate;
 use crate::variant::{Notation, Perft};
-use crossbeam_channel::{select, unbounded, Receiver};
+use crossbeam_channel::{select, unbounded, Receiver, TryRecvError};
+use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::thread;
 
@@ -95,6 +96,8 @@ pub struct Session<B: Backend, W: Write> {
     limits: Limits,
     has_position: bool,
     search: Option<Running>,
+    /// Lines given to [`Session::feed`] that wait for the running search to end.
+    held: VecDeque<Vec<u8>>,
 }
 
 impl<B: Backend, W: Write> Session<B, W> {
@@ -107,6 +110,7 @@ impl<B: Backend, W: Write> Session<B, W> {
             limits: Limits::default(),
             has_position: false,
             search: None,
+            held: VecDeque::new(),
         };
         for (name, value) in config.options {
             session.set_pending(name, value);
@@ -162,6 +166,64 @@ impl<B: Backend, W: Write> Session<B, W> {
                 return Ok(());
             }
         }
+    }
+
+    /// Takes one input line (without its line end) for a host that drives the session itself
+    /// instead of [`run_session`]: a web worker without threads. Never waits for a search:
+    /// `stop`, `ponder-hit`, `ping` and malformed lines are handled at once as in a threaded
+    /// session; any other line during a search stops it and waits its turn, handled by
+    /// [`Session::pump`] once `done` is out. Returns `false` after `quit`.
+    pub fn feed(&mut self, line: &[u8]) -> io::Result<bool> {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.len() > super::reader::MAX_LINE {
+            self.send_error(&format!("line too long ({} bytes)", line.len()))?;
+            return Ok(true);
+        }
+        self.held.push_back(line.to_vec());
+        self.pump()
+    }
+
+    /// Says that an input message was not a line of text, as an `error` line.
+    pub fn reject_input(&mut self, why: &str) -> io::Result<()> {
+        self.send_error(why)
+    }
+
+    /// Writes what the running search has reported so far and carries out the lines that
+    /// waited for it to end; never waits. Returns `false` after `quit`. Call it again after
+    /// the search has run ([`crate::search::pool::run_deferred`] on a host without threads).
+    pub fn pump(&mut self) -> io::Result<bool> {
+        self.drain_events()?;
+        while let Some(line) = self.held.front() {
+            if self.search.is_some() && waits_for_idle(line) {
+                self.backend.stop();
+                break;
+            }
+            let line = self.held.pop_front().unwrap_or_default();
+            if self.on_line(&line)? == Flow::Quit {
+                self.held.clear();
+                self.shutdown();
+                return Ok(false);
+            }
+            self.drain_events()?;
+        }
+        Ok(true)
+    }
+
+    /// Whether a search runs (started and its `done` not yet written).
+    pub fn is_searching(&self) -> bool {
+        self.search.is_some()
+    }
+
+    /// Reports the search events that are there without waiting for more.
+    fn drain_events(&mut self) -> io::Result<()> {
+        while let Some(s) = &self.search {
+            match s.events.try_recv() {
+                Ok(e) => self.on_search_event(Some(e))?,
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Disconnected) => self.on_search_event(None)?,
+            }
+        }
+        Ok(())
     }
 
     /// Stops a search still running without reporting it (the client is gone).
@@ -388,6 +450,15 @@ impl<B: Backend, W: Write> Session<B, W> {
             Err(e) => self.send_error(&engine_error_message(&e)),
         }
     }
+}
+
+/// Whether a line must wait until no search runs: a well-formed command other than `stop`,
+/// `ponder-hit` and `ping` (which act on the search or answer beside it).
+fn waits_for_idle(line: &[u8]) -> bool {
+    let Ok(text) = std::str::from_utf8(line) else {
+        return false;
+    };
+    matches!(parse_command(text), Ok(Some(c)) if !matches!(c, Command::Stop | Command::PonderHit | Command::Ping))
 }
 
 /// Whether `value` fits the option's declared kind; the error message otherwise.

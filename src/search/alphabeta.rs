@@ -222,7 +222,7 @@ impl<P: Evaluate> Worker<P> {
         }
         self.nodes += 1;
         self.pv_len[ply] = ply;
-        if self.should_stop(sh) {
+        if self.should_stop(sh) || self.pause_if_due(sh) {
             return Err(0);
         }
         if ply > 0 {

@@ -4,6 +4,7 @@
 
 use super::tt::TransTable;
 use super::types::{Job, RootLine};
+use crate::core::host::Instant;
 use crate::core::Score;
 use crate::egtb::Endgames;
 use crate::eval::Evaluator;
@@ -11,7 +12,6 @@ use crate::variant::Position;
 use crossbeam_channel::Sender;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-use std::time::Instant;
 
 /// The flags of one search, shared by its threads and the searcher. Each search has its own,
 /// so a helper still finishing the previous search (the main thread never waits for it) can

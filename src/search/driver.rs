@@ -8,6 +8,7 @@ use super::params::*;
 use super::time::Stability;
 use super::types::{Report, RootLine};
 use super::worker::Worker;
+use crate::core::host;
 use crate::core::{is_decisive, Score, INFINITE, WIN};
 use crate::eval::Evaluate;
 use crate::variant::Position;
@@ -248,7 +249,12 @@ fn hold_until_released<P: Position>(sh: &Shared<P>) {
         if !sh.job.limits.infinite && !c.pondering.load(Ordering::SeqCst) {
             break;
         }
-        std::thread::sleep(Duration::from_millis(1));
+        if host::SINGLE_THREADED {
+            // No other thread can set the flags: the host must run to deliver them.
+            host::pause();
+        } else {
+            std::thread::sleep(Duration::from_millis(1));
+        }
     }
     sh.signals.stop.store(true, Ordering::SeqCst);
 }

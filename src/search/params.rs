@@ -79,6 +79,11 @@ pub const HISTORY_MAX: i32 = 1 << 20;
 /// a node; 256 nodes are well under a millisecond, so a hard limit is never passed by much).
 pub const TIME_CHECK_NODES: u64 = 256;
 
+/// Main-search nodes between two turns of the host where there are no threads (WebAssembly):
+/// each turn is a call into the page's script, which lets its message loop run only when
+/// some milliseconds have passed.
+pub const PAUSE_NODES: u64 = 1024;
+
 /// Capture resolution below one horizon node may take this many nodes; past it, positions
 /// with a capture threat are evaluated instead of searched on, and positions where a capture
 /// is due are evaluated as they stand. A safety valve against the rare positions where

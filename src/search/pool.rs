@@ -2,8 +2,10 @@
 //! spawned per `go`). Each thread runs the jobs sent to it, in order, until the pool is
 //! dropped.
 
+use crate::core::host;
 use crossbeam_channel::{unbounded, Sender};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
@@ -49,7 +51,8 @@ impl ThreadPool {
     /// the shortfall. Must not be called while a job is running that waits for a thread being
     /// removed.
     pub fn resize(&mut self, n: usize) -> usize {
-        let n = n.max(1);
+        // No thread can start without threads: the jobs wait for `run_deferred`.
+        let n = if host::SINGLE_THREADED { 0 } else { n.max(1) };
         while self.members.len() > n {
             let mut m = self.members.pop().expect("non-empty");
             m.tx.take();
@@ -80,7 +83,15 @@ impl ThreadPool {
     /// Runs `job` on thread `i`, after the jobs already queued there. If the pool has no
     /// thread `i` (it could not be started), on a thread of its own if one can be started
     /// now, else on the calling thread, so that work is never lost.
+    ///
+    /// Without threads at all ([`host::SINGLE_THREADED`]) the job waits for [`run_deferred`]
+    /// instead: the caller (a Hub session driven by a web worker) returns at once, as it would
+    /// natively, and runs the search when it is ready to.
     pub fn run_on(&self, i: usize, job: impl FnOnce() + Send + 'static) {
+        if host::SINGLE_THREADED {
+            DEFERRED.with(|d| d.borrow_mut().push_back(Box::new(job)));
+            return;
+        }
         if let Some(tx) = self.members.get(i).and_then(|m| m.tx.as_ref()) {
             // The receiver lives as long as the member; a send cannot fail before drop.
             let _ = tx.send(Box::new(job));
@@ -100,6 +111,29 @@ impl ThreadPool {
             }
         }
     }
+}
+
+thread_local! {
+    /// Jobs waiting for [`run_deferred`] (only where [`host::SINGLE_THREADED`]).
+    static DEFERRED: RefCell<VecDeque<PoolTask>> = const { RefCell::new(VecDeque::new()) };
+}
+
+/// Runs the jobs [`ThreadPool::run_on`] deferred, in order, on the calling thread, until none
+/// is left (a job may queue more); returns whether it ran any. Nothing is borrowed while a job
+/// runs, so the host may hand the session more input (a `stop`) while a job is paused in
+/// [`host::pause`].
+pub fn run_deferred() -> bool {
+    let mut ran = false;
+    while let Some(job) = DEFERRED.with(|d| d.borrow_mut().pop_front()) {
+        job();
+        ran = true;
+    }
+    ran
+}
+
+/// Whether jobs wait for [`run_deferred`].
+pub fn has_deferred() -> bool {
+    DEFERRED.with(|d| !d.borrow().is_empty())
 }
 
 thread_local! {

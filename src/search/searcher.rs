@@ -4,10 +4,11 @@
 
 use super::control::{lock, Control, OnDrop, Shared, Signals, ThreadResult, ThreadTimes};
 use super::params::HELPER_MIN_TIME;
-use super::pool::ThreadPool;
+use super::pool::{self, ThreadPool};
 use super::tt::TransTable;
 use super::types::{answer_without_search, Finished, Job, Report, RootLine};
 use super::worker::Worker;
+use crate::core::host;
 use crate::egtb::endgames::{self, Endgames};
 use crate::eval::{evaluator, Evaluate, Evaluator};
 use crate::variant::GameMove;
@@ -95,7 +96,8 @@ impl<P: Evaluate> Searcher<P> {
         let n = n.max(1);
         if n != self.pool.len() || self.workers.is_empty() {
             let got = self.pool.resize(n);
-            if got < n {
+            // Without threads one search on the caller's thread is what was asked for.
+            if got < n && !(host::SINGLE_THREADED && n == 1) {
                 self.notices.push(if got == 0 {
                     format!("threads: {n} asked, none could be started; searching on the caller's thread")
                 } else {
@@ -161,6 +163,10 @@ impl<P: Evaluate> Searcher<P> {
     /// Waits for the running search (if any) to finish: its result computed and handed to
     /// `on_done` (which may still be running).
     pub fn wait(&self) {
+        if host::SINGLE_THREADED {
+            // The search waits for the caller's thread: run it now.
+            pool::run_deferred();
+        }
         self.control.wait();
     }
 
@@ -308,6 +314,9 @@ impl<P: Evaluate> Searcher<P> {
             let _ = tx.send(f);
         });
         debug_assert!(started.is_ok(), "the searcher was idle");
+        if host::SINGLE_THREADED {
+            pool::run_deferred();
+        }
         let f = rx.recv();
         self.wait();
         f.unwrap_or_else(|_| Finished {

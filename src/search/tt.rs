@@ -178,7 +178,7 @@ impl TransTable {
 
     #[inline]
     fn cluster(&self, key: u64) -> &[Slot] {
-        let i = ((key as u128 * self.clusters as u128) >> 64) as usize;
+        let i = crate::core::mul_high(key, self.clusters as u64) as usize;
         &self.slots[i * CLUSTER..(i + 1) * CLUSTER]
     }
 

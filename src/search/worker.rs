@@ -5,7 +5,7 @@
 use super::control::Shared;
 use super::params::*;
 use super::types::Job;
-use crate::core::{loss_in, win_in, Score, DRAW};
+use crate::core::{host, loss_in, win_in, Score, DRAW};
 use crate::eval::{EvalStack, Evaluate};
 use crate::variant::{GameEnd, Outcome, Position};
 use std::sync::atomic::Ordering;
@@ -30,6 +30,8 @@ pub struct Worker<P: Position> {
     pub(super) nodes: u64,
     /// Node count at which the stop conditions are checked next.
     pub(super) next_check: u64,
+    /// Node count at which the host gets its next turn ([`Worker::pause_if_due`]).
+    next_pause: u64,
     /// Nodes of the other threads, as last read (main thread only).
     pub(super) others: u64,
     /// Sum of the plies of the evaluated leaves (for the mean depth).
@@ -72,6 +74,7 @@ impl<P: Evaluate> Worker<P> {
             rev: Vec::new(),
             nodes: 0,
             next_check: 0,
+            next_pause: 0,
             others: 0,
             leaf_plies: 0,
             leaves: 0,
@@ -107,6 +110,7 @@ impl<P: Evaluate> Worker<P> {
         self.rev.push(job.history.len());
         self.nodes = 0;
         self.next_check = 0;
+        self.next_pause = 0;
         self.others = 0;
         self.leaves = 0;
         self.leaf_plies = 0;
@@ -176,6 +180,26 @@ impl<P: Evaluate> Worker<P> {
             }
         }
         false
+    }
+
+    /// Without threads (WebAssembly) the host gets a turn every [`PAUSE_NODES`] nodes of the
+    /// main search, or a `stop` sent during the search could never arrive; whether the search
+    /// must stop now. Not in capture resolution: the host pauses the search by unwinding
+    /// every function that can reach [`host::pause`], and the fewer and colder those are,
+    /// the less the rest costs. Compiled out natively.
+    #[inline]
+    pub(super) fn pause_if_due(&mut self, sh: &Shared<P>) -> bool {
+        host::SINGLE_THREADED && self.nodes >= self.next_pause && self.pause(sh)
+    }
+
+    #[inline(never)]
+    fn pause(&mut self, sh: &Shared<P>) -> bool {
+        self.next_pause = self.nodes + PAUSE_NODES;
+        host::pause();
+        if sh.signals.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+        }
+        self.aborted
     }
 
     /// Whether the current node (the last key) repeats an earlier position reachable only by

@@ -1,14 +1,9 @@
 //! The date as PDN writes it in the `Date` tag, for every program that writes game records
 //! (`damka play`, the match tool).
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 /// Today's date (UTC) as PDN writes it, `YYYY.MM.DD`.
 pub fn today() -> String {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
+    let secs = crate::core::host::since_epoch().as_secs();
     date_of_day((secs / 86_400) as i64)
 }
 

@@ -1,7 +1,9 @@
 // damka-web page: talks to the server over one WebSocket (see README, "Web page"), draws the
 // game with DraughtsBoard and keeps no rules of its own: legal moves, the result and the
-// notation all come from the server. A view lists the moves played, not a board per move:
-// the page rebuilds the earlier positions from the start board (see replay in board.js).
+// notation all come from the server, or for a game played in this browser from local.js
+// (damka compiled to WebAssembly), which answers with the same messages. A view lists the
+// moves played, not a board per move: the page rebuilds the earlier positions from the start
+// board (see replay in board.js).
 
 import { DraughtsBoard, squareIndex, playedMove, replay } from "/assets/board.js";
 import * as room from "/assets/online.js";
@@ -9,6 +11,7 @@ import * as feel from "/assets/feel.js";
 import { animateMove } from "/assets/animate.js";
 import { resultWords, refusal, typedRefusal } from "/assets/words.js";
 import * as start from "/assets/start.js";
+import * as local from "/assets/local.js";
 
 const $ = (sel) => document.querySelector(sel);
 const statusEl = $("#status");
@@ -40,8 +43,17 @@ function connected() {
   return socket && socket.readyState === WebSocket.OPEN;
 }
 
+// Games against the engine and hot seat run in this browser (local.js) unless the settings
+// say "on the server" or the browser cannot (no WebAssembly, or the engine's files are not
+// served beside the page).
+const localPlay = local.chosen;
+
 function send(msg) {
   lastError = "";
+  if (local.handles(msg, localPlay())) {
+    local.request(msg, receive);
+    return;
+  }
   if (connected()) {
     socket.send(JSON.stringify(msg));
   } else {
@@ -62,7 +74,8 @@ function sendMove(move, view) {
     msg = Object.assign({ type: "move", game: game.id, token: start.gameToken(game.id) }, move);
   }
   mustCapture = [];
-  if (!connected() && view && msg.type !== "propose") {
+  const isLocal = local.handles(msg, localPlay());
+  if (!isLocal && !connected() && view && msg.type !== "propose") {
     offline = { msg, move: view, plies: game.moves.length };
     lastError = "";
     draw();
@@ -494,6 +507,7 @@ function showPly(ply) {
 
 function downloadPdn() {
   if (!game) return;
+  if (game.id.startsWith(local.PREFIX)) return local.downloadPdn(game.id);
   const a = document.createElement("a");
   const kind = room.online.room ? "/api/rooms/" : "/api/games/";
   a.href = kind + encodeURIComponent(game.id) + "/pdn";
@@ -588,4 +602,18 @@ document.addEventListener("keydown", (e) => {
   }
 });
 
-connect();
+// A page served as static files has no server: local play needs none, and the WebSocket is
+// opened only for what needs it (an online room, the server's engine).
+local.setup($("#engine-place"), connect).then((here) => {
+  const id = location.hash.slice(1) || start.lastGame();
+  if (!here || room.roomFromPath() || (id && !id.startsWith(local.PREFIX))) {
+    connect();
+    return;
+  }
+  $("#connection").textContent = "engine in this browser";
+  if (id) send({ type: "join", game: id });
+  else {
+    start.showForm();
+    drawStatus();
+  }
+});

@@ -4,7 +4,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 /// Every file the page is made of: name, content type, content.
-pub const FILES: [(&str, &str, &str); 12] = [
+pub const FILES: [(&str, &str, &str); 13] = [
     (
         "index.html",
         "text/html; charset=utf-8",
@@ -24,6 +24,11 @@ pub const FILES: [(&str, &str, &str); 12] = [
         "app.js",
         "text/javascript; charset=utf-8",
         include_str!("../assets/app.js"),
+    ),
+    (
+        "local.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/local.js"),
     ),
     (
         "online.js",

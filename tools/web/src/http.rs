@@ -87,9 +87,37 @@ pub fn router(app: Arc<App>) -> Router {
         .with_state(app)
 }
 
+/// The in-browser engine's files (`--wasm`): the worker script and its WebAssembly builds,
+/// read from `dir` once, at start. A file not there is 404, and the page then plays on the
+/// server.
+pub fn engine_files(dir: &std::path::Path) -> Router {
+    let mut r = Router::new();
+    for (name, kind) in ENGINE_FILES {
+        let Ok(bytes) = std::fs::read(dir.join(name)) else {
+            continue;
+        };
+        let bytes = axum::body::Bytes::from(bytes);
+        r = r.route(
+            &format!("/{name}"),
+            get(move || async move { ([(header::CONTENT_TYPE, kind)], bytes).into_response() }),
+        );
+    }
+    r.layer(axum::middleware::map_response(security_headers))
+}
+
+/// The files of the in-browser engine and their types.
+const ENGINE_FILES: [(&str, &str); 4] = [
+    ("damka-worker.js", "text/javascript; charset=utf-8"),
+    ("damka-simd-jspi.wasm", "application/wasm"),
+    ("damka-simd.wasm", "application/wasm"),
+    ("damka.wasm", "application/wasm"),
+];
+
 /// The page's Content-Security-Policy: its own scripts, styles and images only (it has no
-/// inline script or style), its WebSocket and API on the same origin, and no framing.
-pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+/// inline script or style; WebAssembly may be compiled, for the in-browser engine), its
+/// WebSocket and API on the same origin, and no framing.
+pub const CSP: &str =
+    "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; \
     img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; \
     frame-ancestors 'none'";
 

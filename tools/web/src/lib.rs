@@ -52,6 +52,9 @@ pub struct Config {
     pub egtb: Option<(std::path::PathBuf, usize)>,
     /// Origins besides the server's own whose pages may open the WebSocket.
     pub origins: Vec<String>,
+    /// The folder of the in-browser engine (`tools/wasm/build.sh`'s `target/wasm/`), served
+    /// beside the page so that local games run in the browser; `None`: on the server only.
+    pub wasm: Option<std::path::PathBuf>,
 }
 
 impl Config {
@@ -64,6 +67,7 @@ impl Config {
             limits: online::Limits::default(),
             egtb: None,
             origins: Vec::new(),
+            wasm: None,
         }
     }
 }
@@ -84,7 +88,11 @@ pub fn serve(config: &Config) -> Result<(Arc<app::App>, axum::Router), String> {
     let pool = pool::Pool::with_endgames(config.threads, config.hash_mb, QUEUE, endgames);
     let app = app::App::with_origins(pool, MAX_GAMES, online, config.origins.clone());
     app.resume_rooms()?;
-    Ok((app.clone(), http::router(app)))
+    let router = match &config.wasm {
+        Some(dir) => http::router(app.clone()).merge(http::engine_files(dir)),
+        None => http::router(app.clone()),
+    };
+    Ok((app, router))
 }
 
 /// The server's state and router for `threads` search threads with `hash_mb` tables each,

@@ -76,6 +76,11 @@ struct Args {
     /// several, `*` for any. Without it only the server's own pages may.
     #[arg(long, value_name = "ORIGIN")]
     allow_origin: Vec<String>,
+    /// Serve the in-browser engine from this folder (what `bash tools/wasm/build.sh` writes
+    /// into target/wasm; read at start): games against the engine and hot seat then run in the
+    /// browser.
+    #[arg(long, value_name = "DIR")]
+    wasm: Option<PathBuf>,
 }
 
 /// Seconds for the first move: 0.1 to 3600.
@@ -163,6 +168,7 @@ fn main() -> ExitCode {
             }
             .map(|dir| (dir, args.egtb_cache as usize)),
             origins: args.allow_origin.clone(),
+            wasm: args.wasm.clone(),
         };
         let net = damka_web::guard::NetLimits {
             max_connections: args.max_connections as usize,

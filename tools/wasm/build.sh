@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Builds damka for the browser from source into target/wasm/: damka-worker.js, the engines it
+# chooses between at load time (damka-simd-jspi.wasm where the browser has SIMD and JSPI,
+# damka-simd.wasm with SIMD only, damka.wasm with neither), and the web page's static files (index.html and assets/), so that serving
+# target/wasm/ with any static web server is the whole page, local play included:
+#   python3 -m http.server -d target/wasm
+# Needs the wasm32-unknown-unknown standard library (added here with rustup when missing) and
+# binaryen's wasm-opt (Debian package binaryen, installed here when missing).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+if ! rustc --print target-libdir --target wasm32-unknown-unknown >/dev/null 2>&1 ||
+  [ ! -d "$(rustc --print target-libdir --target wasm32-unknown-unknown)" ]; then
+  rustup target add wasm32-unknown-unknown
+fi
+if ! command -v wasm-opt >/dev/null 2>&1; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq binaryen >/dev/null
+fi
+
+out=target/wasm
+mkdir -p "$out/assets"
+
+# Functions Asyncify would instrument only because they make indirect calls (dyn callbacks,
+# the endgame databases' trait object), none of which pauses: capture resolution, move
+# generation, evaluation, move ordering, the table. Left alone they stay as fast as without
+# Asyncify; the search (alphabeta's `search`), iterative deepening and the job that runs them
+# are instrumented, as they must be. The stop test of check.sh fails if one of these could
+# pause after all.
+uninstrumented='*qsearch*,*generate_captures*,*real_threat*,*should_stop*,*evaluate_at*,*ordering*,*update_pv*,*has_path*,*EvalStack*,*TransTable*'
+
+# One build per instruction set; each in a target folder of its own, as the flags differ.
+build() {
+  local name=$1 flags=$2
+  RUSTFLAGS="$flags" cargo build --quiet -p damka-wasm --target wasm32-unknown-unknown \
+    --profile wasm --target-dir "target/wasm-$name"
+  # Asyncify lets the worker pause a search in damka_yield and resume it later.
+  wasm-opt -O3 --asyncify \
+    --pass-arg=asyncify-imports@env.damka_yield \
+    "--pass-arg=asyncify-removelist@$uninstrumented" \
+    --strip-debug --strip-producers \
+    "target/wasm-$name/wasm32-unknown-unknown/wasm/damka_wasm.wasm" -o "$out/$3"
+  # Browsers with JSPI suspend the stack themselves: the same code without Asyncify.
+  if [ -n "${4:-}" ]; then
+    wasm-opt -O3 --strip-debug --strip-producers \
+      "target/wasm-$name/wasm32-unknown-unknown/wasm/damka_wasm.wasm" -o "$out/$4"
+  fi
+}
+build simd "-C target-feature=+simd128" damka-simd.wasm damka-simd-jspi.wasm
+build plain "" damka.wasm
+
+cp tools/wasm/damka-worker.js "$out/"
+cp tools/web/assets/* "$out/assets/"
+# The page asks for /assets/...; at the top of the folder it is index.html.
+cp tools/web/assets/index.html "$out/index.html"
+ls -l "$out"/*.wasm
