@@ -9,6 +9,7 @@ import { DraughtsBoard, squareIndex, playedMove, replay } from "/assets/board.js
 import * as room from "/assets/online.js";
 import * as feel from "/assets/feel.js";
 import { animateMove } from "/assets/animate.js";
+import { drawMoveList, afterMove } from "/assets/moves.js";
 import { resultWords, refusal, typedRefusal } from "/assets/words.js";
 import * as start from "/assets/start.js";
 import * as local from "/assets/local.js";
@@ -380,39 +381,7 @@ function draw() {
 }
 
 function drawMoves(ply) {
-  const blackFirst = game.boards.length > 0 && startsWithBlack();
-  const items = game.moves.map((mv, i) => {
-    const li = document.createElement("li");
-    li.textContent = mv.text;
-    const whiteMove = (i + (blackFirst ? 1 : 0)) % 2 === 0;
-    li.className = whiteMove ? "white-move" : "black-move";
-    if (whiteMove || i === 0) li.dataset.number = Math.floor((i + (blackFirst ? 1 : 0)) / 2) + 1 + (whiteMove ? "." : "...");
-    li.dataset.ply = i + 1;
-    if (i + 1 === ply) li.classList.add("current");
-    li.title = "Show the position after " + mv.text;
-    return li;
-  });
-  movesEl.replaceChildren(...items);
-  // Scrolled inside its own box only: scrollIntoView would drag the whole page on a phone.
-  const cur = movesEl.querySelector(".current");
-  if (cur) {
-    const top = cur.offsetTop - movesEl.offsetTop;
-    if (top < movesEl.scrollTop) movesEl.scrollTop = top;
-    else if (top + cur.offsetHeight > movesEl.scrollTop + movesEl.clientHeight) {
-      movesEl.scrollTop = top + cur.offsetHeight - movesEl.clientHeight;
-    }
-  }
-}
-
-// The board after a move not yet confirmed: the piece on its last square, the captured gone
-// (a crowning shows when the server answers).
-function afterMove(cells, mv) {
-  const out = cells.split("");
-  const piece = out[squareIndex(mv.from)];
-  out[squareIndex(mv.from)] = ".";
-  for (const c of mv.captured || []) out[squareIndex(c)] = ".";
-  out[squareIndex(mv.path[mv.path.length - 1])] = piece;
-  return out.join("");
+  drawMoveList(movesEl, game.moves, ply, game.boards.length > 0 && startsWithBlack());
 }
 
 // The banner at the end of a game: the result in words and what to do next.

@@ -4,7 +4,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 /// Every file the page is made of: name, content type, content.
-pub const FILES: [(&str, &str, &str); 13] = [
+pub const FILES: [(&str, &str, &str); 14] = [
     (
         "index.html",
         "text/html; charset=utf-8",
@@ -49,6 +49,11 @@ pub const FILES: [(&str, &str, &str); 13] = [
         "start.js",
         "text/javascript; charset=utf-8",
         include_str!("../assets/start.js"),
+    ),
+    (
+        "moves.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/moves.js"),
     ),
     (
         "words.js",

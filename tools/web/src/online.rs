@@ -19,6 +19,15 @@ use std::time::{Duration, Instant};
 
 mod messages;
 mod rooms;
+/// Who enters a room: the seat's token if any, whether only to watch, and the client's
+/// address (`None`: unknown).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Visitor<'a> {
+    pub token: Option<&'a str>,
+    pub watch: bool,
+    pub client: Option<IpAddr>,
+}
+
 #[cfg(test)]
 mod tests;
 

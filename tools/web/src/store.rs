@@ -94,13 +94,9 @@ pub struct BoardView {
     pub variant: &'static str,
     /// The side to move (`white`, `black`).
     pub side: &'static str,
-    /// The playable squares, 64 characters `1`/`0` (index `8 * rank + file`, a1 first).
-    pub playable: String,
-    /// The start board, 64 characters (`w W b B .`, index `8 * rank + file`): with `moves`
-    /// the page rebuilds every position of the game.
-    pub start: String,
-    /// The board now, in the same form.
-    pub board: String,
+    /// The squares: which are playable, the start board, the board now.
+    #[serde(flatten)]
+    pub squares: Squares,
     /// The moves played.
     pub moves: Vec<PlayedMove>,
     /// The legal moves now, with their paths.
@@ -111,15 +107,29 @@ pub struct BoardView {
     pub fen: String,
 }
 
+/// The squares of a view, each as 64 characters indexed `8 * rank + file`, a1 first.
+#[derive(Clone, Debug, Serialize)]
+pub struct Squares {
+    /// The playable squares, `1`/`0`.
+    pub playable: String,
+    /// The start board (`w W b B .`): with the moves the page rebuilds every position of the
+    /// game.
+    pub start: String,
+    /// The board now, in the same form.
+    pub board: String,
+}
+
 impl BoardView {
     /// The view of `game` as the rules leave it.
     pub fn of(game: &PageGame) -> BoardView {
         BoardView {
             variant: game.variant().name(),
             side: color_name(game.side_to_move()),
-            playable: game.playable(),
-            start: game.start_board(),
-            board: game.board(),
+            squares: Squares {
+                playable: game.playable(),
+                start: game.start_board(),
+                board: game.board(),
+            },
             moves: game.played(),
             legal: game.legal(),
             status: game.status(),

@@ -6,7 +6,7 @@
 use super::{ignored, Inbound, TICK};
 use crate::api::ApiError;
 use crate::app::App;
-use crate::online::{Entered, Lobby, RoomSummary, Seat};
+use crate::online::{Entered, Lobby, RoomSummary, Seat, Visitor};
 use crate::room::{Role, Room, Tally};
 use damka::core::Color;
 use serde_json::{json, Value};
@@ -411,7 +411,14 @@ impl App {
                 let client = v["client"].as_str().and_then(|a| a.parse().ok());
                 let token = v["token"].as_str();
                 let watch = v["watch"].as_bool().unwrap_or(false);
-                let entered = self.enter_here(room, token, watch, client)?;
+                let entered = self.enter_here(
+                    room,
+                    Visitor {
+                        token,
+                        watch,
+                        client,
+                    },
+                )?;
                 self.online.with(room, |r, _| {
                     Ok(json!({
                         "role": role_json(entered.seat.role), "token": entered.seat.token,

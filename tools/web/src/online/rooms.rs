@@ -115,7 +115,16 @@ impl App {
         self.route(
             id,
             |node| self.enter_remote(node, id, token, watch, client),
-            || self.enter_here(id, token, watch, client),
+            || {
+                self.enter_here(
+                    id,
+                    Visitor {
+                        token,
+                        watch,
+                        client,
+                    },
+                )
+            },
         )
     }
 
@@ -123,10 +132,13 @@ impl App {
     pub(crate) fn enter_here(
         self: &Arc<Self>,
         id: &str,
-        token: Option<&str>,
-        watch: bool,
-        client: Option<IpAddr>,
+        who: Visitor<'_>,
     ) -> Result<Entered, ApiError> {
+        let Visitor {
+            token,
+            watch,
+            client,
+        } = who;
         let max_spectators = self.online.limits.max_spectators;
         let per_client = self.online.limits.spectators_per_client;
         let (entered, left) = self.online.with(id, |room, now| {
