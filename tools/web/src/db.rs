@@ -201,6 +201,13 @@ pub fn wall_ms() -> i64 {
         .unwrap_or(0)
 }
 
+/// The moment `now` was at wall-clock time `wall` (milliseconds since 1970, see [`wall_ms`]):
+/// how a clock saved in the database runs on in this process. A time in the future is `now`.
+pub fn instant_at(wall: i64, now: Instant) -> Instant {
+    let since = std::time::Duration::from_millis((wall_ms() - wall).max(0) as u64);
+    now.checked_sub(since).unwrap_or(now)
+}
+
 impl Db {
     /// Opens the database `path` names: a `postgres://` or `postgresql://` URL, else a SQLite
     /// file (created when missing; `:memory:` for one that is not kept), and brings its schema

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 mod messages;
 mod rooms;
@@ -250,9 +250,7 @@ impl Online {
             .map_err(reconnecting)?
             .ok_or_else(|| ApiError::UnknownGame(id.to_string()))?;
         if room.started() && !room.is_over() {
-            let since = (crate::db::wall_ms() - saved_at).max(0) as u64;
-            let now = Instant::now();
-            room.turn_start = Some(now.checked_sub(Duration::from_millis(since)).unwrap_or(now));
+            room.turn_start = Some(crate::db::instant_at(saved_at, Instant::now()));
         }
         if let Some(c) = &self.cluster {
             (room.events, room.watch_events) = c.channels(id);

@@ -10,12 +10,12 @@
 //! with its time until then and marks it paused: the next server starts it again when the game
 //! is read back, and the time the server was down counts against nobody.
 
-use super::{wall_ms, Db, Stmt, Value};
+use super::{instant_at, wall_ms, Db, Stmt, Value};
 use crate::clock::{Clocks, Ending, TimeControl};
 use crate::game::PageGame;
 use crate::store::{color_name, Entry, Opponent, Setup};
 use damka::core::{Color, Variant};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Local games kept in the database; the least recently changed beyond it are deleted.
 pub const MAX_SAVED_GAMES: i64 = 20_000;
@@ -52,13 +52,10 @@ impl ClockRow {
         let [base_ms, inc_ms] = self.control?;
         let control = TimeControl { base_ms, inc_ms };
         let remaining = self.remaining.map(|r| r.unwrap_or(base_ms).max(0));
-        let turn_start = self.running.as_ref().map(|_| match self.turn_started {
-            Some(t) => {
-                let since = Duration::from_millis((wall_ms() - t).max(0) as u64);
-                now.checked_sub(since).unwrap_or(now)
-            }
-            None => now,
-        });
+        let turn_start = self
+            .running
+            .as_ref()
+            .map(|_| self.turn_started.map_or(now, |t| instant_at(t, now)));
         Some(Clocks {
             control,
             remaining,
