@@ -26,8 +26,13 @@ impl App {
     }
 
     /// Stops the clocks of every local game at shutdown, where they are now: read back by the
-    /// next server, they run again from then.
+    /// next server, they run again from then. Not on a node of several: the database's games
+    /// are the whole site's, and the other nodes' clocks run on (as a room's do when its node
+    /// stops).
     pub fn stop_game_clocks(&self) -> Result<(), ApiError> {
+        if self.online.cluster.is_some() {
+            return Ok(());
+        }
         self.online.db.pause_games().map_err(ApiError::Bad)
     }
 }
