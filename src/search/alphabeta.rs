@@ -303,6 +303,14 @@ impl<P: Evaluate> Worker<P> {
             }
         }
 
+        // No move from the table: the order of the moves is a guess, and the node is searched
+        // a ply shallower (internal iterative reduction); the next visit finds a move there.
+        let depth = if IIR_MIN_DEPTH > 0 && ply > 0 && hint.is_none() && depth >= IIR_MIN_DEPTH {
+            depth - 1
+        } else {
+            depth
+        };
+
         let mut list = MoveList::new();
         pos.generate(&mut list);
         let count = list.len();

@@ -21,6 +21,10 @@ pub const LMR_MIN_MOVE: usize = 3;
 /// ... by one ply, and by one more from this move index on.
 pub const LMR_DEEP_MOVE: usize = 8;
 
+/// Internal iterative reduction: a node with at least this much depth left and no move from
+/// the transposition table is searched one ply shallower. 0 turns it off.
+pub const IIR_MIN_DEPTH: i32 = 4;
+
 /// Static-value pruning (reverse futility): a node off the principal variation with at most
 /// this much depth left, where the side to move has no capture and faces no real capture
 /// threat, is cut off when its static value beats beta by [`RFP_MARGIN`] per ply of depth
