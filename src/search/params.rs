@@ -21,8 +21,8 @@ pub const LMR_MIN_MOVE: usize = 3;
 /// ... by one ply, and by one more from this move index on.
 pub const LMR_DEEP_MOVE: usize = 8;
 
-/// Internal iterative reduction: a node with at least this much depth left and no move from
-/// the transposition table is searched one ply shallower. 0 turns it off.
+/// Internal iterative reduction: a node below the root with at least this much depth left and
+/// no move from the transposition table is searched one ply shallower. 0 turns it off.
 pub const IIR_MIN_DEPTH: i32 = 4;
 
 /// Static-value pruning (reverse futility): a node off the principal variation with at most
