@@ -13,6 +13,7 @@ use crate::core::{is_decisive, loss_in, win_in, MoveList, Score, DRAW, INFINITE}
 use crate::egtb::{endgames, pieces_on_board};
 use crate::eval::Evaluate;
 use crate::variant::{GameMove, Position};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// One node to search: the position with its draw-rule counters, the window, the remaining
 /// depth, the distance from the root and whether it is on the principal variation.
@@ -321,6 +322,7 @@ impl<P: Evaluate> Worker<P> {
             Ok(futile) => futile,
             Err(stand) => return stand,
         };
+        let crumb = leave_crumb(&sh.crumbs, key, ply, self.id);
         let ext = i32::from(SINGLE_REPLY_EXTENSION && count == 1);
         let new_depth = depth - 1 + ext;
         let side = pos.side_to_move().index();
@@ -351,10 +353,12 @@ impl<P: Evaluate> Worker<P> {
             self.push(child.key(), pos.is_reversible(&m));
             let full = n.child(&child, cs, alpha, beta, new_depth);
             let r = reduction(i, quiet, depth, keys[i], ext, pv_node);
+            let r = if r > 0 && crumb.marked { r + 1 } else { r };
             let s = self.search_child(sh, full, searched == 0, r);
             searched += 1;
             self.pop();
             if self.aborted {
+                crumb.pick_up(&sh.crumbs);
                 return 0;
             }
             if s > best {
@@ -377,6 +381,7 @@ impl<P: Evaluate> Worker<P> {
             }
         }
 
+        crumb.pick_up(&sh.crumbs);
         // A root searched without some of its moves has no value of its own to keep.
         if !(ply == 0 && self.root_filter) {
             let bound = bound_of(best, alpha0, beta);
@@ -404,6 +409,50 @@ impl<P: Evaluate> Worker<P> {
         }
         s
     }
+}
+
+/// A node's breadcrumb ([`BREADCRUMB_PLIES`]): the slot this thread marked (to free when the
+/// node is done), and whether another thread was searching the node already.
+struct Crumb {
+    slot: Option<usize>,
+    marked: bool,
+}
+
+impl Crumb {
+    /// Frees the slot this thread marked, if any.
+    #[inline(always)]
+    fn pick_up(&self, crumbs: &[AtomicU64]) {
+        if let Some(i) = self.slot {
+            crumbs[i].store(0, Relaxed);
+        }
+    }
+}
+
+/// Marks node `key` at `ply` as searched by thread `id`, or finds it marked by another.
+/// Only near the root and with several threads; a slot held by another node is left alone.
+#[inline(always)]
+fn leave_crumb(crumbs: &[AtomicU64], key: u64, ply: usize, id: usize) -> Crumb {
+    let mut crumb = Crumb {
+        slot: None,
+        marked: false,
+    };
+    if ply >= BREADCRUMB_PLIES || crumbs.is_empty() {
+        return crumb;
+    }
+    let i = (key as usize) & (BREADCRUMB_SLOTS - 1);
+    let mine = (key & !0xff) | (id as u64 + 1);
+    let held = crumbs[i].load(Relaxed);
+    if held == 0 {
+        if crumbs[i]
+            .compare_exchange(0, mine, Relaxed, Relaxed)
+            .is_ok()
+        {
+            crumb.slot = Some(i);
+        }
+    } else {
+        crumb.marked = held & !0xff == key & !0xff && held != mine;
+    }
+    crumb
 }
 
 /// The plies by which the `i`-th move (ordering key `key`) of a node at `depth` with
@@ -469,4 +518,31 @@ fn real_threat<P: Position>(pos: &P) -> bool {
     opp.generate(&mut list);
     list.iter()
         .any(|m| m.capture_count() >= 2 || !opp.play(m).has_capture())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_crumb_marks_a_node_for_other_threads_until_picked_up() {
+        let crumbs: Vec<AtomicU64> = (0..BREADCRUMB_SLOTS).map(|_| AtomicU64::new(0)).collect();
+        let key = 0x1234_5678_9abc_de42;
+        let first = leave_crumb(&crumbs, key, 2, 0);
+        assert!(first.slot.is_some() && !first.marked);
+        // The same thread deeper in its own path, and another thread: only the latter is told.
+        assert!(!leave_crumb(&crumbs, key, 4, 0).marked);
+        let other = leave_crumb(&crumbs, key, 2, 1);
+        assert!(other.marked && other.slot.is_none());
+        // Another node in the same slot is neither marked nor given the slot.
+        let clash = leave_crumb(&crumbs, key ^ 0x1_0000_0000, 2, 1);
+        assert!(!clash.marked && clash.slot.is_none());
+        // Too deep, or with one thread (no table): nothing happens.
+        assert!(!leave_crumb(&crumbs, key, BREADCRUMB_PLIES, 1).marked);
+        assert!(!leave_crumb(&[], key, 0, 1).marked);
+        first.pick_up(&crumbs);
+        assert!(crumbs.iter().all(|c| c.load(Relaxed) == 0));
+        let again = leave_crumb(&crumbs, key, 2, 1);
+        assert!(again.slot.is_some() && !again.marked);
+    }
 }

@@ -142,6 +142,10 @@ pub(super) struct Shared<P: Position> {
     pub(super) endgames: Option<Arc<dyn Endgames<P>>>,
     /// The searcher's evaluation, shared read-only by the threads.
     pub(super) eval: Evaluator,
+    /// Breadcrumbs ([`super::params::BREADCRUMB_PLIES`]): which thread is searching which
+    /// node near the root, `key` with its low byte replaced by the thread's id + 1; 0 = free.
+    /// Empty with one thread.
+    pub(super) crumbs: Vec<AtomicU64>,
 }
 
 impl<P: Position> Shared<P> {

@@ -25,6 +25,15 @@ pub const LMR_DEEP_MOVE: usize = 8;
 /// no move from the transposition table is searched one ply shallower. 0 turns it off.
 pub const IIR_MIN_DEPTH: i32 = 4;
 
+/// Lazy SMP breadcrumbs: with several threads, a node within this many plies of the root
+/// that another thread is searching at the same moment has its late quiet moves reduced one
+/// ply more, so that the threads spread over different subtrees instead of repeating each
+/// other's work. One thread never meets another's crumb, so its search is unchanged. 0 turns
+/// it off.
+pub const BREADCRUMB_PLIES: usize = 8;
+/// Slots of the shared breadcrumb table (a power of two; a slot is one `AtomicU64`).
+pub const BREADCRUMB_SLOTS: usize = 1024;
+
 /// Static-value pruning (reverse futility): a node off the principal variation with at most
 /// this much depth left, where the side to move has no capture and faces no real capture
 /// threat, is cut off when its static value beats beta by [`RFP_MARGIN`] per ply of depth

@@ -3,7 +3,7 @@
 //! answer ([`Finished`]), with a legal move even if no iteration completed.
 
 use super::control::{lock, Control, OnDrop, Shared, Signals, ThreadResult, ThreadTimes};
-use super::params::HELPER_MIN_TIME;
+use super::params::{BREADCRUMB_PLIES, BREADCRUMB_SLOTS, HELPER_MIN_TIME};
 use super::pool::{self, ThreadPool};
 use super::tt::TransTable;
 use super::types::{answer_without_search, Finished, Job, Report, RootLine};
@@ -210,6 +210,11 @@ impl<P: Evaluate> Searcher<P> {
             root_moves,
             results: published_tx,
             job,
+            crumbs: if threads > 1 && BREADCRUMB_PLIES > 0 {
+                (0..BREADCRUMB_SLOTS).map(|_| AtomicU64::new(0)).collect()
+            } else {
+                Vec::new()
+            },
         });
         // A search that must answer within a few milliseconds is left to the main thread: a
         // helper could not finish an iteration in that time, and would only compete with it
