@@ -25,8 +25,10 @@
 
 use super::cache::{ScoreCache, SCORE_CACHE_BITS};
 use super::network::{Network, MAX_HIDDEN};
-use super::pattern::{view, windows, windows_touched, Extract, Net, Portable, MAX_WINDOWS};
-use crate::core::{Bits, Color, Score};
+use super::pattern::{
+    view, Extract, Net, Portable, WindowSet, MAX_WINDOWS, RUSSIAN_SET, TURKISH_SET,
+};
+use crate::core::{Bits, Color, Score, Variant};
 use crate::variant::Pieces;
 
 /// How many entries of the same side to move are compared, from the position's own ply up
@@ -263,28 +265,44 @@ impl EvalStack {
 /// window's kept weight off and its new one on, or summed again where every window is touched.
 #[inline(always)]
 fn update_patterns<E: Extract>(net: &Net, entry: &mut Entry, pieces: &[u64; 4], from_entry: bool) {
-    let (own, opp) = (pieces[0], pieces[2]);
-    let count = windows(net.variant).len();
-    let touched = if from_entry {
-        let differ = (entry.pieces[0] ^ own) | (entry.pieces[2] ^ opp);
-        windows_touched(net.variant, differ)
-    } else {
-        u64::MAX >> (64 - count)
-    };
-    let [mut o, mut e] = if from_entry { entry.patterns } else { [0, 0] };
-    for w in Bits(touched) {
-        let w = w.index();
-        let before = entry.windows[w];
-        let after = net.window::<E>(w, own, opp);
-        if from_entry {
-            o -= before[0] as i32;
-            e -= before[1] as i32;
-        }
-        o += after[0] as i32;
-        e += after[1] as i32;
-        entry.windows[w] = after;
+    match net.variant {
+        Variant::Russian => update_in::<E, 25>(net, &RUSSIAN_SET, entry, pieces, from_entry),
+        Variant::Turkish => update_in::<E, 33>(net, &TURKISH_SET, entry, pieces, from_entry),
     }
-    entry.patterns = [o, e];
+}
+
+/// [`update_patterns`] with the net's game's windows `set`.
+#[inline(always)]
+fn update_in<E: Extract, const N: usize>(
+    net: &Net,
+    set: &WindowSet<N>,
+    entry: &mut Entry,
+    pieces: &[u64; 4],
+    from_entry: bool,
+) {
+    let (own, opp) = (pieces[0], pieces[2]);
+    let windows = &mut entry.windows[..N];
+    entry.patterns = if from_entry {
+        let differ = (entry.pieces[0] ^ own) | (entry.pieces[2] ^ opp);
+        let [mut o, mut e] = entry.patterns;
+        for w in Bits(set.touched(differ)) {
+            let w = w.index();
+            let after = net.window_in::<E, N>(set, w, own, opp);
+            let before = std::mem::replace(&mut windows[w], after);
+            o += after[0] as i32 - before[0] as i32;
+            e += after[1] as i32 - before[1] as i32;
+        }
+        [o, e]
+    } else {
+        let (mut o, mut e) = (0, 0);
+        for (w, kept) in windows.iter_mut().enumerate() {
+            let after = net.window_in::<E, N>(set, w, own, opp);
+            *kept = after;
+            o += after[0] as i32;
+            e += after[1] as i32;
+        }
+        [o, e]
+    };
 }
 
 /// The entry's accumulator made that of `pieces`: changed by the `differ` inputs that differ

@@ -181,67 +181,63 @@ impl Extract for Pext {
     }
 }
 
-/// The squares of every window of a game, ascending (the order `pext` takes them in).
+/// The squares of every window of a game, ascending (the order `pext` takes them in): made at
+/// compile time, so the evaluation reads them with no check of a lazy value.
 fn window_squares(variant: Variant) -> &'static [[u8; 8]] {
-    static R: Lazy<Vec<[u8; 8]>> = Lazy::new(|| squares_of(&RUSSIAN_WINDOWS));
-    static T: Lazy<Vec<[u8; 8]>> = Lazy::new(|| squares_of(&TURKISH_WINDOWS));
     match variant {
-        Variant::Russian => &R,
-        Variant::Turkish => &T,
+        Variant::Russian => &RUSSIAN_SET.squares,
+        Variant::Turkish => &TURKISH_SET.squares,
     }
 }
 
-fn squares_of(ws: &[u64]) -> Vec<[u8; 8]> {
-    ws.iter()
-        .map(|&m| {
-            let mut s = [0u8; 8];
-            for (k, sq) in crate::core::Bits(m).enumerate() {
-                s[k] = sq.0;
-            }
-            s
-        })
-        .collect()
+/// A game's windows, as arrays of their own length (so the loops over them know it): the
+/// masks, the squares of each ([`window_squares`]) and the windows of each square.
+pub(super) struct WindowSet<const N: usize> {
+    pub(super) masks: [u64; N],
+    pub(super) squares: [[u8; 8]; N],
+    /// Bit `w` of entry `s`: window `w` holds square `s`.
+    pub(super) of: [u64; 64],
 }
+
+impl<const N: usize> WindowSet<N> {
+    const fn new(masks: [u64; N]) -> WindowSet<N> {
+        let mut squares = [[0u8; 8]; N];
+        let mut of = [0u64; 64];
+        let mut w = 0;
+        while w < N {
+            let (mut s, mut k) = (0, 0);
+            while s < 64 {
+                if masks[w] >> s & 1 != 0 {
+                    squares[w][k] = s as u8;
+                    of[s] |= 1 << w;
+                    k += 1;
+                }
+                s += 1;
+            }
+            w += 1;
+        }
+        WindowSet { masks, squares, of }
+    }
+
+    /// The windows (bit `w` for window `w`) that hold one of the squares `squares`.
+    #[inline(always)]
+    pub(super) fn touched(&self, squares: u64) -> u64 {
+        let mut w = 0;
+        for s in crate::core::Bits(squares) {
+            w |= self.of[s.index()];
+        }
+        w
+    }
+}
+
+pub(super) static RUSSIAN_SET: WindowSet<25> = WindowSet::new(RUSSIAN_WINDOWS);
+pub(super) static TURKISH_SET: WindowSet<33> = WindowSet::new(TURKISH_WINDOWS);
 
 /// Whether the fast paths may run: BMI2 and AVX2 present.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 pub(super) fn has_fast() -> bool {
     *HAS_FAST
-}
-
-/// `WINDOWS_OF[square]`: the numbers of the windows that hold the square, as a bit set.
-const fn windows_of<const N: usize>(ws: &[u64; N]) -> [u64; 64] {
-    let mut t = [0u64; 64];
-    let mut w = 0;
-    while w < N {
-        let mut s = 0;
-        while s < 64 {
-            if ws[w] >> s & 1 != 0 {
-                t[s] |= 1 << w;
-            }
-            s += 1;
-        }
-        w += 1;
-    }
-    t
-}
-
-static RUSSIAN_WINDOWS_OF: [u64; 64] = windows_of(&RUSSIAN_WINDOWS);
-static TURKISH_WINDOWS_OF: [u64; 64] = windows_of(&TURKISH_WINDOWS);
-
-/// The windows (bit `w` for window `w`) that hold one of the squares `squares`.
-#[inline(always)]
-pub(super) fn windows_touched(variant: Variant, squares: u64) -> u64 {
-    let t = match variant {
-        Variant::Russian => &RUSSIAN_WINDOWS_OF,
-        Variant::Turkish => &TURKISH_WINDOWS_OF,
-    };
-    let mut w = 0;
-    for s in crate::core::Bits(squares) {
-        w |= t[s.index()];
-    }
-    w
 }
 
 /// BMI2 (`pext` for the windows) and AVX2 (wider integer adds for the network): the CPUs
@@ -275,11 +271,26 @@ impl Net {
     /// The weight pair of window `w` holding the men `own` and `opp`.
     #[inline(always)]
     pub(super) fn window<E: Extract>(&self, w: usize, own: u64, opp: u64) -> [i16; 2] {
-        let mask = windows(self.variant)[w];
-        let squares = &window_squares(self.variant)[w];
-        let a = E::extract(own, mask, squares);
-        let b = E::extract(opp, mask, squares);
-        self.patterns[w * PATTERNS + BASE3[a] as usize + 2 * BASE3[b] as usize]
+        match self.variant {
+            Variant::Russian => self.window_in::<E, 25>(&RUSSIAN_SET, w, own, opp),
+            Variant::Turkish => self.window_in::<E, 33>(&TURKISH_SET, w, own, opp),
+        }
+    }
+
+    /// [`Net::window`] with the game's windows `set` (the net's game's).
+    #[inline(always)]
+    pub(super) fn window_in<E: Extract, const N: usize>(
+        &self,
+        set: &WindowSet<N>,
+        w: usize,
+        own: u64,
+        opp: u64,
+    ) -> [i16; 2] {
+        let (mask, squares) = (set.masks[w], &set.squares[w]);
+        // A window has eight squares, so its contents are eight bits (`as u8` says so).
+        let a = E::extract(own, mask, squares) as u8;
+        let b = E::extract(opp, mask, squares) as u8;
+        self.patterns[w * PATTERNS + BASE3[a as usize] as usize + 2 * BASE3[b as usize] as usize]
     }
 
     /// The patterns' (opening, ending) sums over every window, for the men `own` and `opp`.
