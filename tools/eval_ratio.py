@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Node speed of the learned evaluation against the hand-written one, by `damka bench`.
+
+One bench takes well under a second, and on a shared or virtual machine the speed of a single
+run moves by a quarter from one run to the next. So the two evaluations are benched one after
+the other, `--rounds` times each in alternation (learned, classic, learned, ...), and the
+median nodes per second of each is compared: the ratio learned/classic of the medians, and the
+median of the ratios of each round's pair. The node counts must be the same in every round
+(the bench is deterministic with one thread); a round that differs is an error.
+
+    cargo build --release
+    python3 tools/eval_ratio.py                      # both games, 15 rounds
+    python3 tools/eval_ratio.py --variant turkish --rounds 31 --eval-file NET
+
+Prints one line per game, for example:
+
+    turkish rounds=21 learned nodes=473381 nps=2.80M classic nodes=841284 nps=3.39M ratio=0.83 pairs=0.89
+
+Exit status 0, or 2 with a one-line message if the binary fails or its output is not a bench's.
+Time it on a quiet machine: anything else running moves the figures.
+"""
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LAST = re.compile(r"^bench nodes=(\d+) time=([0-9.]+) nps=(\d+)$")
+
+
+def bench(binary, variant, extra):
+    """(nodes, nps) of one `damka bench` run."""
+    cmd = [binary, "bench", "--variant", variant] + extra
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise SystemExit(f"eval_ratio: {' '.join(cmd)}: {e}") from None
+    lines = out.stdout.strip().splitlines()
+    m = LAST.match(lines[-1]) if out.returncode == 0 and lines else None
+    if not m:
+        tail = (out.stderr.strip() or out.stdout.strip()).splitlines()[-1:] or ["no output"]
+        raise SystemExit(f"eval_ratio: {' '.join(cmd)}: {tail[0]}")
+    return int(m.group(1)), int(m.group(3))
+
+
+def measure(binary, variant, rounds, learned):
+    """Medians and counts of `rounds` alternated runs of each evaluation."""
+    runs = {"learned": [], "classic": []}
+    nodes = {}
+    for _ in range(rounds):
+        for name, extra in (("learned", learned), ("classic", ["--eval", "classic"])):
+            n, nps = bench(binary, variant, extra)
+            if nodes.setdefault(name, n) != n:
+                raise SystemExit(
+                    f"eval_ratio: {variant} {name}: {n} nodes, then {nodes[name]}: not deterministic"
+                )
+            runs[name].append(nps)
+    pairs = [a / b for a, b in zip(runs["learned"], runs["classic"])]
+    med = {k: statistics.median(v) for k, v in runs.items()}
+    return nodes, med, med["learned"] / med["classic"], statistics.median(pairs)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--binary", default=os.path.join(ROOT, "target", "release", "damka"))
+    ap.add_argument("--variant", choices=["russian", "turkish"], help="only this game")
+    ap.add_argument("--rounds", type=int, default=15, help="runs of each evaluation")
+    ap.add_argument("--eval-file", help="the learned net to measure (default: compiled in)")
+    a = ap.parse_args()
+    if a.rounds < 1:
+        raise SystemExit("eval_ratio: --rounds must be at least 1")
+    if a.eval_file and not a.variant:
+        raise SystemExit("eval_ratio: --eval-file needs --variant (a net is for one game)")
+    learned = ["--eval-file", a.eval_file] if a.eval_file else ["--eval", "learned"]
+    for v in [a.variant] if a.variant else ["russian", "turkish"]:
+        nodes, med, ratio, pairs = measure(a.binary, v, a.rounds, learned)
+        print(
+            f"{v} rounds={a.rounds} learned nodes={nodes['learned']} nps={med['learned'] / 1e6:.2f}M"
+            f" classic nodes={nodes['classic']} nps={med['classic'] / 1e6:.2f}M"
+            f" ratio={ratio:.2f} pairs={pairs:.2f}",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
