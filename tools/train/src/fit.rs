@@ -213,6 +213,37 @@ fn initial(variant: Variant, with_classic: bool) -> Weights {
     w
 }
 
+/// `net` without the hand-written evaluation's term (`--drop-classic`): its weight set to
+/// zero, and what it gave for material moved into the material weights (a man 100 centi-men,
+/// a king the game's hand-written value, full board for the opening weight and bare board for
+/// the ending one). Its other terms are left for the patterns and network to learn.
+pub fn drop_classic(net: &mut Net) {
+    let (king_opening, king_ending) = match net.variant {
+        Variant::Russian => (
+            damka::eval::russian::KING_OPENING,
+            damka::eval::russian::KING_ENDING,
+        ),
+        Variant::Turkish => (
+            damka::eval::turkish::KING_OPENING,
+            damka::eval::turkish::KING_ENDING,
+        ),
+    };
+    // Own man, enemy man, own king, enemy king: centi-men (opening, ending).
+    let values = [
+        (100, 100),
+        (-100, -100),
+        (king_opening, king_ending),
+        (-king_opening, -king_ending),
+    ];
+    let [co, ce] = net.classic.map(i32::from);
+    for (m, (o, e)) in net.material.iter_mut().zip(values) {
+        let clamp = |x: i32| x.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
+        m[0] = clamp(m[0] as i32 + (o * co).div_euclid(100));
+        m[1] = clamp(m[1] as i32 + (e * ce).div_euclid(100));
+    }
+    net.classic = [0, 0];
+}
+
 /// The float weights of an integer net (the inverse of [`quantize`]), to train on from it.
 pub fn weights_of(net: &Net) -> Weights {
     let mut w = Vec::new();
@@ -375,6 +406,59 @@ mod tests {
             let w = weights_of(&net);
             assert_eq!(w.len(), 2 * pattern::feature_count(variant));
             assert_eq!(quantize(&w, variant, "t"), net);
+        }
+    }
+
+    /// `--drop-classic`: a net whose only term is the hand-written one (taken as it is) keeps
+    /// its material values in its material weights.
+    #[test]
+    fn dropping_the_hand_written_term_keeps_its_material() {
+        use damka::core::Color;
+        use damka::variant::Pieces;
+        let cases = [
+            (
+                Variant::Russian,
+                [0u64, 2, 9],
+                27u64,
+                [54u64, 63],
+                (250, 330),
+                24,
+            ),
+            (Variant::Turkish, [8, 9, 10], 30, [48, 49], (280, 400), 32),
+        ];
+        for (variant, men, king, enemy, (ko, ke), full) in cases {
+            let mut net = Net::zeros(variant, "t");
+            net.classic = [1600, 1600];
+            drop_classic(&mut net);
+            assert_eq!(net.classic, [0, 0]);
+            let m = [
+                [1600, 1600],
+                [-1600, -1600],
+                [ko * 16, ke * 16],
+                [-ko * 16, -ke * 16],
+            ];
+            assert_eq!(net.material, m.map(|p| p.map(|x| x as i16)));
+            let white = Pieces {
+                men: men.iter().map(|s| 1u64 << s).sum(),
+                kings: 1 << king,
+            };
+            let black = Pieces {
+                men: enemy.iter().map(|s| 1u64 << s).sum(),
+                kings: 0,
+            };
+            // Six pieces: the king's value blended between its opening and ending ones.
+            let king_value = (ko * 6 + ke * (full - 6)) / full;
+            let expected = 100 + king_value;
+            let got = net.evaluate(white, black, Color::White);
+            assert!(
+                (got - expected).abs() <= 1,
+                "{variant:?}: {got} for {expected}"
+            );
+            let got = net.evaluate(white, black, Color::Black);
+            assert!(
+                (got + expected).abs() <= 1,
+                "{variant:?}: {got} for -{expected}"
+            );
         }
     }
 }

@@ -66,6 +66,13 @@ pub struct Args {
     /// patterns then learn what it misses.
     #[arg(long)]
     pub with_classic: bool,
+    /// With `--init` of a net that uses the hand-written evaluation, and without
+    /// `--with-classic`: start from that net without it. The material the hand-written term
+    /// counted (men 100, kings as its game values them, opening and ending) moves into the
+    /// material weights, and the patterns and network learn the rest. A net without the term
+    /// costs less per node.
+    #[arg(long)]
+    pub drop_classic: bool,
     /// Start from this net's weights (a weights file of the same game) instead of zeros: the
     /// next generation learns from new games without forgetting what the last one knew.
     #[arg(long)]
@@ -98,6 +105,10 @@ fn main() {
         || !args.name.bytes().all(|c| c.is_ascii_graphic())
     {
         eprintln!("damka-train: --name must be 1 to 32 printable ASCII characters");
+        std::process::exit(2);
+    }
+    if args.drop_classic && (args.with_classic || args.init.is_none()) {
+        eprintln!("damka-train: --drop-classic needs --init and no --with-classic");
         std::process::exit(2);
     }
     if !network::HIDDEN_SIZES.contains(&args.hidden) {
@@ -144,10 +155,13 @@ fn main() {
     let start = match &args.init {
         None => None,
         Some(p) => match netfile::load(p) {
-            Ok(net) if net.variant == args.variant => {
+            Ok(mut net) if net.variant == args.variant => {
+                if args.drop_classic && !args.with_classic && net.classic != [0, 0] {
+                    fit::drop_classic(&mut net);
+                }
                 if (net.classic != [0, 0]) != args.with_classic {
                     eprintln!(
-                        "damka-train: {}: --with-classic must match the net's",
+                        "damka-train: {}: --with-classic must match the net's (or --drop-classic to leave its term out)",
                         p.display()
                     );
                     std::process::exit(2);
