@@ -18,4 +18,6 @@ status=0
 "$VENV/bin/python" tools/hub_check.py --engine "$ENGINE" "$@" || status=1
 # DXP: pydraughts' DXPEngine plays a whole game against `damka dxp` in each game (about 40 s).
 "$VENV/bin/python" tools/dxp_check.py --engine "$ENGINE" || status=1
+# The bench tool of docs/performance.md runs, and the node counts repeat (not a timing).
+python3 tools/eval_ratio.py --binary "$ENGINE" --rounds 2 || status=1
 exit $status
