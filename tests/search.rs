@@ -69,8 +69,12 @@ fn finds_forced_wins_with_one_and_two_threads() {
         check_forced_win::<RussianPosition>(fen, mv, 7, 9, 1);
         check_forced_win::<RussianPosition>(fen, mv, 7, 10, 2);
     }
+    // With two threads, three plies beyond: a node the other thread is searching, the root
+    // included, has its late quiet moves reduced one ply more (breadcrumbs), so the win may
+    // come an iteration later (with turkish-g6, W:WKc4,g7:Bg6,e7's g7-f7 ranks behind g7-g8
+    // and was missed at depth 7 in about one run in eight).
     for (fen, mv) in TURKISH_WINS.iter().take(6) {
-        check_forced_win::<TurkishPosition>(fen, mv, 5, 7, 2);
+        check_forced_win::<TurkishPosition>(fen, mv, 5, 8, 2);
     }
 }
 
