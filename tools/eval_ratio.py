@@ -31,18 +31,24 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LAST = re.compile(r"^bench nodes=(\d+) time=([0-9.]+) nps=(\d+)$")
 
 
+def fail(message):
+    """Ends the run: the message on stderr, exit status 2."""
+    print(f"eval_ratio: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def bench(binary, variant, extra):
     """(nodes, nps) of one `damka bench` run."""
     cmd = [binary, "bench", "--variant", variant] + extra
     try:
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     except (OSError, subprocess.TimeoutExpired) as e:
-        raise SystemExit(f"eval_ratio: {' '.join(cmd)}: {e}") from None
+        fail(f"{' '.join(cmd)}: {e}")
     lines = out.stdout.strip().splitlines()
     m = LAST.match(lines[-1]) if out.returncode == 0 and lines else None
     if not m:
         tail = (out.stderr.strip() or out.stdout.strip()).splitlines()[-1:] or ["no output"]
-        raise SystemExit(f"eval_ratio: {' '.join(cmd)}: {tail[0]}")
+        fail(f"{' '.join(cmd)}: {tail[0]}")
     return int(m.group(1)), int(m.group(3))
 
 
@@ -54,9 +60,7 @@ def measure(binary, variant, rounds, learned):
         for name, extra in (("learned", learned), ("classic", ["--eval", "classic"])):
             n, nps = bench(binary, variant, extra)
             if nodes.setdefault(name, n) != n:
-                raise SystemExit(
-                    f"eval_ratio: {variant} {name}: {n} nodes, then {nodes[name]}: not deterministic"
-                )
+                fail(f"{variant} {name}: {nodes[name]} nodes, then {n}: not deterministic")
             runs[name].append(nps)
     pairs = [a / b for a, b in zip(runs["learned"], runs["classic"])]
     med = {k: statistics.median(v) for k, v in runs.items()}
@@ -71,9 +75,9 @@ def main():
     ap.add_argument("--eval-file", help="the learned net to measure (default: compiled in)")
     a = ap.parse_args()
     if a.rounds < 1:
-        raise SystemExit("eval_ratio: --rounds must be at least 1")
+        fail("--rounds must be at least 1")
     if a.eval_file and not a.variant:
-        raise SystemExit("eval_ratio: --eval-file needs --variant (a net is for one game)")
+        fail("--eval-file needs --variant (a net is for one game)")
     learned = ["--eval-file", a.eval_file] if a.eval_file else ["--eval", "learned"]
     for v in [a.variant] if a.variant else ["russian", "turkish"]:
         nodes, med, ratio, pairs = measure(a.binary, v, a.rounds, learned)

@@ -156,7 +156,7 @@ fn main() {
         None => None,
         Some(p) => match netfile::load(p) {
             Ok(mut net) if net.variant == args.variant => {
-                if args.drop_classic && !args.with_classic && net.classic != [0, 0] {
+                if args.drop_classic && net.classic != [0, 0] {
                     fit::drop_classic(&mut net);
                 }
                 if (net.classic != [0, 0]) != args.with_classic {
