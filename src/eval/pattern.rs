@@ -27,7 +27,6 @@ use super::network::Network;
 use super::rotate;
 use crate::core::{Color, Score, Variant};
 use crate::variant::{Pieces, Russian, Turkish};
-use once_cell::sync::Lazy;
 
 /// Number of contents of one window: 3^8.
 pub const PATTERNS: usize = 6561;
@@ -243,7 +242,7 @@ pub(super) fn has_fast() -> bool {
 /// BMI2 (`pext` for the windows) and AVX2 (wider integer adds for the network): the CPUs
 /// that have one have the other.
 #[cfg(target_arch = "x86_64")]
-static HAS_FAST: Lazy<bool> = Lazy::new(|| {
+static HAS_FAST: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
     #[cfg(target_arch = "x86_64")]
     {
         std::arch::is_x86_feature_detected!("bmi2") && std::arch::is_x86_feature_detected!("avx2")
