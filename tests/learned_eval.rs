@@ -59,8 +59,12 @@ fn check_game<P: Position>(variant: Variant) {
         .filter(|p| p.pieces(Color::White).kings | p.pieces(Color::Black).kings != 0)
         .count();
     assert!(kings > 100, "random games should reach kings ({kings})");
-    for seed in 1..=2 {
-        let net = random_net(variant, seed);
+    // Seed 3: a net without region patterns (only kings, material and the network).
+    for seed in 1..=3 {
+        let mut net = random_net(variant, seed);
+        if seed == 3 {
+            net.patterns.clear();
+        }
         for pos in &positions {
             let (w, b, s) = (
                 pos.pieces(Color::White),
@@ -152,6 +156,13 @@ fn weights_file_round_trips_and_refuses_damage() {
         let mut hidden = bytes.clone();
         hidden[at] ^= 3;
         assert!(err(&hidden).contains("hidden units"));
+        // A net without patterns: no pattern weights in the file, and a window count of 0.
+        let mut bare = net.clone();
+        bare.patterns.clear();
+        let bb = netfile::to_bytes(&bare);
+        assert_eq!(bb.len(), bytes.len() - 4 * net.patterns.len());
+        assert_eq!(bb[48..52], 0u32.to_le_bytes());
+        assert_eq!(netfile::from_bytes(&bb).unwrap(), bare);
         // A net without a network is a shorter file that reads back as such.
         let mut linear = net.clone();
         linear.network = None;

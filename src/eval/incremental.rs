@@ -34,7 +34,10 @@ use crate::variant::Pieces;
 /// How many entries of the same side to move are compared, from the position's own ply up
 /// (own ply, grandparent, great-great-grandparent, ...). More finds closer ancestors when the
 /// nearer ones were not evaluated, for a few more comparisons of piece sets per evaluation.
-pub const LOOKBACK: usize = 4;
+/// With the generation-7 nets (no patterns) the own ply's entry alone costs fewest
+/// instructions per bench node (1 against 2, 3 and 4: Russian 1,835, 1,843, 1,854, 1,865;
+/// Turkish 1,931, 1,944, 1,967, 1,988): the comparisons cost more than the rows they save.
+pub const LOOKBACK: usize = 1;
 
 /// One ply's last evaluated position and its sums.
 #[derive(Clone)]
@@ -181,14 +184,14 @@ impl EvalStack {
         let (own, opp) = view(white, black, side);
         #[cfg(target_arch = "x86_64")]
         if super::pattern::has_fast() && !self.portable {
-            // SAFETY: BMI2 and AVX2 are present (checked at run time).
+            // SAFETY: BMI2, AVX2 and POPCNT are present (checked at run time).
             return unsafe { self.evaluate_fast(net, [own, opp], side, ply) };
         }
         self.evaluate_with::<Portable>(net, [own, opp], side, ply)
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "bmi2,avx2")]
+    #[target_feature(enable = "bmi2,avx2,popcnt")]
     fn evaluate_fast(&mut self, net: &Net, seen: [Pieces; 2], side: Color, ply: usize) -> Score {
         self.evaluate_with::<super::pattern::Pext>(net, seen, side, ply)
     }
@@ -236,7 +239,9 @@ impl EvalStack {
             let (src, dst) = (&upper[q], &mut lower[0]);
             dst.acc[..hidden].copy_from_slice(&src.acc[..hidden]);
             dst.patterns = src.patterns;
-            dst.windows = src.windows;
+            if net.has_patterns() {
+                dst.windows = src.windows;
+            }
             dst.pieces = src.pieces;
             dst.side = side;
             dst.used = true;
@@ -265,6 +270,10 @@ impl EvalStack {
 /// window's kept weight off and its new one on, or summed again where every window is touched.
 #[inline(always)]
 fn update_patterns<E: Extract>(net: &Net, entry: &mut Entry, pieces: &[u64; 4], from_entry: bool) {
+    if !net.has_patterns() {
+        entry.patterns = [0, 0];
+        return;
+    }
     match net.variant {
         Variant::Russian => update_in::<E, 25>(net, &RUSSIAN_SET, entry, pieces, from_entry),
         Variant::Turkish => update_in::<E, 33>(net, &TURKISH_SET, entry, pieces, from_entry),

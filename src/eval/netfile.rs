@@ -7,7 +7,7 @@
 //! | 4     | format version, u32 = 3 (version 2, generations 1 and 2, has no network: read too) |
 //! | 1     | game: 0 Russian, 1 Turkish; then 3 zero bytes                       |
 //! | 32    | name, ASCII, padded with zero bytes                                 |
-//! | 4     | number of windows, u32 (must be the game's)                         |
+//! | 4     | number of windows, u32: the game's, or 0 (a net without region patterns) |
 //! | ...   | pattern weights, then king weights, material, hand-written evaluation: i16 pairs (opening, ending) |
 //! | 4     | hidden units of the network, u32: 0 (none), 64 or 128              |
 //! | ...   | if any: first-layer weights (input-major), biases (i16), output weights (i16 pairs) |
@@ -42,7 +42,7 @@ pub fn to_bytes(net: &Net) -> Vec<u8> {
         *d = s;
     }
     v.extend_from_slice(&name);
-    v.extend_from_slice(&(windows(net.variant).len() as u32).to_le_bytes());
+    v.extend_from_slice(&((net.patterns.len() / PATTERNS) as u32).to_le_bytes());
     for p in net
         .patterns
         .iter()
@@ -104,11 +104,11 @@ pub fn from_bytes(b: &[u8]) -> Result<Net, String> {
         .filter(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_graphic()))
         .ok_or("the net's name is not printable ASCII")?
         .to_string();
-    let nw = windows(variant).len();
-    if u32_at(16 + NAME_BYTES) as usize != nw {
+    let game_windows = windows(variant).len();
+    let nw = u32_at(16 + NAME_BYTES) as usize;
+    if nw != game_windows && nw != 0 {
         return Err(format!(
-            "{} windows, but {} has {nw}",
-            u32_at(16 + NAME_BYTES),
+            "{nw} windows, but {} has {game_windows} (or 0: no patterns)",
             variant.name()
         ));
     }

@@ -9,7 +9,9 @@
 //!   offsets 0 to 4; Turkish: 4x2 blocks at file offsets 0, 2, 4 on every pair of adjacent
 //!   ranks, and 2x4 blocks at file offsets 0, 2, 4, 6 on rank offsets 0, 2, 4). A window's
 //!   contents (empty, own man, enemy man per square; a king counts as empty here) are a base-3
-//!   number < [`PATTERNS`] that indexes the window's own table of weights.
+//!   number < [`PATTERNS`] that indexes the window's own table of weights. A net may have
+//!   none ([`Net::has_patterns`]): the generation-7 nets leave them to the network, and then
+//!   they cost nothing.
 //! - **Kings**: one weight per square for an own king and one for an enemy king.
 //! - **Material**: one weight each per own man, enemy man, own king, enemy king.
 //! - **Network** (optional): a hidden layer over all the pieces ([`super::network`]), the
@@ -125,7 +127,8 @@ pub struct Net {
     pub name: String,
     /// The game.
     pub variant: Variant,
-    /// `windows(variant).len() * PATTERNS` pairs (opening, ending), window-major.
+    /// `windows(variant).len() * PATTERNS` pairs (opening, ending), window-major; or none at
+    /// all, for a net without region patterns (nothing of them is computed).
     pub patterns: Vec<[i16; 2]>,
     /// Own king on a square (0..64, side-to-move view), then enemy king (64..128).
     pub kings: Vec<[i16; 2]>,
@@ -232,20 +235,22 @@ impl<const N: usize> WindowSet<N> {
 pub(super) static RUSSIAN_SET: WindowSet<25> = WindowSet::new(RUSSIAN_WINDOWS);
 pub(super) static TURKISH_SET: WindowSet<33> = WindowSet::new(TURKISH_WINDOWS);
 
-/// Whether the fast paths may run: BMI2 and AVX2 present.
+/// Whether the fast paths may run: BMI2, AVX2 and POPCNT present.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 pub(super) fn has_fast() -> bool {
     *HAS_FAST
 }
 
-/// BMI2 (`pext` for the windows) and AVX2 (wider integer adds for the network): the CPUs
-/// that have one have the other.
+/// BMI2 (`pext` for the windows), AVX2 (wider integer adds for the network) and POPCNT (the
+/// piece counts, a software loop in the default build): the CPUs that have one have the others.
 #[cfg(target_arch = "x86_64")]
 static HAS_FAST: once_cell::sync::Lazy<bool> = once_cell::sync::Lazy::new(|| {
     #[cfg(target_arch = "x86_64")]
     {
-        std::arch::is_x86_feature_detected!("bmi2") && std::arch::is_x86_feature_detected!("avx2")
+        std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("popcnt")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -265,6 +270,12 @@ impl Net {
             classic: [0; 2],
             network: None,
         }
+    }
+
+    /// Whether the net has region patterns (otherwise they are not computed).
+    #[inline(always)]
+    pub fn has_patterns(&self) -> bool {
+        !self.patterns.is_empty()
     }
 
     /// The weight pair of window `w` holding the men `own` and `opp`.
@@ -296,6 +307,9 @@ impl Net {
     #[inline(always)]
     fn pattern_sums<E: Extract>(&self, own: u64, opp: u64) -> [i32; 2] {
         let (mut o, mut e) = (0i32, 0i32);
+        if !self.has_patterns() {
+            return [o, e];
+        }
         for w in 0..windows(self.variant).len() {
             let p = self.window::<E>(w, own, opp);
             o += p[0] as i32;
@@ -349,7 +363,7 @@ impl Net {
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "bmi2,avx2")]
+    #[target_feature(enable = "bmi2,avx2,popcnt")]
     fn eval_fast(&self, own: Pieces, opp: Pieces) -> Score {
         self.eval_with::<Pext>(own, opp)
     }
@@ -361,7 +375,7 @@ impl Net {
         let (own, opp) = view(white, black, side);
         #[cfg(target_arch = "x86_64")]
         if *HAS_FAST {
-            // SAFETY: BMI2 and AVX2 are present (checked at run time).
+            // SAFETY: BMI2, AVX2 and POPCNT are present (checked at run time).
             return unsafe { self.eval_fast(own, opp) };
         }
         self.eval_with::<Portable>(own, opp)
@@ -378,7 +392,12 @@ impl Net {
     pub fn evaluate_reference(&self, white: Pieces, black: Pieces, side: Color) -> Score {
         let (own, opp) = view(white, black, side);
         let (mut o, mut e) = (0i32, 0i32);
-        for (w, &mask) in windows(self.variant).iter().enumerate() {
+        let windows = if self.has_patterns() {
+            windows(self.variant)
+        } else {
+            &[]
+        };
+        for (w, &mask) in windows.iter().enumerate() {
             let (mut idx, mut p3) = (0usize, 1usize);
             for s in 0..64 {
                 if mask >> s & 1 == 0 {

@@ -244,12 +244,19 @@ pub fn drop_classic(net: &mut Net) {
     net.classic = [0, 0];
 }
 
-/// The float weights of an integer net (the inverse of [`quantize`]), to train on from it.
+/// The float weights of an integer net (the inverse of [`quantize`]), to train on from it;
+/// the patterns of a net without them are zeros.
 pub fn weights_of(net: &Net) -> Weights {
     let mut w = Vec::new();
+    let absent = if net.has_patterns() {
+        0
+    } else {
+        pattern::windows(net.variant).len() * pattern::PATTERNS
+    };
     let pairs = net
         .patterns
         .iter()
+        .chain(std::iter::repeat_n(&[0i16; 2], absent))
         .chain(net.kings.iter())
         .chain(net.material.iter())
         .chain(std::iter::once(&net.classic));
@@ -268,12 +275,19 @@ pub fn train(
     k: f64,
     start: Option<Weights>,
     mut nn: Option<Floats>,
+    patterns: bool,
 ) -> (Weights, Option<Floats>) {
     let variant = args.variant;
     let mut w = start.unwrap_or_else(|| initial(variant, args.with_classic));
     let mut adam_nn = Adam::new(nn.as_ref().map_or(64, |n| n.hidden));
     let mut pre = [0f32; MAX_HIDDEN];
     let classic_at = 2 * (pattern::feature_count(variant) - 1);
+    // Without patterns their weights stay at zero.
+    let learned_from = if patterns {
+        0
+    } else {
+        2 * pattern::windows(variant).len() * pattern::PATTERNS
+    };
     let n = w.len();
     let (mut m, mut v) = (vec![0f32; n], vec![0f32; n]);
     let mut grad = vec![0f32; n];
@@ -326,7 +340,7 @@ pub fn train(
             }
             let corr = adam_corrections(t);
             for &h in &touched {
-                if h >= classic_at && !args.with_classic {
+                if (h >= classic_at && !args.with_classic) || h < learned_from {
                     continue;
                 }
                 let mut gr = grad[h] as f64 / bs;
@@ -352,14 +366,18 @@ pub fn train(
     (w, nn)
 }
 
-/// Rounds the float weights to the net's integers (1/SCALE centi-men).
-pub fn quantize(w: &[f32], variant: Variant, name: &str) -> Net {
+/// Rounds the float weights to the net's integers (1/SCALE centi-men); without `patterns`
+/// the net has none (their weights are left out).
+pub fn quantize(w: &[f32], variant: Variant, name: &str, patterns: bool) -> Net {
     let q = |x: f32| (x as f64 * SCALE as f64).round().clamp(-32767.0, 32767.0) as i16;
     let pair = |f: usize| [q(w[2 * f]), q(w[2 * f + 1])];
     let mut net = Net::zeros(variant, name);
     let np = net.patterns.len();
     for (f, p) in net.patterns.iter_mut().enumerate() {
         *p = pair(f);
+    }
+    if !patterns {
+        net.patterns.clear();
     }
     for (i, p) in net.kings.iter_mut().enumerate() {
         *p = pair(np + i);
@@ -405,7 +423,12 @@ mod tests {
             net.classic = [r(), r()];
             let w = weights_of(&net);
             assert_eq!(w.len(), 2 * pattern::feature_count(variant));
-            assert_eq!(quantize(&w, variant, "t"), net);
+            assert_eq!(quantize(&w, variant, "t", true), net);
+            // Without patterns: zeros in the floats, none in the net again.
+            net.patterns.clear();
+            let w = weights_of(&net);
+            assert_eq!(w.len(), 2 * pattern::feature_count(variant));
+            assert_eq!(quantize(&w, variant, "t", false), net);
         }
     }
 

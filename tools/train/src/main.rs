@@ -73,6 +73,11 @@ pub struct Args {
     /// costs less per node.
     #[arg(long)]
     pub drop_classic: bool,
+    /// Leave the region patterns out: their weights stay at zero, and the net written has
+    /// none, so the engine computes none (the network learns what they gave). With `--init`
+    /// of a net that has them, they are dropped; implied when `--init` names a net without.
+    #[arg(long)]
+    pub no_patterns: bool,
     /// Start from this net's weights (a weights file of the same game) instead of zeros: the
     /// next generation learns from new games without forgetting what the last one knew.
     #[arg(long)]
@@ -152,10 +157,18 @@ fn main() {
     let k = args.k.unwrap_or_else(|| fit::fit_k(&set.train));
     eprintln!("K = {k:.1} centi-men");
     let mut nn = None;
+    let mut no_patterns = args.no_patterns;
     let start = match &args.init {
         None => None,
         Some(p) => match netfile::load(p) {
             Ok(mut net) if net.variant == args.variant => {
+                if !net.has_patterns() && !no_patterns {
+                    eprintln!("{}: a net without patterns: --no-patterns", p.display());
+                    no_patterns = true;
+                }
+                if no_patterns {
+                    net.patterns.clear();
+                }
                 if args.drop_classic && net.classic != [0, 0] {
                     fit::drop_classic(&mut net);
                 }
@@ -187,8 +200,8 @@ fn main() {
     if args.network && nn.is_none() {
         nn = Some(nn::Floats::initial(args.seed, args.hidden));
     }
-    let (weights, nn) = fit::train(&set, &args, k, start, nn);
-    let mut net = fit::quantize(&weights, args.variant, &args.name);
+    let (weights, nn) = fit::train(&set, &args, k, start, nn, !no_patterns);
+    let mut net = fit::quantize(&weights, args.variant, &args.name, !no_patterns);
     net.network = nn.as_ref().map(nn::Floats::quantize);
     let (ce, mse) = fit::evaluate_net(&net, &set.valid, k, args.lambda);
     eprintln!("integer net on validation: loss {ce:.5} mse {mse:.5}");

@@ -136,6 +136,34 @@ fn trains_a_network_and_refuses_bad_input() {
     );
     assert!(netfile::load(&net2).unwrap().network.is_some());
 
+    // --no-patterns: the net written has none (and keeps its network); going on from it
+    // leaves them out without being told.
+    let bare = d.join("bare.pat");
+    let bare_s = bare.to_str().unwrap();
+    let (code, err3) = train(&with(&[
+        "--init",
+        net_s,
+        "--no-patterns",
+        "--epochs",
+        "2",
+        "--name",
+        "bare",
+        "--out",
+        bare_s,
+    ]));
+    assert_eq!(code, Some(0), "{err3}");
+    let b = netfile::load(&bare).unwrap();
+    assert!(!b.has_patterns() && b.network.is_some(), "{err3}");
+    assert!(netfile::load(&net).unwrap().has_patterns());
+    let bare2 = d.join("bare2.pat");
+    let bare2_s = bare2.to_str().unwrap();
+    let (code, err4) = train(&with(&[
+        "--init", bare_s, "--epochs", "1", "--name", "bare2", "--out", bare2_s,
+    ]));
+    assert_eq!(code, Some(0), "{err4}");
+    assert!(err4.contains("without patterns"), "{err4}");
+    assert!(!netfile::load(&bare2).unwrap().has_patterns());
+
     // Bad input: a missing data file, a damaged --init file.
     let missing = d.join("missing.bin");
     let mut c = with(&["--name", "x", "--out", net_s]);
