@@ -1,10 +1,10 @@
 //! The learned evaluation kept incrementally along a search path ([`EvalStack`]): one entry per
 //! ply holds the pieces of the last position evaluated at that ply (seen from its side to
 //! move), its network accumulator (the first layer's sums, [`Network::refresh`]), its pattern
-//! sums and its score. A position is evaluated from the entry, among a few of the same side to
-//! move at nearby plies (its own ply, then two, four, ... plies up: its grandparent and
-//! further ancestors, or their siblings), whose pieces differ from its own in the fewest
-//! inputs: the accumulator changes by the rows of those inputs only ([`Network::update`]), the
+//! sums and its score. A position is evaluated from the entry of its own ply (the last position
+//! evaluated there: its previous sibling, or a position of an earlier branch) if it holds a
+//! position of the same side to move: the accumulator changes by the rows of the inputs that
+//! differ only ([`Network::update`]), the
 //! patterns by the windows that hold a man that differs (each window's weight is kept in the
 //! entry, so it is taken off without a lookup), and the same position again costs nothing.
 //! Where refreshing the network costs less (more inputs differ than there are pieces), it is
@@ -30,14 +30,6 @@ use super::pattern::{
 };
 use crate::core::{Bits, Color, Score, Variant};
 use crate::variant::Pieces;
-
-/// How many entries of the same side to move are compared, from the position's own ply up
-/// (own ply, grandparent, great-great-grandparent, ...). More finds closer ancestors when the
-/// nearer ones were not evaluated, for a few more comparisons of piece sets per evaluation.
-/// With the generation-7 nets (no patterns) the own ply's entry alone costs fewest
-/// instructions per bench node (1 against 2, 3 and 4: Russian 1,835, 1,843, 1,854, 1,865;
-/// Turkish 1,931, 1,944, 1,967, 1,988): the comparisons cost more than the rows they save.
-pub const LOOKBACK: usize = 1;
 
 /// One ply's last evaluated position and its sums.
 #[derive(Clone)]
@@ -166,7 +158,7 @@ impl EvalStack {
     }
 
     /// The score of the position with these pieces for the side to move, by `net`, at `ply`
-    /// of the search: exactly [`Net::evaluate`]'s, computed from the nearest entry.
+    /// of the search: exactly [`Net::evaluate`]'s, computed from its ply's entry.
     #[inline]
     pub fn evaluate(
         &mut self,
@@ -196,25 +188,16 @@ impl EvalStack {
         self.evaluate_with::<super::pattern::Pext>(net, seen, side, ply)
     }
 
-    /// The entry of the same side to move, at `ply` or an even number of plies above, whose
-    /// pieces differ from `pieces` in the fewest inputs, and that number.
+    /// How many inputs the entry at `ply` differs by from `pieces`, if it holds a position of
+    /// the same side to move. Only the own ply's entry is compared: also comparing the entries
+    /// two, four and six plies up (and starting from the nearest) cost more instructions per
+    /// bench node than the rows it saved (Russian 1,865 against 1,835, Turkish 1,988 against
+    /// 1,931, with the generation-7 nets).
     #[inline(always)]
-    fn nearest(&self, pieces: &[u64; 4], side: Color, ply: usize) -> Option<(usize, u32)> {
-        let mut best: Option<(usize, u32)> = None;
-        for q in (0..=ply).rev().step_by(2).take(LOOKBACK) {
-            let e = &self.entries[q];
-            if !e.used || e.side != side {
-                continue;
-            }
-            let d: u32 = (0..4).map(|k| (e.pieces[k] ^ pieces[k]).count_ones()).sum();
-            if best.is_none_or(|(_, bd)| d < bd) {
-                best = Some((q, d));
-                if d == 0 {
-                    break;
-                }
-            }
-        }
-        best
+    fn distance(&self, pieces: &[u64; 4], side: Color, ply: usize) -> Option<u32> {
+        let e = &self.entries[ply];
+        (e.used && e.side == side)
+            .then(|| (0..4).map(|k| (e.pieces[k] ^ pieces[k]).count_ones()).sum())
     }
 
     /// [`EvalStack::evaluate`] with the pieces `[own, opp]` of the side to move and of the
@@ -228,26 +211,11 @@ impl EvalStack {
         ply: usize,
     ) -> Score {
         let pieces = [own.men, own.kings, opp.men, opp.kings];
-        let near = self.nearest(&pieces, side, ply);
-        if let Some((q, 0)) = near {
-            return self.entries[q].score;
-        }
-        if let Some((q, _)) = near.filter(|&(q, _)| q != ply) {
-            // Start from the other ply's entry: only the sums it needs are copied.
-            let hidden = net.network.as_ref().map_or(0, |n| n.hidden);
-            let (upper, lower) = self.entries.split_at_mut(ply);
-            let (src, dst) = (&upper[q], &mut lower[0]);
-            dst.acc[..hidden].copy_from_slice(&src.acc[..hidden]);
-            dst.patterns = src.patterns;
-            if net.has_patterns() {
-                dst.windows = src.windows;
-            }
-            dst.pieces = src.pieces;
-            dst.side = side;
-            dst.used = true;
-        }
+        let start = self.distance(&pieces, side, ply);
         let entry = &mut self.entries[ply];
-        let start = near.map(|(_, d)| d);
+        if start == Some(0) {
+            return entry.score;
+        }
         update_patterns::<E>(net, entry, &pieces, start.is_some());
         let [mut o, mut e] = entry.patterns;
         if let Some(n) = &net.network {
