@@ -11,7 +11,7 @@ use damka::eval::pattern::Net;
 use damka::eval::{evaluator, EvalStack, Evaluate, Evaluator};
 use damka::search::{Job, SearchLimits, Searcher};
 use damka::variant::{GameMove, Notation, Position, RussianPosition, TurkishPosition};
-use eval_support::random_net;
+use eval_support::{extreme_net, random_net};
 use std::sync::Arc;
 
 /// What a random search met: nodes compared, and the moves the issue asks to see.
@@ -130,6 +130,8 @@ fn check_variant<P: Evaluate>() {
     let mut nets: Vec<Net> = (1..=3).map(|seed| random_net(variant, seed)).collect();
     // Without region patterns: only the network and the linear terms are kept.
     nets[2].patterns.clear();
+    // First-layer sums far beyond the i16 range, 64 and 128 units.
+    nets.extend((4..=5).map(|seed| extreme_net(variant, seed)));
     nets.extend(evaluator::compiled_in(variant).map(|n| (**n).clone()));
     let mut met = Met::default();
     for (i, net) in nets.iter().enumerate() {

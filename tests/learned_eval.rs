@@ -8,7 +8,7 @@ use damka::eval::network;
 use damka::eval::pattern;
 use damka::eval::{evaluator, netfile, rotate};
 use damka::variant::{Pieces, Position, RussianPosition, TurkishPosition};
-use eval_support::random_net;
+use eval_support::{extreme_net, random_net};
 
 /// Positions met in random games from the start (every ply), kings and captures included.
 fn random_positions<P: Position>(count: usize, seed: u64) -> Vec<P> {
@@ -59,9 +59,13 @@ fn check_game<P: Position>(variant: Variant) {
         .filter(|p| p.pieces(Color::White).kings | p.pieces(Color::Black).kings != 0)
         .count();
     assert!(kings > 100, "random games should reach kings ({kings})");
-    // Seed 3: a net without region patterns (only kings, material and the network).
-    for seed in 1..=3 {
-        let mut net = random_net(variant, seed);
+    // Seed 3: a net without region patterns (only kings, material and the network); seeds 4
+    // and 5: first-layer sums far beyond the i16 range (64 and 128 units).
+    for seed in 1..=5 {
+        let mut net = match seed {
+            4 | 5 => extreme_net(variant, seed),
+            _ => random_net(variant, seed),
+        };
         if seed == 3 {
             net.patterns.clear();
         }

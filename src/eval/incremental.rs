@@ -24,10 +24,9 @@
 //! nothing but the time.
 
 use super::cache::{ScoreCache, SCORE_CACHE_BITS};
-use super::network::{Network, MAX_HIDDEN};
-use super::pattern::{
-    view, Extract, Net, Portable, WindowSet, MAX_WINDOWS, RUSSIAN_SET, TURKISH_SET,
-};
+use super::network::{Change, MAX_HIDDEN};
+use super::pattern::{Kernels, Net, Portable, WindowSet, MAX_WINDOWS, RUSSIAN_SET, TURKISH_SET};
+use super::rotate;
 use crate::core::{Bits, Color, Score, Variant};
 use crate::variant::Pieces;
 
@@ -37,7 +36,10 @@ use crate::variant::Pieces;
 struct Entry {
     /// The network's first-layer sums (the first `hidden` of them).
     acc: [i32; MAX_HIDDEN],
-    /// The pieces seen from the side to move: own men, own kings, enemy men, enemy kings.
+    /// The pieces of the side to move and of the other side, on the board as it is: own men,
+    /// own kings, enemy men, enemy kings. (The net sees Black's board turned half a turn: the
+    /// network and the king squares look their squares up through a flip, and the patterns,
+    /// if the net has any, turn the men.)
     pieces: [u64; 4],
     /// The patterns' (opening, ending) sums ...
     patterns: [i32; 2],
@@ -169,23 +171,37 @@ impl EvalStack {
         ply: usize,
     ) -> Score {
         if ply >= self.entries.len() {
-            return net.evaluate(white, black, side);
+            return from_scratch(net, white, black, side);
         }
         self.use_evaluation(Some(net));
-        // The net reads the board from the side to move.
-        let (own, opp) = view(white, black, side);
+        let seen = match side {
+            Color::White => [white, black],
+            Color::Black => [black, white],
+        };
         #[cfg(target_arch = "x86_64")]
         if super::pattern::has_fast() && !self.portable {
             // SAFETY: BMI2, AVX2 and POPCNT are present (checked at run time).
-            return unsafe { self.evaluate_fast(net, [own, opp], side, ply) };
+            return unsafe { self.evaluate_fast(net, seen, side, ply) };
         }
-        self.evaluate_with::<Portable>(net, [own, opp], side, ply)
+        self.evaluate_portable(net, seen, side, ply)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "bmi2,avx2,popcnt")]
     fn evaluate_fast(&mut self, net: &Net, seen: [Pieces; 2], side: Color, ply: usize) -> Score {
-        self.evaluate_with::<super::pattern::Pext>(net, seen, side, ply)
+        self.evaluate_with::<super::pattern::Fast>(net, seen, side, ply)
+    }
+
+    /// Not inlined: the caller stays small where the fast path runs.
+    #[inline(never)]
+    fn evaluate_portable(
+        &mut self,
+        net: &Net,
+        seen: [Pieces; 2],
+        side: Color,
+        ply: usize,
+    ) -> Score {
+        self.evaluate_with::<Portable>(net, seen, side, ply)
     }
 
     /// How many inputs the entry at `ply` differs by from `pieces`, if it holds a position of
@@ -201,9 +217,9 @@ impl EvalStack {
     }
 
     /// [`EvalStack::evaluate`] with the pieces `[own, opp]` of the side to move and of the
-    /// other side, as the net sees them.
+    /// other side, on the board as it is.
     #[inline(always)]
-    fn evaluate_with<E: Extract>(
+    fn evaluate_with<K: Kernels>(
         &mut self,
         net: &Net,
         [own, opp]: [Pieces; 2],
@@ -211,20 +227,24 @@ impl EvalStack {
         ply: usize,
     ) -> Score {
         let pieces = [own.men, own.kings, opp.men, opp.kings];
+        let flip = match side {
+            Color::White => 0,
+            Color::Black => 63,
+        };
         let start = self.distance(&pieces, side, ply);
         let entry = &mut self.entries[ply];
         if start == Some(0) {
             return entry.score;
         }
-        update_patterns::<E>(net, entry, &pieces, start.is_some());
+        update_patterns::<K>(net, entry, &pieces, flip, start.is_some());
         let [mut o, mut e] = entry.patterns;
         if let Some(n) = &net.network {
-            update_accumulator(n, entry, &pieces, start);
-            let (no, ne) = n.output(&entry.acc);
+            let change = accumulator_change(&entry.pieces, &pieces, start, flip);
+            let (no, ne) = K::network(n, &mut entry.acc, &change);
             o += no;
             e += ne;
         }
-        let score = net.finish(own, opp, o, e);
+        let score = net.finish(own, opp, flip, o, e);
         entry.pieces = pieces;
         entry.side = side;
         entry.used = true;
@@ -233,38 +253,56 @@ impl EvalStack {
     }
 }
 
-/// The entry's pattern sums made those of `pieces`: changed by the windows that hold a man
-/// that differs (`from_entry`: the entry holds a position of the same side to move), each
-/// window's kept weight off and its new one on, or summed again where every window is touched.
+/// [`Net::evaluate`], out of line: the plies beyond the stack are rare, and inlined it would
+/// make [`EvalStack::evaluate`] too large to inline into the search.
+#[cold]
+#[inline(never)]
+fn from_scratch(net: &Net, white: Pieces, black: Pieces, side: Color) -> Score {
+    net.evaluate(white, black, side)
+}
+
+/// The entry's pattern sums made those of `pieces` (seen through `flip`, see [`Entry`]):
+/// changed by the windows that hold a man that differs (`from_entry`: the entry holds a
+/// position of the same side to move), each window's kept weight off and its new one on, or
+/// summed again where every window is touched.
 #[inline(always)]
-fn update_patterns<E: Extract>(net: &Net, entry: &mut Entry, pieces: &[u64; 4], from_entry: bool) {
+fn update_patterns<K: Kernels>(
+    net: &Net,
+    entry: &mut Entry,
+    pieces: &[u64; 4],
+    flip: usize,
+    from_entry: bool,
+) {
     if !net.has_patterns() {
         entry.patterns = [0, 0];
         return;
     }
+    let turn = |b: u64| if flip == 0 { b } else { rotate(b) };
+    let men = [turn(pieces[0]), turn(pieces[2])];
+    let differ =
+        from_entry.then(|| turn((entry.pieces[0] ^ pieces[0]) | (entry.pieces[2] ^ pieces[2])));
     match net.variant {
-        Variant::Russian => update_in::<E, 25>(net, &RUSSIAN_SET, entry, pieces, from_entry),
-        Variant::Turkish => update_in::<E, 33>(net, &TURKISH_SET, entry, pieces, from_entry),
+        Variant::Russian => update_in::<K, 25>(net, &RUSSIAN_SET, entry, men, differ),
+        Variant::Turkish => update_in::<K, 33>(net, &TURKISH_SET, entry, men, differ),
     }
 }
 
-/// [`update_patterns`] with the net's game's windows `set`.
+/// [`update_patterns`] with the net's game's windows `set`, the men `[own, opp]` as the net
+/// sees them, and the squares where they differ from the entry's (`None`: sum every window).
 #[inline(always)]
-fn update_in<E: Extract, const N: usize>(
+fn update_in<K: Kernels, const N: usize>(
     net: &Net,
     set: &WindowSet<N>,
     entry: &mut Entry,
-    pieces: &[u64; 4],
-    from_entry: bool,
+    [own, opp]: [u64; 2],
+    differ: Option<u64>,
 ) {
-    let (own, opp) = (pieces[0], pieces[2]);
     let windows = &mut entry.windows[..N];
-    entry.patterns = if from_entry {
-        let differ = (entry.pieces[0] ^ own) | (entry.pieces[2] ^ opp);
+    entry.patterns = if let Some(differ) = differ {
         let [mut o, mut e] = entry.patterns;
         for w in Bits(set.touched(differ)) {
             let w = w.index();
-            let after = net.window_in::<E, N>(set, w, own, opp);
+            let after = net.window_in::<K, N>(set, w, own, opp);
             let before = std::mem::replace(&mut windows[w], after);
             o += after[0] as i32 - before[0] as i32;
             e += after[1] as i32 - before[1] as i32;
@@ -273,7 +311,7 @@ fn update_in<E: Extract, const N: usize>(
     } else {
         let (mut o, mut e) = (0, 0);
         for (w, kept) in windows.iter_mut().enumerate() {
-            let after = net.window_in::<E, N>(set, w, own, opp);
+            let after = net.window_in::<K, N>(set, w, own, opp);
             *kept = after;
             o += after[0] as i32;
             e += after[1] as i32;
@@ -282,24 +320,19 @@ fn update_in<E: Extract, const N: usize>(
     };
 }
 
-/// The entry's accumulator made that of `pieces`: changed by the `differ` inputs that differ
-/// from the entry's pieces, or summed again where that has fewer rows to add (or the entry
+/// How the entry's accumulator (of the inputs `old`) becomes that of `pieces`: changed by the
+/// `differ` inputs that differ, or summed again where that has fewer rows to add (or the entry
 /// holds nothing: `differ` is `None`).
 #[inline(always)]
-fn update_accumulator(n: &Network, entry: &mut Entry, pieces: &[u64; 4], differ: Option<u32>) {
+fn accumulator_change(
+    old: &[u64; 4],
+    pieces: &[u64; 4],
+    differ: Option<u32>,
+    flip: usize,
+) -> Change {
     let on_board: u32 = pieces.iter().map(|b| b.count_ones()).sum();
     match differ {
-        Some(d) if d <= on_board => n.update(&mut entry.acc, &entry.pieces, pieces),
-        _ => {
-            let own = Pieces {
-                men: pieces[0],
-                kings: pieces[1],
-            };
-            let opp = Pieces {
-                men: pieces[2],
-                kings: pieces[3],
-            };
-            n.refresh(&mut entry.acc, own, opp)
-        }
+        Some(d) if d <= on_board => Change::between(old, pieces, flip),
+        _ => Change::refresh(*pieces, flip),
     }
 }

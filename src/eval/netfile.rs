@@ -57,7 +57,8 @@ pub fn to_bytes(net: &Net) -> Vec<u8> {
         None => v.extend_from_slice(&0u32.to_le_bytes()),
         Some(n) => {
             v.extend_from_slice(&(n.hidden as u32).to_le_bytes());
-            let pairs = n.out.iter().flat_map(|p| p.iter());
+            // The file keeps each unit's (opening, ending) pair together.
+            let pairs = n.out[0].iter().zip(&n.out[1]).flat_map(|(o, e)| [o, e]);
             for x in n.w1.iter().chain(&n.b1).chain(pairs) {
                 v.extend_from_slice(&x.to_le_bytes());
             }
@@ -134,14 +135,14 @@ pub fn from_bytes(b: &[u8]) -> Result<Net, String> {
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
         let w1: Vec<i16> = it.by_ref().take(INPUTS * hidden).collect();
         let b1: Vec<i16> = it.by_ref().take(hidden).collect();
-        let out: Vec<[i16; 2]> = (0..hidden)
-            .map(|_| [it.next().expect("counted"), it.next().expect("counted")])
-            .collect();
+        let (open, end): (Vec<i16>, Vec<i16>) = (0..hidden)
+            .map(|_| (it.next().expect("counted"), it.next().expect("counted")))
+            .unzip();
         Network {
             hidden,
             w1,
             b1,
-            out,
+            out: [open, end],
         }
     });
     let mut it = b[head..linear_end].chunks_exact(4).map(|c| {

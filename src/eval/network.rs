@@ -4,17 +4,18 @@
 //! Inputs (side-to-move view, [`super::pattern::view`]): one per (kind, square) for own man,
 //! own king, enemy man, enemy king on each of the 64 squares ([`INPUTS`]); a position has at
 //! most 32 of them set. The first layer's sums of a position (its accumulator) are either
-//! summed from scratch ([`Network::refresh`], the rows of the pieces on the board) or changed
-//! from those of a nearby position by the inputs that differ ([`Network::update`], what the
-//! search's [`super::incremental::EvalStack`] does). Unit `j`:
+//! summed from scratch (the rows of the pieces on the board) or changed from those of a nearby
+//! position by the inputs that differ, what the search's [`super::incremental::EvalStack`]
+//! does; both are a [`Change`] made by [`Network::step`]. Unit `j`:
 //! `h_j = clamp(b_j + sum over pieces of w[input][j], 0, 1)`, and the term is
 //! `sum_j h_j * out_j`, with an opening and an ending weight per unit like every other weight.
 //!
 //! Integers: first-layer weights in 1/[`QA`], the output weights in 1/`SCALE` centi-men as
 //! the patterns', sums in `i32` (at most 32 rows of `i16` plus a bias cannot overflow, nor
-//! can [`MAX_HIDDEN`] products of a unit at most [`QA`] and an `i16`). The loops are the same code
-//! for every CPU; where AVX2 is present it is compiled with AVX2 enabled (chosen at run time
-//! by [`super::pattern`]), which changes how many lanes an instruction adds, never the sum.
+//! can [`MAX_HIDDEN`] products of a unit at most [`QA`] and an `i16`). The portable loops are
+//! the same code for every CPU (compiled with AVX2 enabled where it is present); where AVX2
+//! is present (chosen at run time by [`super::pattern`]) [`Network::step_avx2`] does the same
+//! sums with intrinsics. Neither changes the sum, only how many lanes an instruction adds.
 
 use crate::core::Bits;
 use crate::variant::Pieces;
@@ -39,8 +40,10 @@ pub struct Network {
     pub w1: Vec<i16>,
     /// `hidden` biases.
     pub b1: Vec<i16>,
-    /// `hidden` output weights (opening, ending), 1/`SCALE` centi-men per unit at full output.
-    pub out: Vec<[i16; 2]>,
+    /// The output weights: `hidden` opening ones, then `hidden` ending ones, 1/`SCALE`
+    /// centi-men per unit at full output (two vectors, so that a unit's two products are
+    /// each one lane of a vector multiply).
+    pub out: [Vec<i16>; 2],
 }
 
 /// The input numbers of a position's pieces (side-to-move view), in a fixed order. Always
@@ -90,6 +93,46 @@ fn add_row<const H: usize, const SIGN: i32>(acc: &mut [i32; H], row: &[i16; H]) 
     }
 }
 
+/// How a first layer's sums change: the rows to take off (`off`) and to add (`on`), each four
+/// sets of squares as in [`inputs`] (own men, own kings, enemy men, enemy kings), starting from
+/// the sums as they are or (`from_bias`) from the biases. A piece on square `s` is input
+/// `s ^ flip` of its kind: `flip` 0 reads the board as it is, 63 turns it half a turn
+/// ([`super::rotate`]), so Black's pieces need no turning before they are looked up.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Change {
+    /// Start from the biases (a refresh) rather than from the sums.
+    pub from_bias: bool,
+    /// Inputs whose rows are taken off.
+    pub off: [u64; 4],
+    /// Inputs whose rows are added.
+    pub on: [u64; 4],
+    /// 0, or 63 for the board turned half a turn.
+    pub flip: usize,
+}
+
+impl Change {
+    /// The sums of a position from scratch: the biases plus the rows of `pieces`.
+    pub fn refresh(pieces: [u64; 4], flip: usize) -> Change {
+        Change {
+            from_bias: true,
+            off: [0; 4],
+            on: pieces,
+            flip,
+        }
+    }
+
+    /// From the sums of the inputs `old` to those of `new`: the rows of inputs set only in
+    /// `old` off, those set only in `new` on.
+    pub fn between(old: &[u64; 4], new: &[u64; 4], flip: usize) -> Change {
+        Change {
+            from_bias: false,
+            off: std::array::from_fn(|k| old[k] & !new[k]),
+            on: std::array::from_fn(|k| new[k] & !old[k]),
+            flip,
+        }
+    }
+}
+
 impl Network {
     /// A network of `hidden` units (one of [`HIDDEN_SIZES`]) whose every weight is zero (it
     /// adds nothing).
@@ -99,7 +142,7 @@ impl Network {
             hidden,
             w1: vec![0; INPUTS * hidden],
             b1: vec![0; hidden],
-            out: vec![[0; 2]; hidden],
+            out: [vec![0; hidden], vec![0; hidden]],
         }
     }
 
@@ -112,49 +155,63 @@ impl Network {
             n.w1[i * hidden..i * hidden + h].copy_from_slice(&self.w1[i * h..(i + 1) * h]);
         }
         n.b1[..h].copy_from_slice(&self.b1);
-        n.out[..h].copy_from_slice(&self.out);
+        for (to, from) in n.out.iter_mut().zip(&self.out) {
+            to[..h].copy_from_slice(from);
+        }
         n
+    }
+
+    /// Whether every weight vector has the length `hidden` says (what the fast loops, which
+    /// index without checks, rely on; a net read from a file always has).
+    #[inline(always)]
+    pub fn is_sized(&self) -> bool {
+        HIDDEN_SIZES.contains(&self.hidden)
+            && self.w1.len() == INPUTS * self.hidden
+            && self.b1.len() == self.hidden
+            && self.out.iter().all(|o| o.len() == self.hidden)
     }
 
     /// The term's (opening, ending) sums, in 1/`SCALE` centi-men. Inlined into each caller so
     /// that the caller's target features (AVX2 or none) decide the instructions.
     #[inline(always)]
     pub fn forward(&self, own: Pieces, opp: Pieces) -> (i32, i32) {
-        if self.hidden == 64 {
-            self.forward_n::<64>(own, opp)
-        } else {
-            self.forward_n::<128>(own, opp)
-        }
-    }
-
-    /// [`Network::forward`] for `H` hidden units: the first layer summed from scratch
-    /// ([`Network::refresh`]), then the output ([`Network::output`]).
-    #[inline(always)]
-    fn forward_n<const H: usize>(&self, own: Pieces, opp: Pieces) -> (i32, i32) {
-        debug_assert_eq!(self.hidden, H);
         let mut acc = [0i32; MAX_HIDDEN];
-        self.refresh_n::<H>(&mut acc, own, opp);
-        self.output_n::<H>(&acc)
+        let pieces = [own.men, own.kings, opp.men, opp.kings];
+        self.step(&mut acc, &Change::refresh(pieces, 0))
     }
 
-    /// Sets `acc` (the first `hidden` entries) to the first layer's sums of a position: the
-    /// biases plus the rows of its pieces. The accumulator of [`super::incremental`].
+    /// Changes the first layer's sums `acc` (the first `hidden` entries) as `change` says,
+    /// then gives the term's (opening, ending) sums from them (each unit clipped, weighed by
+    /// its output weights). Integer sums, so changing the sums of one position into those of
+    /// another gives exactly what summing them from scratch does. The accumulator of
+    /// [`super::incremental`].
     #[inline(always)]
-    pub fn refresh(&self, acc: &mut [i32; MAX_HIDDEN], own: Pieces, opp: Pieces) {
+    pub fn step(&self, acc: &mut [i32; MAX_HIDDEN], change: &Change) -> (i32, i32) {
         if self.hidden == 64 {
-            self.refresh_n::<64>(acc, own, opp)
+            self.step_n::<64>(acc, change)
         } else {
-            self.refresh_n::<128>(acc, own, opp)
+            self.step_n::<128>(acc, change)
         }
     }
 
     #[inline(always)]
-    fn refresh_n<const H: usize>(&self, acc: &mut [i32; MAX_HIDDEN], own: Pieces, opp: Pieces) {
-        let acc: &mut [i32; H] = (&mut acc[..H]).try_into().expect("H <= MAX_HIDDEN");
-        for (a, &b) in acc.iter_mut().zip(self.b1.iter()) {
-            *a = b as i32;
+    fn step_n<const H: usize>(&self, acc: &mut [i32; MAX_HIDDEN], change: &Change) -> (i32, i32) {
+        debug_assert_eq!(self.hidden, H);
+        let sums: &mut [i32; H] = (&mut acc[..H]).try_into().expect("H <= MAX_HIDDEN");
+        if change.from_bias {
+            for (a, &b) in sums.iter_mut().zip(self.b1.iter()) {
+                *a = b as i32;
+            }
         }
-        inputs(own, opp, |i| add_row::<H, 1>(acc, self.row::<H>(i)));
+        for kind in 0..4 {
+            for s in Bits(change.off[kind]) {
+                add_row::<H, -1>(sums, self.row::<H>(kind * 64 + (s.index() ^ change.flip)));
+            }
+            for s in Bits(change.on[kind]) {
+                add_row::<H, 1>(sums, self.row::<H>(kind * 64 + (s.index() ^ change.flip)));
+            }
+        }
+        self.output_n::<H>(acc)
     }
 
     /// The row of input `i` for `H` hidden units.
@@ -165,91 +222,79 @@ impl Network {
             .expect("a row has H weights")
     }
 
-    /// Changes the sums `acc` of a position whose inputs were `old` (own men, own kings, enemy
-    /// men, enemy kings, as in [`inputs`]) into those of the position with inputs `new`: the
-    /// rows of inputs set only in `old` are taken off, those set only in `new` added. Integer
-    /// sums, so the result is exactly [`Network::refresh`]'s.
-    #[inline(always)]
-    pub fn update(&self, acc: &mut [i32; MAX_HIDDEN], old: &[u64; 4], new: &[u64; 4]) {
-        if self.hidden == 64 {
-            self.update_n::<64>(acc, old, new)
-        } else {
-            self.update_n::<128>(acc, old, new)
-        }
-    }
-
-    #[inline(always)]
-    fn update_n<const H: usize>(
-        &self,
-        acc: &mut [i32; MAX_HIDDEN],
-        old: &[u64; 4],
-        new: &[u64; 4],
-    ) {
-        let acc: &mut [i32; H] = (&mut acc[..H]).try_into().expect("H <= MAX_HIDDEN");
-        for kind in 0..4 {
-            for s in Bits(old[kind] & !new[kind]) {
-                add_row::<H, -1>(acc, self.row::<H>(kind * 64 + s.index()));
-            }
-            for s in Bits(new[kind] & !old[kind]) {
-                add_row::<H, 1>(acc, self.row::<H>(kind * 64 + s.index()));
-            }
-        }
-    }
-
-    /// The term's (opening, ending) sums from the first layer's sums `acc` (clipped, weighed
-    /// by the output weights).
-    #[inline(always)]
-    pub fn output(&self, acc: &[i32; MAX_HIDDEN]) -> (i32, i32) {
-        if self.hidden == 64 {
-            self.output_n::<64>(acc)
-        } else {
-            self.output_n::<128>(acc)
-        }
-    }
-
     #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
     #[inline(always)]
     fn output_n<const H: usize>(&self, acc: &[i32; MAX_HIDDEN]) -> (i32, i32) {
         let (mut o, mut e) = (0i32, 0i32);
-        for (a, w) in acc[..H].iter().zip(self.out[..H].iter()) {
+        let [open, end] = &self.out;
+        for ((a, wo), we) in acc[..H].iter().zip(&open[..H]).zip(&end[..H]) {
             let h = (*a).clamp(0, QA);
-            o += h * w[0] as i32;
-            e += h * w[1] as i32;
+            o += h * *wo as i32;
+            e += h * *we as i32;
         }
         (o >> QA_SHIFT, e >> QA_SHIFT)
     }
 
-    /// [`Network::output`] in WebAssembly SIMD: the compiler does not vectorise the loop over
-    /// interleaved (opening, ending) weights by itself, and it is a large part of the
-    /// evaluation. The same integer sums, so the same scores.
+    /// The output in WebAssembly SIMD: eight units at a time, clipped and narrowed to
+    /// `i16`, then multiplied by the opening and the ending weights and summed in pairs. The
+    /// same integer sums, so the same scores.
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     #[inline(always)]
     fn output_n<const H: usize>(&self, acc: &[i32; MAX_HIDDEN]) -> (i32, i32) {
         use core::arch::wasm32::*;
-        let out = &self.out[..H];
-        let (zero, top) = (i32x4_splat(0), i32x4_splat(QA));
-        // Lanes: opening, ending, opening, ending.
-        let mut sums = zero;
-        for k in 0..H / 4 {
-            // SAFETY: lanes 4k..4k+4 of `acc` (H <= MAX_HIDDEN) and of `out` (H pairs of i16,
-            // 16 bytes) are in bounds; v128 loads need no alignment.
-            let (a, w) = unsafe {
+        let [open, end] = &self.out;
+        let (open, end) = (&open[..H], &end[..H]);
+        let (zero, top) = (i16x8_splat(0), i16x8_splat(QA as i16));
+        let (mut so, mut se) = (i32x4_splat(0), i32x4_splat(0));
+        for k in 0..H / 8 {
+            // SAFETY: elements 8k..8k+8 of `acc` (H <= MAX_HIDDEN) and of `open` and `end`
+            // (H weights each, checked by the slicing above) are in bounds; v128 loads need
+            // no alignment.
+            let (a, b, wo, we) = unsafe {
                 (
-                    v128_load(acc.as_ptr().add(4 * k) as *const v128),
-                    v128_load(out.as_ptr().add(4 * k) as *const v128),
+                    v128_load(acc.as_ptr().add(8 * k) as *const v128),
+                    v128_load(acc.as_ptr().add(8 * k + 4) as *const v128),
+                    v128_load(open.as_ptr().add(8 * k) as *const v128),
+                    v128_load(end.as_ptr().add(8 * k) as *const v128),
                 )
             };
-            // Units clipped to 0..=QA, which fits an i16: [h0 h0 h1 h1 h2 h2 h3 h3] against
-            // [o0 e0 o1 e1 o2 e2 o3 e3].
-            let h = i32x4_min(i32x4_max(a, zero), top);
-            let h = i16x8_narrow_i32x4(h, h);
-            let h = i16x8_shuffle::<0, 0, 1, 1, 2, 2, 3, 3>(h, h);
-            let products = i32x4_add(i32x4_extmul_low_i16x8(h, w), i32x4_extmul_high_i16x8(h, w));
-            sums = i32x4_add(sums, products);
+            // Narrowing saturates to the i16 range, which keeps the clip to 0..=QA exact.
+            let h = i16x8_min(i16x8_max(i16x8_narrow_i32x4(a, b), zero), top);
+            so = i32x4_add(so, i32x4_dot_i16x8(h, wo));
+            se = i32x4_add(se, i32x4_dot_i16x8(h, we));
         }
-        let o = i32x4_extract_lane::<0>(sums).wrapping_add(i32x4_extract_lane::<2>(sums));
-        let e = i32x4_extract_lane::<1>(sums).wrapping_add(i32x4_extract_lane::<3>(sums));
-        (o >> QA_SHIFT, e >> QA_SHIFT)
+        let sum = |v: v128| {
+            i32x4_extract_lane::<0>(v)
+                .wrapping_add(i32x4_extract_lane::<1>(v))
+                .wrapping_add(i32x4_extract_lane::<2>(v))
+                .wrapping_add(i32x4_extract_lane::<3>(v))
+        };
+        (sum(so) >> QA_SHIFT, sum(se) >> QA_SHIFT)
+    }
+
+    /// [`Network::step`] with AVX2 intrinsics: the sums of 64 units are kept in eight
+    /// registers while every row of the change is added (the compiled loops load and store
+    /// the sums once per row), and the output is taken from the same registers: the units
+    /// narrowed to `i16` with saturation (which keeps the clip to `0..=QA` exact), then
+    /// multiplied by the opening and the ending weights, sixteen units an instruction. The
+    /// same integer sums as [`Network::step`] (tested against it), about half the
+    /// instructions.
+    ///
+    /// Always inlined and not compiled for AVX2 itself (a function that is cannot be inlined
+    /// for sure): it is for callers compiled with AVX2, the evaluation's fast paths, where the
+    /// intrinsics become single instructions.
+    ///
+    /// # Safety
+    /// The CPU must have AVX2, and the network must be [`Network::is_sized`].
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub unsafe fn step_avx2(&self, acc: &mut [i32; MAX_HIDDEN], change: &Change) -> (i32, i32) {
+        debug_assert!(self.is_sized());
+        if self.hidden == 64 {
+            avx2::step::<64>(self, acc, change)
+        } else {
+            avx2::step::<128>(self, acc, change)
+        }
     }
 
     /// The same sums by the plainest loops (every input of every square tested), for testing
@@ -268,12 +313,129 @@ impl Network {
                 }
             }
             let h = a.clamp(0, QA as i64);
-            o += h * self.out[j][0] as i64;
-            e += h * self.out[j][1] as i64;
+            o += h * self.out[0][j] as i64;
+            e += h * self.out[1][j] as i64;
         }
         (
             o.div_euclid(QA as i64) as i32,
             e.div_euclid(QA as i64) as i32,
         )
+    }
+}
+
+/// [`Network::step_avx2`]'s loops. Every function here is always inlined, so that the
+/// intrinsics are compiled with the AVX2 of the caller they end up in (a closure or a function
+/// not inlined would be compiled without it, and each intrinsic would become a call).
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{Change, Network, MAX_HIDDEN, QA, QA_SHIFT};
+    use crate::core::Bits;
+    use std::arch::x86_64::*;
+
+    /// The sums of 64 units, eight to a register.
+    type Units = [__m256i; 8];
+
+    /// Eight weights from `p`, widened to `i32`.
+    ///
+    /// # Safety
+    /// AVX2, and eight `i16` readable at `p`.
+    #[inline(always)]
+    unsafe fn widen(p: *const i16) -> __m256i {
+        _mm256_cvtepi16_epi32(_mm_loadu_si128(p as *const __m128i))
+    }
+
+    /// Adds (`ADD`) or takes off units `base..base + 64` of the rows of the inputs of `kind`
+    /// on the squares `bits` (seen through `flip`).
+    ///
+    /// # Safety
+    /// AVX2, `w1` the first-layer weights of a sized network of `H` units, `base + 64 <= H`.
+    #[inline(always)]
+    unsafe fn rows<const H: usize, const ADD: bool>(
+        r: &mut Units,
+        w1: *const i16,
+        bits: u64,
+        kind: usize,
+        flip: usize,
+        base: usize,
+    ) {
+        for s in Bits(bits) {
+            // A row starts at `(kind * 64 + square) * H` with `kind < 4` and `square < 64`,
+            // so its units `base..base + 64` lie in `w1` (`INPUTS * H` long).
+            let row = w1.add((kind * 64 + (s.index() ^ flip)) * H + base);
+            for (k, v) in r.iter_mut().enumerate() {
+                let w = widen(row.add(8 * k));
+                *v = if ADD {
+                    _mm256_add_epi32(*v, w)
+                } else {
+                    _mm256_sub_epi32(*v, w)
+                };
+            }
+        }
+    }
+
+    /// The sum of the eight lanes.
+    #[inline(always)]
+    unsafe fn lanes_sum(v: __m256i) -> i32 {
+        let x = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+        let x = _mm_add_epi32(x, _mm_shuffle_epi32::<0b01_00_11_10>(x));
+        let x = _mm_add_epi32(x, _mm_shuffle_epi32::<0b10_11_00_01>(x));
+        _mm_cvtsi128_si32(x)
+    }
+
+    /// [`Network::step_avx2`] for `H` units.
+    ///
+    /// # Safety
+    /// As [`Network::step_avx2`], with `n.hidden == H`.
+    #[inline(always)]
+    pub(super) unsafe fn step<const H: usize>(
+        n: &Network,
+        acc: &mut [i32; MAX_HIDDEN],
+        change: &Change,
+    ) -> (i32, i32) {
+        let w1 = n.w1.as_ptr();
+        let zero = _mm256_setzero_si256();
+        let top = _mm256_set1_epi16(QA as i16);
+        let (mut so, mut se) = (zero, zero);
+        for half in 0..H / 64 {
+            let base = half * 64;
+            // Units `base..base + 64` are in `acc` (`H <= MAX_HIDDEN`) and in `b1` and both
+            // output vectors (`H` long: the network is sized); unaligned loads and stores
+            // need no alignment.
+            let mut r: Units = [zero; 8];
+            for (k, v) in r.iter_mut().enumerate() {
+                *v = if change.from_bias {
+                    widen(n.b1.as_ptr().add(base + 8 * k))
+                } else {
+                    _mm256_loadu_si256(acc.as_ptr().add(base + 8 * k) as *const __m256i)
+                };
+            }
+            // Each kind and sign on its own line: unrolled, so that an empty set (most of
+            // them) costs a test.
+            let (off, on, flip) = (&change.off, &change.on, change.flip);
+            rows::<H, false>(&mut r, w1, off[0], 0, flip, base);
+            rows::<H, true>(&mut r, w1, on[0], 0, flip, base);
+            rows::<H, false>(&mut r, w1, off[1], 1, flip, base);
+            rows::<H, true>(&mut r, w1, on[1], 1, flip, base);
+            rows::<H, false>(&mut r, w1, off[2], 2, flip, base);
+            rows::<H, true>(&mut r, w1, on[2], 2, flip, base);
+            rows::<H, false>(&mut r, w1, off[3], 3, flip, base);
+            rows::<H, true>(&mut r, w1, on[3], 3, flip, base);
+            for (k, v) in r.iter().enumerate() {
+                _mm256_storeu_si256(acc.as_mut_ptr().add(base + 8 * k) as *mut __m256i, *v);
+            }
+            for k in 0..4 {
+                // Lanes of the pack: units 0-3, 8-11 | 4-7, 12-15; the permute puts them in
+                // order, so the weights are read as they are stored.
+                let h = _mm256_packs_epi32(r[2 * k], r[2 * k + 1]);
+                let h = _mm256_permute4x64_epi64::<0b11_01_10_00>(h);
+                let h = _mm256_min_epi16(_mm256_max_epi16(h, zero), top);
+                let at = base + 16 * k;
+                let wo = _mm256_loadu_si256(n.out[0].as_ptr().add(at) as *const __m256i);
+                let we = _mm256_loadu_si256(n.out[1].as_ptr().add(at) as *const __m256i);
+                so = _mm256_add_epi32(so, _mm256_madd_epi16(h, wo));
+                se = _mm256_add_epi32(se, _mm256_madd_epi16(h, we));
+            }
+        }
+        (lanes_sum(so) >> QA_SHIFT, lanes_sum(se) >> QA_SHIFT)
     }
 }

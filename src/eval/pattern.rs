@@ -25,7 +25,7 @@
 //! the same bits in the same order and the same network code runs without AVX2, so both give
 //! the same score (tested).
 
-use super::network::Network;
+use super::network::{Change, Network, MAX_HIDDEN};
 use super::rotate;
 use crate::core::{Color, Score, Variant};
 use crate::variant::{Pieces, Russian, Turkish};
@@ -154,13 +154,22 @@ pub fn view(white: Pieces, black: Pieces, side: Color) -> (Pieces, Pieces) {
     }
 }
 
-/// How a window's bits are taken.
-pub(super) trait Extract {
+/// The evaluation's inner loops as the CPU allows: how a window's bits are taken
+/// ([`Kernels::extract`]) and how the network's sums are made ([`Kernels::network`]).
+pub(super) trait Kernels {
+    /// The bits of `b` on a window's squares (`mask`, or the same squares listed), in order.
     fn extract(b: u64, mask: u64, squares: &[u8; 8]) -> usize;
+
+    /// [`Network::step`].
+    #[inline(always)]
+    fn network(n: &Network, acc: &mut [i32; MAX_HIDDEN], change: &Change) -> (i32, i32) {
+        n.step(acc, change)
+    }
 }
 
+/// Code for any CPU.
 pub(super) struct Portable;
-impl Extract for Portable {
+impl Kernels for Portable {
     #[inline(always)]
     fn extract(b: u64, _mask: u64, squares: &[u8; 8]) -> usize {
         let mut code = 0usize;
@@ -171,15 +180,25 @@ impl Extract for Portable {
     }
 }
 
+/// BMI2's `pext` and AVX2: only for code that runs where [`has_fast`] holds.
 #[cfg(target_arch = "x86_64")]
-pub(super) struct Pext;
+pub(super) struct Fast;
 #[cfg(target_arch = "x86_64")]
-impl Extract for Pext {
+impl Kernels for Fast {
     #[inline(always)]
     fn extract(b: u64, mask: u64, _squares: &[u8; 8]) -> usize {
         // SAFETY: only reached from `eval_fast` and the incremental evaluation's fast path,
         // which run only where BMI2 was detected (`has_fast`).
         unsafe { std::arch::x86_64::_pext_u64(b, mask) as usize }
+    }
+
+    #[inline(always)]
+    fn network(n: &Network, acc: &mut [i32; MAX_HIDDEN], change: &Change) -> (i32, i32) {
+        if !n.is_sized() {
+            return n.step(acc, change);
+        }
+        // SAFETY: as for `extract`, AVX2 was detected; the network is sized (checked above).
+        unsafe { n.step_avx2(acc, change) }
     }
 }
 
@@ -280,16 +299,16 @@ impl Net {
 
     /// The weight pair of window `w` holding the men `own` and `opp`.
     #[inline(always)]
-    pub(super) fn window<E: Extract>(&self, w: usize, own: u64, opp: u64) -> [i16; 2] {
+    pub(super) fn window<K: Kernels>(&self, w: usize, own: u64, opp: u64) -> [i16; 2] {
         match self.variant {
-            Variant::Russian => self.window_in::<E, 25>(&RUSSIAN_SET, w, own, opp),
-            Variant::Turkish => self.window_in::<E, 33>(&TURKISH_SET, w, own, opp),
+            Variant::Russian => self.window_in::<K, 25>(&RUSSIAN_SET, w, own, opp),
+            Variant::Turkish => self.window_in::<K, 33>(&TURKISH_SET, w, own, opp),
         }
     }
 
     /// [`Net::window`] with the game's windows `set` (the net's game's).
     #[inline(always)]
-    pub(super) fn window_in<E: Extract, const N: usize>(
+    pub(super) fn window_in<K: Kernels, const N: usize>(
         &self,
         set: &WindowSet<N>,
         w: usize,
@@ -298,20 +317,20 @@ impl Net {
     ) -> [i16; 2] {
         let (mask, squares) = (set.masks[w], &set.squares[w]);
         // A window has eight squares, so its contents are eight bits (`as u8` says so).
-        let a = E::extract(own, mask, squares) as u8;
-        let b = E::extract(opp, mask, squares) as u8;
+        let a = K::extract(own, mask, squares) as u8;
+        let b = K::extract(opp, mask, squares) as u8;
         self.patterns[w * PATTERNS + BASE3[a as usize] as usize + 2 * BASE3[b as usize] as usize]
     }
 
     /// The patterns' (opening, ending) sums over every window, for the men `own` and `opp`.
     #[inline(always)]
-    fn pattern_sums<E: Extract>(&self, own: u64, opp: u64) -> [i32; 2] {
+    fn pattern_sums<K: Kernels>(&self, own: u64, opp: u64) -> [i32; 2] {
         let (mut o, mut e) = (0i32, 0i32);
         if !self.has_patterns() {
             return [o, e];
         }
         for w in 0..windows(self.variant).len() {
-            let p = self.window::<E>(w, own, opp);
+            let p = self.window::<K>(w, own, opp);
             o += p[0] as i32;
             e += p[1] as i32;
         }
@@ -319,26 +338,37 @@ impl Net {
     }
 
     #[inline(always)]
-    fn eval_with<E: Extract>(&self, own: Pieces, opp: Pieces) -> Score {
-        let [mut o, mut e] = self.pattern_sums::<E>(own.men, opp.men);
+    fn eval_with<K: Kernels>(&self, own: Pieces, opp: Pieces) -> Score {
+        let [mut o, mut e] = self.pattern_sums::<K>(own.men, opp.men);
         if let Some(n) = &self.network {
-            let (no, ne) = n.forward(own, opp);
+            let pieces = [own.men, own.kings, opp.men, opp.kings];
+            let (no, ne) = K::network(n, &mut [0; MAX_HIDDEN], &Change::refresh(pieces, 0));
             o += no;
             e += ne;
         }
-        self.finish(own, opp, o, e)
+        self.finish(own, opp, 0, o, e)
     }
 
-    /// Adds kings and material to the pattern sums and interpolates.
+    /// Adds kings and material to the pattern sums and interpolates. `own` and `opp` are
+    /// the pieces of the side to move and of the other side, seen from the side to move
+    /// through `flip` (0: as they are; 63: turned half a turn, as the network's
+    /// [`Change::flip`]).
     #[inline(always)]
-    pub(super) fn finish(&self, own: Pieces, opp: Pieces, mut o: i32, mut e: i32) -> Score {
+    pub(super) fn finish(
+        &self,
+        own: Pieces,
+        opp: Pieces,
+        flip: usize,
+        mut o: i32,
+        mut e: i32,
+    ) -> Score {
         for s in crate::core::Bits(own.kings) {
-            let k = self.kings[s.index()];
+            let k = self.kings[s.index() ^ flip];
             o += k[0] as i32;
             e += k[1] as i32;
         }
         for s in crate::core::Bits(opp.kings) {
-            let k = self.kings[64 + s.index()];
+            let k = self.kings[64 + (s.index() ^ flip)];
             o += k[0] as i32;
             e += k[1] as i32;
         }
@@ -353,7 +383,14 @@ impl Net {
             e += *c as i32 * m[1] as i32;
         }
         if self.classic != [0, 0] {
-            let c = classic(self.variant, own, opp);
+            let turn = |p: Pieces| match flip {
+                0 => p,
+                _ => Pieces {
+                    men: rotate(p.men),
+                    kings: rotate(p.kings),
+                },
+            };
+            let c = classic(self.variant, turn(own), turn(opp));
             o += c * self.classic[0] as i32 / 100;
             e += c * self.classic[1] as i32 / 100;
         }
@@ -365,7 +402,7 @@ impl Net {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "bmi2,avx2,popcnt")]
     fn eval_fast(&self, own: Pieces, opp: Pieces) -> Score {
-        self.eval_with::<Pext>(own, opp)
+        self.eval_with::<Fast>(own, opp)
     }
 
     /// The score for the side to move of the position with these pieces (run-time choice of
@@ -421,7 +458,7 @@ impl Net {
             o += no;
             e += ne;
         }
-        self.finish(own, opp, o, e)
+        self.finish(own, opp, 0, o, e)
     }
 }
 

@@ -24,9 +24,23 @@ pub fn random_net(variant: Variant, seed: u64) -> Net {
     for w in n.w1.iter_mut().chain(n.b1.iter_mut()) {
         *w = q(network::QA as u64 / 4);
     }
-    for o in n.out.iter_mut() {
-        *o = [q(3000), q(3000)];
+    for j in 0..n.hidden {
+        n.out[0][j] = q(3000);
+        n.out[1][j] = q(3000);
     }
     net.network = Some(n);
+    net
+}
+
+/// [`random_net`] with first-layer weights and biases over the whole `i16` range, so that a
+/// unit's sum goes far beyond what an `i16` holds, both ways (the fast loops narrow the sums
+/// to `i16` with saturation before the clip: it must clip them as the `i32` sums are clipped).
+pub fn extreme_net(variant: Variant, seed: u64) -> Net {
+    let mut net = random_net(variant, seed);
+    let mut rng = Rng::new(seed + 1000);
+    let n = net.network.as_mut().expect("random_net has a network");
+    for w in n.w1.iter_mut().chain(n.b1.iter_mut()) {
+        *w = (rng.below(65535) as i32 - 32767) as i16;
+    }
     net
 }

@@ -97,10 +97,10 @@ impl Floats {
             hidden: n.hidden,
             w1: n.w1.iter().map(|&w| w as f32 / q).collect(),
             b1: n.b1.iter().map(|&w| w as f32 / q).collect(),
-            out: n
-                .out
+            out: n.out[0]
                 .iter()
-                .flat_map(|p| p.iter().map(|&w| w as f32 / SCALE as f32))
+                .zip(&n.out[1])
+                .flat_map(|(&o, &e)| [o, e].map(|w| w as f32 / SCALE as f32))
                 .collect(),
         }
     }
@@ -113,11 +113,12 @@ impl Floats {
             hidden: self.hidden,
             w1: self.w1.iter().map(|&w| r(w, q)).collect(),
             b1: self.b1.iter().map(|&w| r(w, q)).collect(),
-            out: self
-                .out
-                .chunks_exact(2)
-                .map(|p| [r(p[0], SCALE as f32), r(p[1], SCALE as f32)])
-                .collect(),
+            out: [0, 1].map(|k| {
+                self.out
+                    .chunks_exact(2)
+                    .map(|p| r(p[k], SCALE as f32))
+                    .collect()
+            }),
         }
     }
 
