@@ -136,7 +136,7 @@ fn weights_file_round_trips_and_refuses_damage() {
         (Variant::Russian, 6),
     ] {
         let net = random_net(variant, seed);
-        let h = net.network.as_ref().unwrap().hidden;
+        let h = net.network.as_ref().unwrap().hidden();
         let bytes = netfile::to_bytes(&net);
         assert_eq!(netfile::from_bytes(&bytes).unwrap(), net);
         let err = |b: &[u8]| netfile::from_bytes(b).unwrap_err();
@@ -249,4 +249,26 @@ fn cli_refuses_bad_weights_files_with_status_2() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_network_refuses_weights_of_the_wrong_lengths() {
+    use damka::eval::network::{Network, INPUTS};
+    let ok = |h: usize| Network::new(h, vec![0; INPUTS * h], vec![0; h], [vec![0; h], vec![0; h]]);
+    assert!(ok(64).is_ok() && ok(128).is_ok());
+    assert!(ok(96).unwrap_err().contains("96 hidden units"));
+    let short = Network::new(
+        64,
+        vec![0; INPUTS * 64 - 1],
+        vec![0; 64],
+        [vec![0; 64], vec![0; 64]],
+    );
+    assert!(short.unwrap_err().contains("lengths"));
+    let out = Network::new(
+        128,
+        vec![0; INPUTS * 128],
+        vec![0; 128],
+        [vec![0; 128], vec![0; 64]],
+    );
+    assert!(out.unwrap_err().contains("lengths"));
 }

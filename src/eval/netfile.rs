@@ -56,10 +56,11 @@ pub fn to_bytes(net: &Net) -> Vec<u8> {
     match &net.network {
         None => v.extend_from_slice(&0u32.to_le_bytes()),
         Some(n) => {
-            v.extend_from_slice(&(n.hidden as u32).to_le_bytes());
+            v.extend_from_slice(&(n.hidden() as u32).to_le_bytes());
             // The file keeps each unit's (opening, ending) pair together.
-            let pairs = n.out[0].iter().zip(&n.out[1]).flat_map(|(o, e)| [o, e]);
-            for x in n.w1.iter().chain(&n.b1).chain(pairs) {
+            let [open, end] = n.out();
+            let pairs = open.iter().zip(end).flat_map(|(o, e)| [o, e]);
+            for x in n.w1().iter().chain(n.b1()).chain(pairs) {
                 v.extend_from_slice(&x.to_le_bytes());
             }
         }
@@ -138,13 +139,10 @@ pub fn from_bytes(b: &[u8]) -> Result<Net, String> {
         let (open, end): (Vec<i16>, Vec<i16>) = (0..hidden)
             .map(|_| (it.next().expect("counted"), it.next().expect("counted")))
             .unzip();
-        Network {
-            hidden,
-            w1,
-            b1,
-            out: [open, end],
-        }
+        Network::new(hidden, w1, b1, [open, end])
     });
+    // The lengths were counted from `hidden` above, which `hidden_of` checked.
+    let network = network.transpose()?;
     let mut it = b[head..linear_end].chunks_exact(4).map(|c| {
         [
             i16::from_le_bytes([c[0], c[1]]),

@@ -31,19 +31,25 @@ pub const INPUTS: usize = 256;
 pub const QA: i32 = 256;
 const QA_SHIFT: u32 = 8;
 
-/// The network's weights.
+/// The network's weights. Made by [`Network::new`], which checks every length, so the loops
+/// may rely on them; read by the accessors.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
     /// Hidden units, one of [`HIDDEN_SIZES`].
-    pub hidden: usize,
+    hidden: usize,
     /// `INPUTS * hidden` first-layer weights, input-major (the row of an input is contiguous).
-    pub w1: Vec<i16>,
+    w1: Vec<i16>,
     /// `hidden` biases.
-    pub b1: Vec<i16>,
+    b1: Vec<i16>,
     /// The output weights: `hidden` opening ones, then `hidden` ending ones, 1/`SCALE`
     /// centi-men per unit at full output (two vectors, so that a unit's two products are
     /// each one lane of a vector multiply).
-    pub out: [Vec<i16>; 2],
+    out: [Vec<i16>; 2],
+    /// `w1` widened to `i32`, for [`Network::step_avx2`]: a row is then added to the sums by
+    /// one instruction per eight units, with no widening and no spare register (the sums of
+    /// 128 units fill all sixteen). Twice the memory (128 KiB at 128 units), made once.
+    #[cfg(target_arch = "x86_64")]
+    w1_wide: Vec<i32>,
 }
 
 /// The input numbers of a position's pieces (side-to-move view), in a fixed order. Always
@@ -134,41 +140,79 @@ impl Change {
 }
 
 impl Network {
+    /// A network of `hidden` units (one of [`HIDDEN_SIZES`]) with these weights (see the
+    /// fields' order and units); an error if a length does not fit `hidden`.
+    pub fn new(
+        hidden: usize,
+        w1: Vec<i16>,
+        b1: Vec<i16>,
+        out: [Vec<i16>; 2],
+    ) -> Result<Network, String> {
+        if !HIDDEN_SIZES.contains(&hidden) {
+            return Err(format!("{hidden} hidden units (allowed: {HIDDEN_SIZES:?})"));
+        }
+        let lengths = [w1.len(), b1.len(), out[0].len(), out[1].len()];
+        if lengths != [INPUTS * hidden, hidden, hidden, hidden] {
+            return Err(format!(
+                "weights of lengths {lengths:?} for {hidden} hidden units"
+            ));
+        }
+        Ok(Network {
+            hidden,
+            #[cfg(target_arch = "x86_64")]
+            w1_wide: w1.iter().map(|&w| w as i32).collect(),
+            w1,
+            b1,
+            out,
+        })
+    }
+
     /// A network of `hidden` units (one of [`HIDDEN_SIZES`]) whose every weight is zero (it
     /// adds nothing).
     pub fn zeros(hidden: usize) -> Network {
-        assert!(HIDDEN_SIZES.contains(&hidden), "{hidden} hidden units");
-        Network {
-            hidden,
-            w1: vec![0; INPUTS * hidden],
-            b1: vec![0; hidden],
-            out: [vec![0; hidden], vec![0; hidden]],
-        }
+        let (w1, b1) = (vec![0; INPUTS * hidden], vec![0; hidden]);
+        Network::new(hidden, w1, b1, [vec![0; hidden], vec![0; hidden]])
+            .unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// The same network with `hidden` units (at least as many as it has): the new units have
-    /// every weight zero, so the network computes the same sums.
+    /// The same network with `hidden` units (one of [`HIDDEN_SIZES`], at least as many as it
+    /// has): the new units have every weight zero, so the network computes the same sums.
     pub fn widened(&self, hidden: usize) -> Network {
-        let mut n = Network::zeros(hidden);
         let h = self.hidden;
+        assert!(hidden >= h, "{hidden} hidden units, fewer than {h}");
+        let mut w1 = vec![0; INPUTS * hidden];
         for i in 0..INPUTS {
-            n.w1[i * hidden..i * hidden + h].copy_from_slice(&self.w1[i * h..(i + 1) * h]);
+            w1[i * hidden..i * hidden + h].copy_from_slice(&self.w1[i * h..(i + 1) * h]);
         }
-        n.b1[..h].copy_from_slice(&self.b1);
-        for (to, from) in n.out.iter_mut().zip(&self.out) {
-            to[..h].copy_from_slice(from);
-        }
-        n
+        let grow = |v: &[i16]| {
+            let mut g = v.to_vec();
+            g.resize(hidden, 0);
+            g
+        };
+        let out = [grow(&self.out[0]), grow(&self.out[1])];
+        Network::new(hidden, w1, grow(&self.b1), out).unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// Whether every weight vector has the length `hidden` says (what the fast loops, which
-    /// index without checks, rely on; a net read from a file always has).
-    #[inline(always)]
-    pub fn is_sized(&self) -> bool {
-        HIDDEN_SIZES.contains(&self.hidden)
-            && self.w1.len() == INPUTS * self.hidden
-            && self.b1.len() == self.hidden
-            && self.out.iter().all(|o| o.len() == self.hidden)
+    /// Hidden units, one of [`HIDDEN_SIZES`].
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The `INPUTS * hidden` first-layer weights, in 1/[`QA`], input-major (the row of an
+    /// input is contiguous).
+    pub fn w1(&self) -> &[i16] {
+        &self.w1
+    }
+
+    /// The `hidden` biases, in 1/[`QA`].
+    pub fn b1(&self) -> &[i16] {
+        &self.b1
+    }
+
+    /// The output weights: `hidden` opening ones, then `hidden` ending ones, in 1/`SCALE`
+    /// centi-men per unit at full output.
+    pub fn out(&self) -> &[Vec<i16>; 2] {
+        &self.out
     }
 
     /// The term's (opening, ending) sums, in 1/`SCALE` centi-men. Inlined into each caller so
@@ -272,28 +316,30 @@ impl Network {
         (sum(so) >> QA_SHIFT, sum(se) >> QA_SHIFT)
     }
 
-    /// [`Network::step`] with AVX2 intrinsics: the sums of 64 units are kept in eight
-    /// registers while every row of the change is added (the compiled loops load and store
-    /// the sums once per row), and the output is taken from the same registers: the units
-    /// narrowed to `i16` with saturation (which keeps the clip to `0..=QA` exact), then
-    /// multiplied by the opening and the ending weights, sixteen units an instruction. The
-    /// same integer sums as [`Network::step`] (tested against it), about half the
-    /// instructions.
+    /// [`Network::step`] with AVX2 intrinsics: the sums of all the units are kept in
+    /// registers (sixteen for 128 units) while every row of the change is added from the
+    /// widened weights (one instruction per eight units: the compiled loops widen, load, add
+    /// and store), and the output is taken from the same registers: the units narrowed to
+    /// `i16` with saturation (which keeps the clip to `0..=QA` exact), then multiplied by the
+    /// opening and the ending weights, sixteen units an instruction. The same integer sums as
+    /// [`Network::step`] (tested against it), a third of the instructions.
     ///
     /// Always inlined and not compiled for AVX2 itself (a function that is cannot be inlined
     /// for sure): it is for callers compiled with AVX2, the evaluation's fast paths, where the
     /// intrinsics become single instructions.
     ///
     /// # Safety
-    /// The CPU must have AVX2, and the network must be [`Network::is_sized`].
+    /// The CPU must have AVX2.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     pub unsafe fn step_avx2(&self, acc: &mut [i32; MAX_HIDDEN], change: &Change) -> (i32, i32) {
-        debug_assert!(self.is_sized());
-        if self.hidden == 64 {
-            avx2::step::<64>(self, acc, change)
-        } else {
-            avx2::step::<128>(self, acc, change)
+        // SAFETY: AVX2 as the caller promises; `hidden` is the network's (`Network::new`).
+        unsafe {
+            if self.hidden == 64 {
+                avx2::step::<64>(self, acc, change)
+            } else {
+                avx2::step::<128>(self, acc, change)
+            }
         }
     }
 
@@ -332,110 +378,107 @@ mod avx2 {
     use crate::core::Bits;
     use std::arch::x86_64::*;
 
-    /// The sums of 64 units, eight to a register.
-    type Units = [__m256i; 8];
+    /// The sums of up to [`MAX_HIDDEN`] units, eight to a register.
+    type Units = [__m256i; MAX_HIDDEN / 8];
 
-    /// Eight weights from `p`, widened to `i32`.
+    /// Adds (`ADD`) or takes off the rows of the inputs of `kind` on the squares `bits`
+    /// (seen through `flip`) to the sums of `H` units.
     ///
     /// # Safety
-    /// AVX2, and eight `i16` readable at `p`.
-    #[inline(always)]
-    unsafe fn widen(p: *const i16) -> __m256i {
-        _mm256_cvtepi16_epi32(_mm_loadu_si128(p as *const __m128i))
-    }
-
-    /// Adds (`ADD`) or takes off units `base..base + 64` of the rows of the inputs of `kind`
-    /// on the squares `bits` (seen through `flip`).
-    ///
-    /// # Safety
-    /// AVX2, `w1` the first-layer weights of a sized network of `H` units, `base + 64 <= H`.
+    /// AVX2, and `wide` the widened first-layer weights of a network of `H` units.
     #[inline(always)]
     unsafe fn rows<const H: usize, const ADD: bool>(
         r: &mut Units,
-        w1: *const i16,
+        wide: &[i32],
         bits: u64,
         kind: usize,
         flip: usize,
-        base: usize,
     ) {
         for s in Bits(bits) {
-            // A row starts at `(kind * 64 + square) * H` with `kind < 4` and `square < 64`,
-            // so its units `base..base + 64` lie in `w1` (`INPUTS * H` long).
-            let row = w1.add((kind * 64 + (s.index() ^ flip)) * H + base);
-            for (k, v) in r.iter_mut().enumerate() {
-                let w = widen(row.add(8 * k));
-                *v = if ADD {
-                    _mm256_add_epi32(*v, w)
-                } else {
-                    _mm256_sub_epi32(*v, w)
-                };
+            // SAFETY: a row starts at `(kind * 64 + square) * H` with `kind < 4` and
+            // `square < 64`, so its `H` weights lie in `wide` (`INPUTS * H` long, checked by
+            // `Network::new`); unaligned loads need no alignment.
+            unsafe {
+                let row = wide.as_ptr().add((kind * 64 + (s.index() ^ flip)) * H);
+                for (k, v) in r[..H / 8].iter_mut().enumerate() {
+                    let w = _mm256_loadu_si256(row.add(8 * k) as *const __m256i);
+                    *v = if ADD {
+                        _mm256_add_epi32(*v, w)
+                    } else {
+                        _mm256_sub_epi32(*v, w)
+                    };
+                }
             }
         }
     }
 
     /// The sum of the eight lanes.
+    ///
+    /// # Safety
+    /// AVX2.
     #[inline(always)]
     unsafe fn lanes_sum(v: __m256i) -> i32 {
-        let x = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
-        let x = _mm_add_epi32(x, _mm_shuffle_epi32::<0b01_00_11_10>(x));
-        let x = _mm_add_epi32(x, _mm_shuffle_epi32::<0b10_11_00_01>(x));
-        _mm_cvtsi128_si32(x)
+        // SAFETY: AVX2 as the caller promises; no memory is touched.
+        unsafe {
+            let x = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+            let x = _mm_add_epi32(x, _mm_shuffle_epi32::<0b01_00_11_10>(x));
+            let x = _mm_add_epi32(x, _mm_shuffle_epi32::<0b10_11_00_01>(x));
+            _mm_cvtsi128_si32(x)
+        }
     }
 
     /// [`Network::step_avx2`] for `H` units.
     ///
     /// # Safety
-    /// As [`Network::step_avx2`], with `n.hidden == H`.
+    /// AVX2, and `n.hidden == H`.
     #[inline(always)]
     pub(super) unsafe fn step<const H: usize>(
         n: &Network,
         acc: &mut [i32; MAX_HIDDEN],
         change: &Change,
     ) -> (i32, i32) {
-        let w1 = n.w1.as_ptr();
-        let zero = _mm256_setzero_si256();
-        let top = _mm256_set1_epi16(QA as i16);
-        let (mut so, mut se) = (zero, zero);
-        for half in 0..H / 64 {
-            let base = half * 64;
-            // Units `base..base + 64` are in `acc` (`H <= MAX_HIDDEN`) and in `b1` and both
-            // output vectors (`H` long: the network is sized); unaligned loads and stores
-            // need no alignment.
-            let mut r: Units = [zero; 8];
-            for (k, v) in r.iter_mut().enumerate() {
+        // SAFETY: units `0..H` are in `acc` (`H <= MAX_HIDDEN`), in `b1` and in both output
+        // vectors (`H` long, checked by `Network::new`); unaligned loads and stores need no
+        // alignment.
+        unsafe {
+            let zero = _mm256_setzero_si256();
+            let top = _mm256_set1_epi16(QA as i16);
+            let mut r: Units = [zero; MAX_HIDDEN / 8];
+            for (k, v) in r[..H / 8].iter_mut().enumerate() {
                 *v = if change.from_bias {
-                    widen(n.b1.as_ptr().add(base + 8 * k))
+                    let b = _mm_loadu_si128(n.b1.as_ptr().add(8 * k) as *const __m128i);
+                    _mm256_cvtepi16_epi32(b)
                 } else {
-                    _mm256_loadu_si256(acc.as_ptr().add(base + 8 * k) as *const __m256i)
+                    _mm256_loadu_si256(acc.as_ptr().add(8 * k) as *const __m256i)
                 };
             }
             // Each kind and sign on its own line: unrolled, so that an empty set (most of
             // them) costs a test.
-            let (off, on, flip) = (&change.off, &change.on, change.flip);
-            rows::<H, false>(&mut r, w1, off[0], 0, flip, base);
-            rows::<H, true>(&mut r, w1, on[0], 0, flip, base);
-            rows::<H, false>(&mut r, w1, off[1], 1, flip, base);
-            rows::<H, true>(&mut r, w1, on[1], 1, flip, base);
-            rows::<H, false>(&mut r, w1, off[2], 2, flip, base);
-            rows::<H, true>(&mut r, w1, on[2], 2, flip, base);
-            rows::<H, false>(&mut r, w1, off[3], 3, flip, base);
-            rows::<H, true>(&mut r, w1, on[3], 3, flip, base);
-            for (k, v) in r.iter().enumerate() {
-                _mm256_storeu_si256(acc.as_mut_ptr().add(base + 8 * k) as *mut __m256i, *v);
+            let (off, on, flip, w) = (&change.off, &change.on, change.flip, &n.w1_wide[..]);
+            rows::<H, false>(&mut r, w, off[0], 0, flip);
+            rows::<H, true>(&mut r, w, on[0], 0, flip);
+            rows::<H, false>(&mut r, w, off[1], 1, flip);
+            rows::<H, true>(&mut r, w, on[1], 1, flip);
+            rows::<H, false>(&mut r, w, off[2], 2, flip);
+            rows::<H, true>(&mut r, w, on[2], 2, flip);
+            rows::<H, false>(&mut r, w, off[3], 3, flip);
+            rows::<H, true>(&mut r, w, on[3], 3, flip);
+            for (k, v) in r[..H / 8].iter().enumerate() {
+                _mm256_storeu_si256(acc.as_mut_ptr().add(8 * k) as *mut __m256i, *v);
             }
-            for k in 0..4 {
+            let (mut so, mut se) = (zero, zero);
+            for k in 0..H / 16 {
                 // Lanes of the pack: units 0-3, 8-11 | 4-7, 12-15; the permute puts them in
                 // order, so the weights are read as they are stored.
                 let h = _mm256_packs_epi32(r[2 * k], r[2 * k + 1]);
                 let h = _mm256_permute4x64_epi64::<0b11_01_10_00>(h);
                 let h = _mm256_min_epi16(_mm256_max_epi16(h, zero), top);
-                let at = base + 16 * k;
-                let wo = _mm256_loadu_si256(n.out[0].as_ptr().add(at) as *const __m256i);
-                let we = _mm256_loadu_si256(n.out[1].as_ptr().add(at) as *const __m256i);
+                let wo = _mm256_loadu_si256(n.out[0].as_ptr().add(16 * k) as *const __m256i);
+                let we = _mm256_loadu_si256(n.out[1].as_ptr().add(16 * k) as *const __m256i);
                 so = _mm256_add_epi32(so, _mm256_madd_epi16(h, wo));
                 se = _mm256_add_epi32(se, _mm256_madd_epi16(h, we));
             }
+            (lanes_sum(so) >> QA_SHIFT, lanes_sum(se) >> QA_SHIFT)
         }
-        (lanes_sum(so) >> QA_SHIFT, lanes_sum(se) >> QA_SHIFT)
     }
 }

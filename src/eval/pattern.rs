@@ -194,10 +194,7 @@ impl Kernels for Fast {
 
     #[inline(always)]
     fn network(n: &Network, acc: &mut [i32; MAX_HIDDEN], change: &Change) -> (i32, i32) {
-        if !n.is_sized() {
-            return n.step(acc, change);
-        }
-        // SAFETY: as for `extract`, AVX2 was detected; the network is sized (checked above).
+        // SAFETY: as for `extract`, AVX2 was detected.
         unsafe { n.step_avx2(acc, change) }
     }
 }

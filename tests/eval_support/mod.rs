@@ -20,15 +20,14 @@ pub fn random_net(variant: Variant, seed: u64) -> Net {
     // First-layer weights about a quarter of a unit's range, so that units are cut off at
     // both ends on many positions (both sides of the clamp are exercised).
     let mut q = |span: u64| (rng.below(2 * span + 1) as i64 - span as i64) as i16;
-    let mut n = Network::zeros(network::HIDDEN_SIZES[seed.is_multiple_of(2) as usize]);
-    for w in n.w1.iter_mut().chain(n.b1.iter_mut()) {
-        *w = q(network::QA as u64 / 4);
-    }
-    for j in 0..n.hidden {
-        n.out[0][j] = q(3000);
-        n.out[1][j] = q(3000);
-    }
-    net.network = Some(n);
+    let hidden = network::HIDDEN_SIZES[seed.is_multiple_of(2) as usize];
+    let w1 = (0..network::INPUTS * hidden)
+        .map(|_| q(network::QA as u64 / 4))
+        .collect();
+    let b1 = (0..hidden).map(|_| q(network::QA as u64 / 4)).collect();
+    // Each unit's (opening, ending) pair drawn together.
+    let (open, end) = (0..hidden).map(|_| (q(3000), q(3000))).unzip();
+    net.network = Some(Network::new(hidden, w1, b1, [open, end]).unwrap());
     net
 }
 
@@ -38,9 +37,10 @@ pub fn random_net(variant: Variant, seed: u64) -> Net {
 pub fn extreme_net(variant: Variant, seed: u64) -> Net {
     let mut net = random_net(variant, seed);
     let mut rng = Rng::new(seed + 1000);
-    let n = net.network.as_mut().expect("random_net has a network");
-    for w in n.w1.iter_mut().chain(n.b1.iter_mut()) {
-        *w = (rng.below(65535) as i32 - 32767) as i16;
-    }
+    let n = net.network.take().expect("random_net has a network");
+    let mut any = || (rng.below(65535) as i32 - 32767) as i16;
+    let w1 = n.w1().iter().map(|_| any()).collect();
+    let b1 = n.b1().iter().map(|_| any()).collect();
+    net.network = Some(Network::new(n.hidden(), w1, b1, n.out().clone()).unwrap());
     net
 }

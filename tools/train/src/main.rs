@@ -180,8 +180,12 @@ fn main() {
                     std::process::exit(2);
                 }
                 nn = net.network.as_ref().map(|n| {
-                    if n.hidden < args.hidden {
-                        eprintln!("network widened from {} to {} units", n.hidden, args.hidden);
+                    if n.hidden() < args.hidden {
+                        eprintln!(
+                            "network widened from {} to {} units",
+                            n.hidden(),
+                            args.hidden
+                        );
                     }
                     nn::Floats::of_widened(n, args.hidden, args.seed)
                 });

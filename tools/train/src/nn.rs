@@ -82,11 +82,11 @@ impl Floats {
     /// until trained), so that a trained network gets more capacity without losing what it
     /// knows.
     pub fn of_widened(n: &Network, hidden: usize, seed: u64) -> Floats {
-        if n.hidden >= hidden {
+        if n.hidden() >= hidden {
             return Floats::of(n);
         }
         let mut f = Floats::of(&n.widened(hidden));
-        f.randomize_units(seed, n.hidden);
+        f.randomize_units(seed, n.hidden());
         f
     }
 
@@ -94,12 +94,12 @@ impl Floats {
     pub fn of(n: &Network) -> Floats {
         let q = QA as f32;
         Floats {
-            hidden: n.hidden,
-            w1: n.w1.iter().map(|&w| w as f32 / q).collect(),
-            b1: n.b1.iter().map(|&w| w as f32 / q).collect(),
-            out: n.out[0]
+            hidden: n.hidden(),
+            w1: n.w1().iter().map(|&w| w as f32 / q).collect(),
+            b1: n.b1().iter().map(|&w| w as f32 / q).collect(),
+            out: n.out()[0]
                 .iter()
-                .zip(&n.out[1])
+                .zip(&n.out()[1])
                 .flat_map(|(&o, &e)| [o, e].map(|w| w as f32 / SCALE as f32))
                 .collect(),
         }
@@ -109,17 +109,16 @@ impl Floats {
     pub fn quantize(&self) -> Network {
         let r = |x: f32, s: f32| (x as f64 * s as f64).round().clamp(-32767.0, 32767.0) as i16;
         let q = QA as f32;
-        Network {
-            hidden: self.hidden,
-            w1: self.w1.iter().map(|&w| r(w, q)).collect(),
-            b1: self.b1.iter().map(|&w| r(w, q)).collect(),
-            out: [0, 1].map(|k| {
-                self.out
-                    .chunks_exact(2)
-                    .map(|p| r(p[k], SCALE as f32))
-                    .collect()
-            }),
-        }
+        let out = [0, 1].map(|k| {
+            self.out
+                .chunks_exact(2)
+                .map(|p| r(p[k], SCALE as f32))
+                .collect()
+        });
+        let w1 = self.w1.iter().map(|&w| r(w, q)).collect();
+        let b1 = self.b1.iter().map(|&w| r(w, q)).collect();
+        // The float network has the lengths of its `hidden` (made by `initial` or `of`).
+        Network::new(self.hidden, w1, b1, out).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// The term's score (centi-men) for these inputs at opening share `ph`; `pre` receives
