@@ -45,11 +45,6 @@ pub struct Network {
     /// centi-men per unit at full output (two vectors, so that a unit's two products are
     /// each one lane of a vector multiply).
     out: [Vec<i16>; 2],
-    /// `w1` widened to `i32`, for [`Network::step_avx2`]: a row is then added to the sums by
-    /// one instruction per eight units, with no widening and no spare register (the sums of
-    /// 128 units fill all sixteen). Twice the memory (128 KiB at 128 units), made once.
-    #[cfg(target_arch = "x86_64")]
-    w1_wide: Vec<i32>,
 }
 
 /// The input numbers of a position's pieces (side-to-move view), in a fixed order. Always
@@ -159,8 +154,6 @@ impl Network {
         }
         Ok(Network {
             hidden,
-            #[cfg(target_arch = "x86_64")]
-            w1_wide: w1.iter().map(|&w| w as i32).collect(),
             w1,
             b1,
             out,
@@ -316,13 +309,13 @@ impl Network {
         (sum(so) >> QA_SHIFT, sum(se) >> QA_SHIFT)
     }
 
-    /// [`Network::step`] with AVX2 intrinsics: the sums of all the units are kept in
-    /// registers (sixteen for 128 units) while every row of the change is added from the
-    /// widened weights (one instruction per eight units: the compiled loops widen, load, add
-    /// and store), and the output is taken from the same registers: the units narrowed to
-    /// `i16` with saturation (which keeps the clip to `0..=QA` exact), then multiplied by the
-    /// opening and the ending weights, sixteen units an instruction. The same integer sums as
-    /// [`Network::step`] (tested against it), a third of the instructions.
+    /// [`Network::step`] with AVX2 intrinsics: the sums of 64 units are kept in eight
+    /// registers while every row of the change is added (the compiled loops load and store
+    /// the sums once per row), and the output is taken from the same registers: the units
+    /// narrowed to `i16` with saturation (which keeps the clip to `0..=QA` exact), then
+    /// multiplied by the opening and the ending weights, sixteen units an instruction. The
+    /// same integer sums as [`Network::step`] (tested against it), about half the
+    /// instructions.
     ///
     /// Always inlined and not compiled for AVX2 itself (a function that is cannot be inlined
     /// for sure): it is for callers compiled with AVX2, the evaluation's fast paths, where the
@@ -378,30 +371,44 @@ mod avx2 {
     use crate::core::Bits;
     use std::arch::x86_64::*;
 
-    /// The sums of up to [`MAX_HIDDEN`] units, eight to a register.
-    type Units = [__m256i; MAX_HIDDEN / 8];
+    /// The sums of 64 units, eight to a register. (All 128 units would fill the sixteen
+    /// registers and leave none to widen a row's weights in; rows of weights widened to `i32`
+    /// beforehand, added straight from memory, took fewer instructions but twice the cache
+    /// lines, and were slower by the clock.)
+    type Units = [__m256i; 8];
 
-    /// Adds (`ADD`) or takes off the rows of the inputs of `kind` on the squares `bits`
-    /// (seen through `flip`) to the sums of `H` units.
+    /// Eight weights from `p`, widened to `i32`.
     ///
     /// # Safety
-    /// AVX2, and `wide` the widened first-layer weights of a network of `H` units.
+    /// AVX2, and eight `i16` readable at `p`.
+    #[inline(always)]
+    unsafe fn widen(p: *const i16) -> __m256i {
+        // SAFETY: as the caller promises; unaligned loads need no alignment.
+        unsafe { _mm256_cvtepi16_epi32(_mm_loadu_si128(p as *const __m128i)) }
+    }
+
+    /// Adds (`ADD`) or takes off units `base..base + 64` of the rows of the inputs of `kind`
+    /// on the squares `bits` (seen through `flip`).
+    ///
+    /// # Safety
+    /// AVX2, `w1` the first-layer weights of a network of `H` units, `base + 64 <= H`.
     #[inline(always)]
     unsafe fn rows<const H: usize, const ADD: bool>(
         r: &mut Units,
-        wide: &[i32],
+        w1: &[i16],
         bits: u64,
         kind: usize,
         flip: usize,
+        base: usize,
     ) {
         for s in Bits(bits) {
             // SAFETY: a row starts at `(kind * 64 + square) * H` with `kind < 4` and
-            // `square < 64`, so its `H` weights lie in `wide` (`INPUTS * H` long, checked by
-            // `Network::new`); unaligned loads need no alignment.
+            // `square < 64`, so its units `base..base + 64` lie in `w1` (`INPUTS * H` long,
+            // checked by `Network::new`).
             unsafe {
-                let row = wide.as_ptr().add((kind * 64 + (s.index() ^ flip)) * H);
-                for (k, v) in r[..H / 8].iter_mut().enumerate() {
-                    let w = _mm256_loadu_si256(row.add(8 * k) as *const __m256i);
+                let row = w1.as_ptr().add((kind * 64 + (s.index() ^ flip)) * H + base);
+                for (k, v) in r.iter_mut().enumerate() {
+                    let w = widen(row.add(8 * k));
                     *v = if ADD {
                         _mm256_add_epi32(*v, w)
                     } else {
@@ -437,46 +444,49 @@ mod avx2 {
         acc: &mut [i32; MAX_HIDDEN],
         change: &Change,
     ) -> (i32, i32) {
-        // SAFETY: units `0..H` are in `acc` (`H <= MAX_HIDDEN`), in `b1` and in both output
-        // vectors (`H` long, checked by `Network::new`); unaligned loads and stores need no
-        // alignment.
+        // SAFETY: units `base..base + 64` (`base + 64 <= H`) are in `acc` (`H <= MAX_HIDDEN`)
+        // and in `b1` and both output vectors (`H` long, checked by `Network::new`);
+        // unaligned loads and stores need no alignment.
         unsafe {
             let zero = _mm256_setzero_si256();
             let top = _mm256_set1_epi16(QA as i16);
-            let mut r: Units = [zero; MAX_HIDDEN / 8];
-            for (k, v) in r[..H / 8].iter_mut().enumerate() {
-                *v = if change.from_bias {
-                    let b = _mm_loadu_si128(n.b1.as_ptr().add(8 * k) as *const __m128i);
-                    _mm256_cvtepi16_epi32(b)
-                } else {
-                    _mm256_loadu_si256(acc.as_ptr().add(8 * k) as *const __m256i)
-                };
-            }
-            // Each kind and sign on its own line: unrolled, so that an empty set (most of
-            // them) costs a test.
-            let (off, on, flip, w) = (&change.off, &change.on, change.flip, &n.w1_wide[..]);
-            rows::<H, false>(&mut r, w, off[0], 0, flip);
-            rows::<H, true>(&mut r, w, on[0], 0, flip);
-            rows::<H, false>(&mut r, w, off[1], 1, flip);
-            rows::<H, true>(&mut r, w, on[1], 1, flip);
-            rows::<H, false>(&mut r, w, off[2], 2, flip);
-            rows::<H, true>(&mut r, w, on[2], 2, flip);
-            rows::<H, false>(&mut r, w, off[3], 3, flip);
-            rows::<H, true>(&mut r, w, on[3], 3, flip);
-            for (k, v) in r[..H / 8].iter().enumerate() {
-                _mm256_storeu_si256(acc.as_mut_ptr().add(8 * k) as *mut __m256i, *v);
-            }
             let (mut so, mut se) = (zero, zero);
-            for k in 0..H / 16 {
-                // Lanes of the pack: units 0-3, 8-11 | 4-7, 12-15; the permute puts them in
-                // order, so the weights are read as they are stored.
-                let h = _mm256_packs_epi32(r[2 * k], r[2 * k + 1]);
-                let h = _mm256_permute4x64_epi64::<0b11_01_10_00>(h);
-                let h = _mm256_min_epi16(_mm256_max_epi16(h, zero), top);
-                let wo = _mm256_loadu_si256(n.out[0].as_ptr().add(16 * k) as *const __m256i);
-                let we = _mm256_loadu_si256(n.out[1].as_ptr().add(16 * k) as *const __m256i);
-                so = _mm256_add_epi32(so, _mm256_madd_epi16(h, wo));
-                se = _mm256_add_epi32(se, _mm256_madd_epi16(h, we));
+            for half in 0..H / 64 {
+                let base = half * 64;
+                let mut r: Units = [zero; 8];
+                for (k, v) in r.iter_mut().enumerate() {
+                    *v = if change.from_bias {
+                        widen(n.b1.as_ptr().add(base + 8 * k))
+                    } else {
+                        _mm256_loadu_si256(acc.as_ptr().add(base + 8 * k) as *const __m256i)
+                    };
+                }
+                // Each kind and sign on its own line: unrolled, so that an empty set (most of
+                // them) costs a test.
+                let (off, on, flip, w1) = (&change.off, &change.on, change.flip, &n.w1[..]);
+                rows::<H, false>(&mut r, w1, off[0], 0, flip, base);
+                rows::<H, true>(&mut r, w1, on[0], 0, flip, base);
+                rows::<H, false>(&mut r, w1, off[1], 1, flip, base);
+                rows::<H, true>(&mut r, w1, on[1], 1, flip, base);
+                rows::<H, false>(&mut r, w1, off[2], 2, flip, base);
+                rows::<H, true>(&mut r, w1, on[2], 2, flip, base);
+                rows::<H, false>(&mut r, w1, off[3], 3, flip, base);
+                rows::<H, true>(&mut r, w1, on[3], 3, flip, base);
+                for (k, v) in r.iter().enumerate() {
+                    _mm256_storeu_si256(acc.as_mut_ptr().add(base + 8 * k) as *mut __m256i, *v);
+                }
+                for k in 0..4 {
+                    // Lanes of the pack: units 0-3, 8-11 | 4-7, 12-15; the permute puts them
+                    // in order, so the weights are read as they are stored.
+                    let h = _mm256_packs_epi32(r[2 * k], r[2 * k + 1]);
+                    let h = _mm256_permute4x64_epi64::<0b11_01_10_00>(h);
+                    let h = _mm256_min_epi16(_mm256_max_epi16(h, zero), top);
+                    let at = base + 16 * k;
+                    let wo = _mm256_loadu_si256(n.out[0].as_ptr().add(at) as *const __m256i);
+                    let we = _mm256_loadu_si256(n.out[1].as_ptr().add(at) as *const __m256i);
+                    so = _mm256_add_epi32(so, _mm256_madd_epi16(h, wo));
+                    se = _mm256_add_epi32(se, _mm256_madd_epi16(h, we));
+                }
             }
             (lanes_sum(so) >> QA_SHIFT, lanes_sum(se) >> QA_SHIFT)
         }
