@@ -1,14 +1,14 @@
 //! The learned evaluation kept incrementally along a search path ([`EvalStack`]): one entry per
-//! ply holds the pieces of the last position evaluated at that ply (seen from its side to
-//! move), its network accumulator (the first layer's sums, [`Network::refresh`]), its pattern
-//! sums and its score. A position is evaluated from the entry of its own ply (the last position
-//! evaluated there: its previous sibling, or a position of an earlier branch) if it holds a
-//! position of the same side to move: the accumulator changes by the rows of the inputs that
-//! differ only ([`Network::update`]), the
-//! patterns by the windows that hold a man that differs (each window's weight is kept in the
-//! entry, so it is taken off without a lookup), and the same position again costs nothing.
-//! Where refreshing the network costs less (more inputs differ than there are pieces), it is
-//! refreshed.
+//! ply holds the pieces of the last position evaluated at that ply (the side to move's and the
+//! other side's, on the board as it is), its network accumulator (the first layer's sums), its
+//! pattern sums and its score. A position is evaluated from the entry of its own ply (the last
+//! position evaluated there: its previous sibling, or a position of an earlier branch) if it
+//! holds a position of the same side to move: the accumulator changes by the rows of the
+//! inputs that differ only ([`Change::between`], made by [`super::network::Network::step`]),
+//! the patterns by the windows that hold a man that differs (each window's weight is kept in
+//! the entry, so it is taken off without a lookup), and the same position again costs nothing.
+//! Where summing the network again costs less (more inputs differ than there are pieces), it is
+//! summed again ([`Change::refresh`]).
 //!
 //! The state is found from the pieces alone, never trusted: an entry is used only by comparing
 //! its pieces with the position's, so whatever was evaluated at a ply before (another branch,

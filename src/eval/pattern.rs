@@ -20,10 +20,10 @@
 //! Every weight is a pair (opening, ending), interpolated by the number of pieces on the board
 //! like the hand-written evaluation; weights are in 1/[`SCALE`] centi-men.
 //!
-//! Where the CPU has BMI2 and AVX2 (chosen at run time) the eight bits of a window are taken
-//! with `pext` and the network's loops are compiled for AVX2; elsewhere a portable loop takes
-//! the same bits in the same order and the same network code runs without AVX2, so both give
-//! the same score (tested).
+//! Where the CPU has BMI2, AVX2 and POPCNT (chosen at run time, [`Kernels`]) the eight bits of
+//! a window are taken with `pext` and the network's sums are made by its AVX2 kernel
+//! ([`Network::step_avx2`]); elsewhere a portable loop takes the same bits in the same order and
+//! the network's portable loops run, so both give the same score (tested).
 
 use super::network::{Change, Network, MAX_HIDDEN};
 use super::rotate;
