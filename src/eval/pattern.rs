@@ -93,6 +93,12 @@ pub fn windows(variant: Variant) -> &'static [u64] {
     }
 }
 
+/// Number of pattern weights of a game's nets (each window's [`PATTERNS`], window-major), the
+/// first of its features ([`features`]); a net without patterns has none of them.
+pub fn pattern_count(variant: Variant) -> usize {
+    windows(variant).len() * PATTERNS
+}
+
 /// Pieces on the board at the start, where the phase is full opening.
 pub fn full_phase(variant: Variant) -> i32 {
     match variant {
@@ -280,7 +286,7 @@ impl Net {
         Net {
             name: name.to_string(),
             variant,
-            patterns: vec![[0; 2]; windows(variant).len() * PATTERNS],
+            patterns: vec![[0; 2]; pattern_count(variant)],
             kings: vec![[0; 2]; KING_WEIGHTS],
             material: [[0; 2]; MATERIAL_WEIGHTS],
             classic: [0; 2],
@@ -489,7 +495,7 @@ pub fn features(
         let idx = BASE3[a] as usize + 2 * BASE3[b] as usize;
         out.push(((w * PATTERNS + idx) as u32, 1.0));
     }
-    let base = (sq.len() * PATTERNS) as u32;
+    let base = pattern_count(variant) as u32;
     for s in crate::core::Bits(own.kings) {
         out.push((base + s.0 as u32, 1.0));
     }
@@ -512,5 +518,5 @@ pub fn features(
 
 /// Number of features of a game (see [`features`]).
 pub fn feature_count(variant: Variant) -> usize {
-    windows(variant).len() * PATTERNS + KING_WEIGHTS + MATERIAL_WEIGHTS + 1
+    pattern_count(variant) + KING_WEIGHTS + MATERIAL_WEIGHTS + 1
 }

@@ -251,7 +251,7 @@ pub fn weights_of(net: &Net) -> Weights {
     let absent = if net.has_patterns() {
         0
     } else {
-        pattern::windows(net.variant).len() * pattern::PATTERNS
+        pattern::pattern_count(net.variant)
     };
     let pairs = net
         .patterns
@@ -286,7 +286,7 @@ pub fn train(
     let learned_from = if patterns {
         0
     } else {
-        2 * pattern::windows(variant).len() * pattern::PATTERNS
+        2 * pattern::pattern_count(variant)
     };
     let n = w.len();
     let (mut m, mut v) = (vec![0f32; n], vec![0f32; n]);
@@ -372,7 +372,7 @@ pub fn quantize(w: &[f32], variant: Variant, name: &str, patterns: bool) -> Net 
     let q = |x: f32| (x as f64 * SCALE as f64).round().clamp(-32767.0, 32767.0) as i16;
     let pair = |f: usize| [q(w[2 * f]), q(w[2 * f + 1])];
     let mut net = Net::zeros(variant, name);
-    let np = net.patterns.len();
+    let np = pattern::pattern_count(variant);
     for (f, p) in net.patterns.iter_mut().enumerate() {
         *p = pair(f);
     }
