@@ -47,9 +47,9 @@ pub struct Network {
     out: [Vec<i16>; 2],
 }
 
-/// The input numbers of a position's pieces (side-to-move view), in a fixed order. Always
-/// inlined: a call would compile the caller's row sums without its AVX2.
-#[inline(always)]
+/// The input numbers of a position's pieces (side-to-move view), in a fixed order: the
+/// trainer's sparse inputs (the engine adds rows by the squares of a [`Change`]).
+#[inline]
 pub fn inputs(own: Pieces, opp: Pieces, mut f: impl FnMut(usize)) {
     for (kind, b) in [own.men, own.kings, opp.men, opp.kings]
         .into_iter()

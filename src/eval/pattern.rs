@@ -150,13 +150,18 @@ pub struct Net {
 /// The pieces seen from the side to move: (own, enemy), Black's turned half a turn.
 #[inline]
 pub fn view(white: Pieces, black: Pieces, side: Color) -> (Pieces, Pieces) {
-    let turn = |p: Pieces| Pieces {
-        men: rotate(p.men),
-        kings: rotate(p.kings),
-    };
     match side {
         Color::White => (white, black),
-        Color::Black => (turn(black), turn(white)),
+        Color::Black => (turned(black), turned(white)),
+    }
+}
+
+/// Pieces turned half a turn ([`rotate`]).
+#[inline(always)]
+fn turned(p: Pieces) -> Pieces {
+    Pieces {
+        men: rotate(p.men),
+        kings: rotate(p.kings),
     }
 }
 
@@ -386,13 +391,7 @@ impl Net {
             e += *c as i32 * m[1] as i32;
         }
         if self.classic != [0, 0] {
-            let turn = |p: Pieces| match flip {
-                0 => p,
-                _ => Pieces {
-                    men: rotate(p.men),
-                    kings: rotate(p.kings),
-                },
-            };
+            let turn = |p: Pieces| if flip == 0 { p } else { turned(p) };
             let c = classic(self.variant, turn(own), turn(opp));
             o += c * self.classic[0] as i32 / 100;
             e += c * self.classic[1] as i32 / 100;
