@@ -11,7 +11,7 @@ use damka::eval::pattern::Net;
 use damka::eval::{evaluator, EvalStack, Evaluate, Evaluator};
 use damka::search::{Job, SearchLimits, Searcher};
 use damka::variant::{GameMove, Notation, Position, RussianPosition, TurkishPosition};
-use eval_support::{extreme_net, random_net};
+use eval_support::{edge_net, extreme_net, random_net};
 use std::sync::Arc;
 
 /// What a random search met: nodes compared, and the moves the issue asks to see.
@@ -88,20 +88,26 @@ impl Walk<'_> {
     }
 }
 
+impl<'a> Walk<'a> {
+    fn new(net: &'a Net, seed: u64) -> Walk<'a> {
+        Walk {
+            net,
+            eval: Evaluator::learned(Arc::new(net.clone())),
+            stacks: [
+                EvalStack::new(64),
+                EvalStack::new_portable(64),
+                EvalStack::new(64),
+            ],
+            rng: Rng::new(seed),
+            met: Met::default(),
+        }
+    }
+}
+
 /// Random searches from positions of random games (every ply of them), with `net`.
 fn check_game<P: Evaluate>(net: &Net, seed: u64, roots: usize) -> Met {
     let mut rng = Rng::new(seed);
-    let mut walk = Walk {
-        net,
-        eval: Evaluator::learned(Arc::new(net.clone())),
-        stacks: [
-            EvalStack::new(64),
-            EvalStack::new_portable(64),
-            EvalStack::new(64),
-        ],
-        rng: Rng::new(seed + 1),
-        met: Met::default(),
-    };
+    let mut walk = Walk::new(net, seed + 1);
     let mut done = 0;
     while done < roots {
         let mut pos = P::start();
@@ -130,8 +136,10 @@ fn check_variant<P: Evaluate>() {
     let mut nets: Vec<Net> = (1..=3).map(|seed| random_net(variant, seed)).collect();
     // Without region patterns: only the network and the linear terms are kept.
     nets[2].patterns.clear();
-    // First-layer sums far beyond the i16 range, 64 and 128 units.
+    // First-layer sums far beyond the i16 range, 64 and 128 units (kept in i32).
     nets.extend((4..=5).map(|seed| extreme_net(variant, seed)));
+    // Sums spanning almost all the values of the 16-bit form (kept in 16 bits, wrapping).
+    nets.extend((6..=7).map(|seed| edge_net(variant, seed)));
     nets.extend(evaluator::compiled_in(variant).map(|n| (**n).clone()));
     let mut met = Met::default();
     for (i, net) in nets.iter().enumerate() {
@@ -154,12 +162,72 @@ fn incremental_scores_equal_from_scratch() {
 }
 
 #[test]
+fn set_up_positions_with_more_pieces_than_a_side_starts_with() {
+    // A Russian position may be set up with more than 12 pieces a side; the 16-bit sums do
+    // not hold there (such positions are evaluated in i32), and below them captures bring
+    // the sides back to 12, where they do. Every node's score is exact either way.
+    let roots: Vec<RussianPosition> = [
+        "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3,b4,f4:Bc5,g5,b6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+        "B:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,b4,d4:Bc5,e5,g5,b6,d6,f6,h6,a7,c7,e7,g7,b8,d8",
+        "W:WKa1,Kc1,Ke1,Kg1,Kb2,Kd2,Kf2,Kh2,Ka3,Kc3,Ke3,Kg3,Kb4:Bd6,f6,a7,h8",
+        "B:Wb2,d2:BKa1,Kc1,Ke1,Kg1,Kc3,Ke3,Kg3,Kb6,Kd6,Kf6,Kh6,Ka7,Kc7,Ke7",
+    ]
+    .iter()
+    .map(|f| RussianPosition::parse_any(f).expect("a position"))
+    .collect();
+    let mut nets = vec![
+        random_net(Variant::Russian, 2),
+        edge_net(Variant::Russian, 6),
+    ];
+    nets.extend(evaluator::compiled_in(Variant::Russian).map(|n| (**n).clone()));
+    for (i, net) in nets.iter().enumerate() {
+        let narrow = net
+            .network
+            .as_ref()
+            .and_then(|n| n.narrow())
+            .expect("16-bit sums");
+        let mut walk = Walk::new(net, 40 + i as u64);
+        let (mut beyond, mut within) = (0, 0);
+        for root in &roots {
+            let (w, b) = (root.pieces(Color::White), root.pieces(Color::Black));
+            assert!(!narrow.holds(w, b), "{root}");
+            for _ in 0..40 {
+                let before = walk.met.nodes;
+                walk.node(root, 0, 7);
+                assert!(walk.met.nodes > before);
+            }
+            // Which side of the bound the positions met were on.
+            let mut rng = Rng::new(5);
+            for _ in 0..200 {
+                let mut pos = *root;
+                for _ in 0..8 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos = pos.play(&moves[rng.below(moves.len() as u64) as usize]);
+                }
+                let (w, b) = (pos.pieces(Color::White), pos.pieces(Color::Black));
+                if narrow.holds(w, b) {
+                    within += 1;
+                } else {
+                    beyond += 1;
+                }
+            }
+        }
+        assert!(beyond > 100 && within > 100, "{beyond} {within}");
+    }
+}
+
+#[test]
 fn another_net_never_sees_the_sums_of_the_last() {
     // Two nets for one game, one stack: each score is the net's own, whichever net evaluated
     // the same positions at the same plies before.
+    // Sums in 16 bits (the random nets) and in i32 (the extreme one).
     let nets = [
         random_net(Variant::Russian, 5),
         random_net(Variant::Russian, 6),
+        extreme_net(Variant::Russian, 4),
     ];
     let mut stack = EvalStack::new(8);
     let mut pos = RussianPosition::start();
@@ -175,7 +243,7 @@ fn another_net_never_sees_the_sums_of_the_last() {
             pos.pieces(Color::Black),
             pos.side_to_move(),
         );
-        let net = &nets[rng.below(2) as usize];
+        let net = &nets[rng.below(3) as usize];
         assert_eq!(
             stack.evaluate(net, w, b, s, i % 8),
             net.evaluate(w, b, s),

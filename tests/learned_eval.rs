@@ -4,11 +4,11 @@
 use damka::core::{Color, Rng, Variant};
 mod eval_support;
 
-use damka::eval::network;
+use damka::eval::network::{self, Change};
 use damka::eval::pattern;
 use damka::eval::{evaluator, netfile, rotate};
 use damka::variant::{Pieces, Position, RussianPosition, TurkishPosition};
-use eval_support::{extreme_net, random_net};
+use eval_support::{edge_net, extreme_net, random_net};
 
 /// Positions met in random games from the start (every ply), kings and captures included.
 fn random_positions<P: Position>(count: usize, seed: u64) -> Vec<P> {
@@ -91,6 +91,55 @@ fn check_game<P: Position>(variant: Variant) {
 fn integer_inference_equals_reference_and_is_colour_symmetric() {
     check_game::<RussianPosition>(Variant::Russian);
     check_game::<TurkishPosition>(Variant::Turkish);
+}
+
+/// The first layer's sums kept in 16 bits, changed from one position to the next as the
+/// search changes them (from the last position of the same side to move, which may be of
+/// another game and differ by many inputs), give the `i32` sums' terms, by the portable loops
+/// and by AVX2; for nets whose units fill the 16-bit range ([`edge_net`]) and the compiled-in
+/// nets, which have 16-bit sums.
+fn check_narrow<P: Position>(variant: Variant) {
+    let sides = random_sides::<P>(4000, 17 + variant as u64);
+    let mut nets: Vec<pattern::Net> = (1..=2).map(|seed| random_net(variant, seed)).collect();
+    nets.extend((6..=7).map(|seed| edge_net(variant, seed)));
+    nets.extend(evaluator::compiled_in(variant).map(|n| (**n).clone()));
+    for net in &nets {
+        let n = net.network.as_ref().unwrap();
+        let narrow = n.narrow().expect("16-bit sums");
+        let mut portable = [[0u16; network::MAX_HIDDEN]; 2];
+        #[cfg(target_arch = "x86_64")]
+        let mut fast = [[0u16; network::MAX_HIDDEN]; 2];
+        let mut last: [Option<[u64; 4]>; 2] = [None; 2];
+        for &(w, b, side) in &sides {
+            assert!(narrow.holds(w, b));
+            let (own, opp) = match side {
+                Color::White => (w, b),
+                Color::Black => (b, w),
+            };
+            let pieces = [own.men, own.kings, opp.men, opp.kings];
+            let flip = [0, 63][side.index()];
+            let change = match last[side.index()] {
+                Some(old) => Change::between(&old, &pieces, flip),
+                None => Change::refresh(pieces, flip),
+            };
+            let (vo, vb) = pattern::view(w, b, side);
+            let want = n.forward(vo, vb);
+            assert_eq!(n.step_narrow(&mut portable[side.index()], &change), want);
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: AVX2 is present.
+                let got = unsafe { n.step_narrow_avx2(&mut fast[side.index()], &change) };
+                assert_eq!(got, want);
+            }
+            last[side.index()] = Some(pieces);
+        }
+    }
+}
+
+#[test]
+fn sixteen_bit_sums_give_the_i32_sums_terms() {
+    check_narrow::<RussianPosition>(Variant::Russian);
+    check_narrow::<TurkishPosition>(Variant::Turkish);
 }
 
 #[test]

@@ -8,7 +8,10 @@
 //! the patterns by the windows that hold a man that differs (each window's weight is kept in
 //! the entry, so it is taken off without a lookup), and the same position again costs nothing.
 //! Where summing the network again costs less (more inputs differ than there are pieces), it is
-//! summed again ([`Change::refresh`]).
+//! summed again ([`Change::refresh`]). The sums are kept in 16 bits where the net's network
+//! has them ([`super::network::Narrow`]: the compiled-in nets, for every position of a game
+//! from its start) and in `i32` otherwise; a set-up position outside the 16-bit form's bounds
+//! is evaluated from scratch.
 //!
 //! The state is found from the pieces alone, never trusted: an entry is used only by comparing
 //! its pieces with the position's, so whatever was evaluated at a ply before (another branch,
@@ -34,28 +37,33 @@ use crate::variant::Pieces;
 #[derive(Clone)]
 #[repr(C, align(64))]
 struct Entry {
-    /// The network's first-layer sums (the first `hidden` of them).
-    acc: [i32; MAX_HIDDEN],
+    /// The network's first-layer sums in 16 bits (the first `hidden` of them), for a network
+    /// that has them ([`super::network::Narrow`]). The fields every evaluation reads come
+    /// first, in five cache lines.
+    narrow: [u16; MAX_HIDDEN],
     /// The pieces of the side to move and of the other side, on the board as it is: own men,
     /// own kings, enemy men, enemy kings. (The net sees Black's board turned half a turn: the
     /// network and the king squares look their squares up through a flip, and the patterns,
     /// if the net has any, turn the men.)
     pieces: [u64; 4],
-    /// The patterns' (opening, ending) sums ...
-    patterns: [i32; 2],
-    /// ... of these weights, one pair per window (what a window gave, taken off without
-    /// looking it up again when its contents change).
-    windows: [[i16; 2]; MAX_WINDOWS],
     /// The score of the position.
     score: Score,
     /// Whether the entry holds a position (an empty one is never compared).
     used: bool,
     /// The side to move of the position held (its pieces are seen from that side).
     side: Color,
+    /// The patterns' (opening, ending) sums ...
+    patterns: [i32; 2],
+    /// ... of these weights, one pair per window (what a window gave, taken off without
+    /// looking it up again when its contents change).
+    windows: [[i16; 2]; MAX_WINDOWS],
+    /// The network's first-layer sums in `i32`, for a network without 16-bit ones.
+    acc: [i32; MAX_HIDDEN],
 }
 
 impl Entry {
     const EMPTY: Entry = Entry {
+        narrow: [0; MAX_HIDDEN],
         acc: [0; MAX_HIDDEN],
         pieces: [0; 4],
         patterns: [0; 2],
@@ -226,6 +234,16 @@ impl EvalStack {
         side: Color,
         ply: usize,
     ) -> Score {
+        // Where a network's 16-bit sums do not hold (a set-up position with more pieces than
+        // a side starts with), from scratch; the entry is left as it is.
+        let narrow = net.network.as_ref().and_then(|n| n.narrow());
+        if narrow.is_some_and(|n| !n.holds(own, opp)) {
+            let [white, black] = match side {
+                Color::White => [own, opp],
+                Color::Black => [opp, own],
+            };
+            return from_scratch(net, white, black, side);
+        }
         let pieces = [own.men, own.kings, opp.men, opp.kings];
         let flip = match side {
             Color::White => 0,
@@ -240,7 +258,11 @@ impl EvalStack {
         let [mut o, mut e] = entry.patterns;
         if let Some(n) = &net.network {
             let change = accumulator_change(&entry.pieces, &pieces, start, flip);
-            let (no, ne) = K::network(n, &mut entry.acc, &change);
+            // Whether the sums are in 16 bits is the net's, fixed while the stack is of it.
+            let (no, ne) = match narrow {
+                Some(_) => K::network_narrow(n, &mut entry.narrow, &change),
+                None => K::network(n, &mut entry.acc, &change),
+            };
             o += no;
             e += ne;
         }

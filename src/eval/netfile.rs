@@ -81,7 +81,8 @@ fn hidden_of(count: usize) -> Result<(usize, usize), String> {
     }
 }
 
-/// Reads a net; the error says what is wrong.
+/// Reads a net, its network given the 16-bit sums of its game where they fit
+/// ([`Net::bounded`]); the error says what is wrong.
 pub fn from_bytes(b: &[u8]) -> Result<Net, String> {
     let head = 8 + 4 + 4 + NAME_BYTES + 4;
     if b.len() < head + 4 || &b[..8] != MAGIC {
@@ -164,7 +165,8 @@ pub fn from_bytes(b: &[u8]) -> Result<Net, String> {
         material,
         classic,
         network,
-    })
+    }
+    .bounded())
 }
 
 /// The longest weights file there can be: the game with the most windows and the largest

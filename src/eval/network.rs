@@ -12,7 +12,10 @@
 //!
 //! Integers: first-layer weights in 1/[`QA`], the output weights in 1/`SCALE` centi-men as
 //! the patterns', sums in `i32` (at most 32 rows of `i16` plus a bias cannot overflow, nor
-//! can [`MAX_HIDDEN`] products of a unit at most [`QA`] and an `i16`). The portable loops are
+//! can [`MAX_HIDDEN`] products of a unit at most [`QA`] and an `i16`). Where a network's
+//! every unit takes fewer than 2^16 values over the positions of its game ([`Narrow`]), the
+//! search keeps the sums in 16 bits instead ([`Network::step_narrow`]): half the bytes to
+//! carry and half the lanes to add, the same sums. The portable loops are
 //! the same code for every CPU (compiled with AVX2 enabled where it is present); where AVX2
 //! is present (chosen at run time by [`super::pattern`]) [`Network::step_avx2`] does the same
 //! sums with intrinsics. Neither changes the sum, only how many lanes an instruction adds.
@@ -45,6 +48,41 @@ pub struct Network {
     /// centi-men per unit at full output (two vectors, so that a unit's two products are
     /// each one lane of a vector multiply).
     out: [Vec<i16>; 2],
+    /// The 16-bit form of the sums, where every unit fits ([`Network::bounded`]).
+    narrow: Option<Narrow>,
+}
+
+/// The first layer's sums in 16 bits, for the positions with at most `per_side` pieces of
+/// each side on the squares `squares` (a game's positions, as the board and its start
+/// allow). Over those positions unit `j`'s sum lies in `low_j..=low_j + 65535` (`low_j <=
+/// 0`, bounded by each side's `per_side` largest weights of the unit, one per square), so
+/// `sum - low_j` fits a `u16`. That is what is kept: the biases are kept as `bias - low_j`,
+/// rows are added and taken off with wrapping 16-bit arithmetic (exact modulo 2^16, and the
+/// result lies in range, so exact), and the unit's clipped value is `min((kept - (-low_j))
+/// saturated at 0, QA)`: two 16-bit instructions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Narrow {
+    /// Where the pieces may stand (on the board as the network sees it: a set closed under
+    /// the half turn).
+    squares: u64,
+    /// The most pieces a side may have.
+    per_side: u32,
+    /// Per unit, the bias less the unit's lowest sum.
+    bias: Vec<u16>,
+    /// Per unit, minus the unit's lowest sum.
+    floor: Vec<u16>,
+}
+
+impl Narrow {
+    /// Whether the 16-bit sums hold for the position of the pieces `a` and `b`: at most
+    /// `per_side` pieces each, all on the squares the bounds were made for.
+    #[inline(always)]
+    pub fn holds(&self, a: Pieces, b: Pieces) -> bool {
+        let (a, b) = (a.all(), b.all());
+        a.count_ones() <= self.per_side
+            && b.count_ones() <= self.per_side
+            && (a | b) & !self.squares == 0
+    }
 }
 
 /// The input numbers of a position's pieces (side-to-move view), in a fixed order: the
@@ -157,7 +195,57 @@ impl Network {
             w1,
             b1,
             out,
+            narrow: None,
         })
+    }
+
+    /// The same network with the 16-bit form of its sums ([`Narrow`]) for the positions with
+    /// at most `per_side` pieces of each side on `squares` (and their half turns), if every
+    /// unit's sums over them take fewer than 2^16 values; otherwise as it is (the search then
+    /// keeps the sums in `i32`).
+    pub fn bounded(mut self, squares: u64, per_side: u32) -> Network {
+        let squares = squares | super::rotate(squares);
+        let h = self.hidden;
+        let (mut bias, mut floor) = (Vec::with_capacity(h), Vec::with_capacity(h));
+        for j in 0..h {
+            let b = self.b1[j] as i64;
+            let (mut high, mut low) = (b, b);
+            for side in 0..2 {
+                // A side's highest sum: its `per_side` largest positive weights of the unit,
+                // at most one per square (a man or a king); likewise the lowest. The other
+                // side's squares are not taken out, so these bound the sums, maybe loosely.
+                let (mut up, mut down): (Vec<i64>, Vec<i64>) = Bits(squares)
+                    .map(|s| {
+                        let w = [0, 1].map(|k| self.w1[((2 * side + k) * 64 + s.index()) * h + j]);
+                        let (lo, hi) = (w[0].min(w[1]) as i64, w[0].max(w[1]) as i64);
+                        (hi.max(0), lo.min(0))
+                    })
+                    .unzip();
+                up.sort_unstable_by(|x, y| y.cmp(x));
+                down.sort_unstable();
+                high += up.iter().take(per_side as usize).sum::<i64>();
+                low += down.iter().take(per_side as usize).sum::<i64>();
+            }
+            let low = low.min(0);
+            if high - low > u16::MAX as i64 {
+                self.narrow = None;
+                return self;
+            }
+            bias.push((b - low) as u16);
+            floor.push((-low) as u16);
+        }
+        self.narrow = Some(Narrow {
+            squares,
+            per_side,
+            bias,
+            floor,
+        });
+        self
+    }
+
+    /// The 16-bit form of the sums, if the network has one ([`Network::bounded`]).
+    pub fn narrow(&self) -> Option<&Narrow> {
+        self.narrow.as_ref()
     }
 
     /// A network of `hidden` units (one of [`HIDDEN_SIZES`]) whose every weight is zero (it
@@ -249,6 +337,83 @@ impl Network {
             }
         }
         self.output_n::<H>(acc)
+    }
+
+    /// [`Network::step`] on the 16-bit sums of [`Narrow`] (`acc`, the first `hidden`
+    /// entries), for a position [`Narrow::holds`] for, from sums of such a position (or from
+    /// the biases): the same (opening, ending) sums. The network must have its 16-bit form.
+    #[inline(always)]
+    pub fn step_narrow(&self, acc: &mut [u16; MAX_HIDDEN], change: &Change) -> (i32, i32) {
+        let narrow = self.narrow.as_ref().expect("a network with 16-bit sums");
+        if self.hidden == 64 {
+            self.step_narrow_n::<64>(narrow, acc, change)
+        } else {
+            self.step_narrow_n::<128>(narrow, acc, change)
+        }
+    }
+
+    #[inline(always)]
+    fn step_narrow_n<const H: usize>(
+        &self,
+        narrow: &Narrow,
+        acc: &mut [u16; MAX_HIDDEN],
+        change: &Change,
+    ) -> (i32, i32) {
+        let sums: &mut [u16; H] = (&mut acc[..H]).try_into().expect("H <= MAX_HIDDEN");
+        if change.from_bias {
+            sums.copy_from_slice(&narrow.bias[..H]);
+        }
+        for kind in 0..4 {
+            for s in Bits(change.off[kind]) {
+                let row = self.row::<H>(kind * 64 + (s.index() ^ change.flip));
+                for (a, &w) in sums.iter_mut().zip(row.iter()) {
+                    *a = a.wrapping_sub(w as u16);
+                }
+            }
+            for s in Bits(change.on[kind]) {
+                let row = self.row::<H>(kind * 64 + (s.index() ^ change.flip));
+                for (a, &w) in sums.iter_mut().zip(row.iter()) {
+                    *a = a.wrapping_add(w as u16);
+                }
+            }
+        }
+        let (mut o, mut e) = (0i32, 0i32);
+        let [open, end] = &self.out;
+        let units = sums
+            .iter()
+            .zip(&narrow.floor[..H])
+            .zip(&open[..H])
+            .zip(&end[..H]);
+        for (((&a, &f), &wo), &we) in units {
+            let h = a.saturating_sub(f).min(QA as u16) as i32;
+            o += h * wo as i32;
+            e += h * we as i32;
+        }
+        (o >> QA_SHIFT, e >> QA_SHIFT)
+    }
+
+    /// [`Network::step_narrow`] with AVX2 intrinsics: the sums of all 128 units in eight
+    /// registers, each row added by eight 16-bit adds. Always inlined, for the callers
+    /// compiled with AVX2 (as [`Network::step_avx2`]).
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub unsafe fn step_narrow_avx2(
+        &self,
+        acc: &mut [u16; MAX_HIDDEN],
+        change: &Change,
+    ) -> (i32, i32) {
+        let narrow = self.narrow.as_ref().expect("a network with 16-bit sums");
+        // SAFETY: AVX2 as the caller promises; `hidden` is the network's (`Network::new`).
+        unsafe {
+            if self.hidden == 64 {
+                avx2::step_narrow::<64>(self, narrow, acc, change)
+            } else {
+                avx2::step_narrow::<128>(self, narrow, acc, change)
+            }
+        }
     }
 
     /// The row of input `i` for `H` hidden units.
@@ -362,133 +527,6 @@ impl Network {
     }
 }
 
-/// [`Network::step_avx2`]'s loops. Every function here is always inlined, so that the
-/// intrinsics are compiled with the AVX2 of the caller they end up in (a closure or a function
-/// not inlined would be compiled without it, and each intrinsic would become a call).
+/// The AVX2 loops (see the module).
 #[cfg(target_arch = "x86_64")]
-mod avx2 {
-    use super::{Change, Network, MAX_HIDDEN, QA, QA_SHIFT};
-    use crate::core::Bits;
-    use std::arch::x86_64::*;
-
-    /// The sums of 64 units, eight to a register. (All 128 units would fill the sixteen
-    /// registers and leave none to widen a row's weights in; rows of weights widened to `i32`
-    /// beforehand, added straight from memory, took fewer instructions but twice the cache
-    /// lines, and were slower by the clock.)
-    type Units = [__m256i; 8];
-
-    /// Eight weights from `p`, widened to `i32`.
-    ///
-    /// # Safety
-    /// AVX2, and eight `i16` readable at `p`.
-    #[inline(always)]
-    unsafe fn widen(p: *const i16) -> __m256i {
-        // SAFETY: as the caller promises; unaligned loads need no alignment.
-        unsafe { _mm256_cvtepi16_epi32(_mm_loadu_si128(p as *const __m128i)) }
-    }
-
-    /// Adds (`ADD`) or takes off units `base..base + 64` of the rows of the inputs of `kind`
-    /// on the squares `bits` (seen through `flip`).
-    ///
-    /// # Safety
-    /// AVX2, `w1` the first-layer weights of a network of `H` units, `base + 64 <= H`.
-    #[inline(always)]
-    unsafe fn rows<const H: usize, const ADD: bool>(
-        r: &mut Units,
-        w1: &[i16],
-        bits: u64,
-        kind: usize,
-        flip: usize,
-        base: usize,
-    ) {
-        for s in Bits(bits) {
-            // SAFETY: a row starts at `(kind * 64 + square) * H` with `kind < 4` and
-            // `square < 64`, so its units `base..base + 64` lie in `w1` (`INPUTS * H` long,
-            // checked by `Network::new`).
-            unsafe {
-                let row = w1.as_ptr().add((kind * 64 + (s.index() ^ flip)) * H + base);
-                for (k, v) in r.iter_mut().enumerate() {
-                    let w = widen(row.add(8 * k));
-                    *v = if ADD {
-                        _mm256_add_epi32(*v, w)
-                    } else {
-                        _mm256_sub_epi32(*v, w)
-                    };
-                }
-            }
-        }
-    }
-
-    /// The sum of the eight lanes.
-    ///
-    /// # Safety
-    /// AVX2.
-    #[inline(always)]
-    unsafe fn lanes_sum(v: __m256i) -> i32 {
-        // SAFETY: AVX2 as the caller promises; no memory is touched.
-        unsafe {
-            let x = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
-            let x = _mm_add_epi32(x, _mm_shuffle_epi32::<0b01_00_11_10>(x));
-            let x = _mm_add_epi32(x, _mm_shuffle_epi32::<0b10_11_00_01>(x));
-            _mm_cvtsi128_si32(x)
-        }
-    }
-
-    /// [`Network::step_avx2`] for `H` units.
-    ///
-    /// # Safety
-    /// AVX2, and `n.hidden == H`.
-    #[inline(always)]
-    pub(super) unsafe fn step<const H: usize>(
-        n: &Network,
-        acc: &mut [i32; MAX_HIDDEN],
-        change: &Change,
-    ) -> (i32, i32) {
-        // SAFETY: units `base..base + 64` (`base + 64 <= H`) are in `acc` (`H <= MAX_HIDDEN`)
-        // and in `b1` and both output vectors (`H` long, checked by `Network::new`);
-        // unaligned loads and stores need no alignment.
-        unsafe {
-            let zero = _mm256_setzero_si256();
-            let top = _mm256_set1_epi16(QA as i16);
-            let (mut so, mut se) = (zero, zero);
-            for half in 0..H / 64 {
-                let base = half * 64;
-                let mut r: Units = [zero; 8];
-                for (k, v) in r.iter_mut().enumerate() {
-                    *v = if change.from_bias {
-                        widen(n.b1.as_ptr().add(base + 8 * k))
-                    } else {
-                        _mm256_loadu_si256(acc.as_ptr().add(base + 8 * k) as *const __m256i)
-                    };
-                }
-                // Each kind and sign on its own line: unrolled, so that an empty set (most of
-                // them) costs a test.
-                let (off, on, flip, w1) = (&change.off, &change.on, change.flip, &n.w1[..]);
-                rows::<H, false>(&mut r, w1, off[0], 0, flip, base);
-                rows::<H, true>(&mut r, w1, on[0], 0, flip, base);
-                rows::<H, false>(&mut r, w1, off[1], 1, flip, base);
-                rows::<H, true>(&mut r, w1, on[1], 1, flip, base);
-                rows::<H, false>(&mut r, w1, off[2], 2, flip, base);
-                rows::<H, true>(&mut r, w1, on[2], 2, flip, base);
-                rows::<H, false>(&mut r, w1, off[3], 3, flip, base);
-                rows::<H, true>(&mut r, w1, on[3], 3, flip, base);
-                for (k, v) in r.iter().enumerate() {
-                    _mm256_storeu_si256(acc.as_mut_ptr().add(base + 8 * k) as *mut __m256i, *v);
-                }
-                for k in 0..4 {
-                    // Lanes of the pack: units 0-3, 8-11 | 4-7, 12-15; the permute puts them
-                    // in order, so the weights are read as they are stored.
-                    let h = _mm256_packs_epi32(r[2 * k], r[2 * k + 1]);
-                    let h = _mm256_permute4x64_epi64::<0b11_01_10_00>(h);
-                    let h = _mm256_min_epi16(_mm256_max_epi16(h, zero), top);
-                    let at = base + 16 * k;
-                    let wo = _mm256_loadu_si256(n.out[0].as_ptr().add(at) as *const __m256i);
-                    let we = _mm256_loadu_si256(n.out[1].as_ptr().add(at) as *const __m256i);
-                    so = _mm256_add_epi32(so, _mm256_madd_epi16(h, wo));
-                    se = _mm256_add_epi32(se, _mm256_madd_epi16(h, we));
-                }
-            }
-            (lanes_sum(so) >> QA_SHIFT, lanes_sum(se) >> QA_SHIFT)
-        }
-    }
-}
+mod avx2;

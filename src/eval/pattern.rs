@@ -176,6 +176,12 @@ pub(super) trait Kernels {
     fn network(n: &Network, acc: &mut [i32; MAX_HIDDEN], change: &Change) -> (i32, i32) {
         n.step(acc, change)
     }
+
+    /// [`Network::step_narrow`].
+    #[inline(always)]
+    fn network_narrow(n: &Network, acc: &mut [u16; MAX_HIDDEN], change: &Change) -> (i32, i32) {
+        n.step_narrow(acc, change)
+    }
 }
 
 /// Code for any CPU.
@@ -207,6 +213,12 @@ impl Kernels for Fast {
     fn network(n: &Network, acc: &mut [i32; MAX_HIDDEN], change: &Change) -> (i32, i32) {
         // SAFETY: as for `extract`, AVX2 was detected.
         unsafe { n.step_avx2(acc, change) }
+    }
+
+    #[inline(always)]
+    fn network_narrow(n: &Network, acc: &mut [u16; MAX_HIDDEN], change: &Change) -> (i32, i32) {
+        // SAFETY: as for `extract`, AVX2 was detected.
+        unsafe { n.step_narrow_avx2(acc, change) }
     }
 }
 
@@ -297,6 +309,23 @@ impl Net {
             classic: [0; 2],
             network: None,
         }
+    }
+
+    /// The same net with its network's 16-bit sums ([`Network::bounded`]) for the positions
+    /// of its game: on the squares its board plays on, at most as many pieces a side as a
+    /// side starts with (what every game from the start keeps to; a set-up position with
+    /// more is evaluated with `i32` sums).
+    pub fn bounded(mut self) -> Net {
+        use crate::variant::Rules;
+        let (squares, start) = match self.variant {
+            Variant::Russian => (Russian::PLAYABLE, Russian::START[0]),
+            Variant::Turkish => (Turkish::PLAYABLE, Turkish::START[0]),
+        };
+        self.network = self
+            .network
+            .take()
+            .map(|n| n.bounded(squares, start.count_ones()));
+        self
     }
 
     /// Whether the net has region patterns (otherwise they are not computed).

@@ -28,6 +28,9 @@ pub fn random_net(variant: Variant, seed: u64) -> Net {
     // Each unit's (opening, ending) pair drawn together.
     let (open, end) = (0..hidden).map(|_| (q(3000), q(3000))).unzip();
     net.network = Some(Network::new(hidden, w1, b1, [open, end]).unwrap());
+    // Sums small enough for 16 bits, as a net read from a file has them.
+    let net = net.bounded();
+    assert!(net.network.as_ref().unwrap().narrow().is_some());
     net
 }
 
@@ -42,5 +45,59 @@ pub fn extreme_net(variant: Variant, seed: u64) -> Net {
     let w1 = n.w1().iter().map(|_| any()).collect();
     let b1 = n.b1().iter().map(|_| any()).collect();
     net.network = Some(Network::new(n.hidden(), w1, b1, n.out().clone()).unwrap());
+    // Far too wide for 16-bit sums: the search keeps them in `i32`.
+    let net = net.bounded();
+    assert!(net.network.as_ref().unwrap().narrow().is_none());
+    net
+}
+
+/// [`extreme_net`] with each unit's first-layer weights and bias scaled down until the unit
+/// just fits the 16-bit sums ([`Network::bounded`] for the game): the units' sums over the
+/// game's positions span almost all of the 65,536 values a 16-bit sum holds, so the kept
+/// sums wrap around as rows are added and taken off, and only exact wrapping arithmetic
+/// gives the right scores.
+pub fn edge_net(variant: Variant, seed: u64) -> Net {
+    let mut net = extreme_net(variant, seed);
+    let n = net.network.take().expect("extreme_net has a network");
+    let h = n.hidden();
+    let scaled = |j: usize, num: i64| -> (Vec<i16>, i16) {
+        let column = (0..network::INPUTS)
+            .map(|i| (n.w1()[i * h + j] as i64 * num / 4096) as i16)
+            .collect();
+        (column, (n.b1()[j] as i64 * num / 4096) as i16)
+    };
+    // The largest scale at which unit `j` alone fits, found by halving the interval.
+    let fits = |j: usize, num: i64| {
+        let (column, b) = scaled(j, num);
+        let mut w1 = vec![0; network::INPUTS * h];
+        for (i, &w) in column.iter().enumerate() {
+            w1[i * h + j] = w;
+        }
+        let mut b1 = vec![0; h];
+        b1[j] = b;
+        let mut one = Net::zeros(variant, "one-unit");
+        one.network = Some(Network::new(h, w1, b1, n.out().clone()).unwrap());
+        one.bounded().network.unwrap().narrow().is_some()
+    };
+    let (mut w1, mut b1) = (vec![0; network::INPUTS * h], vec![0; h]);
+    for j in 0..h {
+        let (mut lo, mut hi) = (0i64, 4096i64);
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2;
+            if fits(j, mid) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        let (column, b) = scaled(j, lo);
+        for (i, &w) in column.iter().enumerate() {
+            w1[i * h + j] = w;
+        }
+        b1[j] = b;
+    }
+    net.network = Some(Network::new(h, w1, b1, n.out().clone()).unwrap());
+    let net = net.bounded();
+    assert!(net.network.as_ref().unwrap().narrow().is_some());
     net
 }
