@@ -9,7 +9,8 @@ median of the ratios of each round's pair. The node counts must be the same in e
 (the bench is deterministic with one thread); a round that differs is an error.
 
     cargo build --release
-    python3 tools/eval_ratio.py                      # both games, 15 rounds
+    python3 tools/eval_ratio.py                      # each game, then the whole bench, 15 rounds
+    python3 tools/eval_ratio.py --variant both       # the whole bench only (issue 34's figure)
     python3 tools/eval_ratio.py --variant turkish --rounds 31 --eval-file NET
 
 Prints one line per game, for example:
@@ -39,7 +40,8 @@ def fail(message):
 
 def bench(binary, variant, extra):
     """(nodes, nps) of one `damka bench` run."""
-    cmd = [binary, "bench", "--variant", variant] + extra
+    # `both`: the whole bench, both games' positions in one run (what `damka bench` does).
+    cmd = [binary, "bench"] + ([] if variant == "both" else ["--variant", variant]) + extra
     try:
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     except (OSError, subprocess.TimeoutExpired) as e:
@@ -70,16 +72,20 @@ def measure(binary, variant, rounds, learned):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--binary", default=os.path.join(ROOT, "target", "release", "damka"))
-    ap.add_argument("--variant", choices=["russian", "turkish"], help="only this game")
+    ap.add_argument(
+        "--variant",
+        choices=["russian", "turkish", "both"],
+        help="only this game, or only the whole bench (both)",
+    )
     ap.add_argument("--rounds", type=int, default=15, help="runs of each evaluation")
     ap.add_argument("--eval-file", help="the learned net to measure (default: compiled in)")
     a = ap.parse_args()
     if a.rounds < 1:
         fail("--rounds must be at least 1")
-    if a.eval_file and not a.variant:
-        fail("--eval-file needs --variant (a net is for one game)")
+    if a.eval_file and a.variant in (None, "both"):
+        fail("--eval-file needs --variant russian or turkish (a net is for one game)")
     learned = ["--eval-file", a.eval_file] if a.eval_file else ["--eval", "learned"]
-    for v in [a.variant] if a.variant else ["russian", "turkish"]:
+    for v in [a.variant] if a.variant else ["russian", "turkish", "both"]:
         nodes, med, ratio, pairs = measure(a.binary, v, a.rounds, learned)
         print(
             f"{v} rounds={a.rounds} learned nodes={nodes['learned']} nps={med['learned'] / 1e6:.2f}M"

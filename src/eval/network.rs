@@ -60,6 +60,11 @@ pub struct Network {
 /// rows are added and taken off with wrapping 16-bit arithmetic (exact modulo 2^16, and the
 /// result lies in range, so exact), and the unit's clipped value is `min((kept - (-low_j))
 /// saturated at 0, QA)`: two 16-bit instructions.
+///
+/// The form keeps its own copy of the rows of the inputs on `squares` only, packed: the
+/// Russian board's 32 dark squares take 32 KiB of rows (128 units) where the whole table,
+/// light squares' rows between them, takes 64 KiB, and with rows of 256 bytes the dark
+/// squares' fell on only half of the sets of a 32 KiB, 64-set L1 cache.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Narrow {
     /// Where the pieces may stand (on the board as the network sees it: a set closed under
@@ -71,6 +76,13 @@ pub struct Narrow {
     bias: Vec<u16>,
     /// Per unit, minus the unit's lowest sum.
     floor: Vec<u16>,
+    /// The rows of the inputs on `squares`: own men, own kings, enemy men, enemy kings, each
+    /// in the order of the squares.
+    rows: Vec<i16>,
+    /// A square's place in that order (0 for the squares not in `squares`).
+    slot: [u8; 64],
+    /// How many squares `squares` has.
+    count: usize,
 }
 
 impl Narrow {
@@ -82,6 +94,15 @@ impl Narrow {
         a.count_ones() <= self.per_side
             && b.count_ones() <= self.per_side
             && (a | b) & !self.squares == 0
+    }
+
+    /// The row of the input of `kind` on `square` (one of `squares`), for `H` hidden units.
+    #[inline(always)]
+    fn row<const H: usize>(&self, kind: usize, square: usize) -> &[i16; H] {
+        let at = (kind * self.count + self.slot[square & 63] as usize) * H;
+        self.rows[at..at + H]
+            .try_into()
+            .expect("a row has H weights")
     }
 }
 
@@ -234,11 +255,22 @@ impl Network {
             bias.push((b - low) as u16);
             floor.push((-low) as u16);
         }
+        let (mut slot, count) = ([0u8; 64], squares.count_ones() as usize);
+        let mut rows = Vec::with_capacity(4 * count * h);
+        for kind in 0..4 {
+            for (i, s) in Bits(squares).enumerate() {
+                slot[s.index()] = i as u8;
+                rows.extend_from_slice(self.row_n(kind * 64 + s.index()));
+            }
+        }
         self.narrow = Some(Narrow {
             squares,
             per_side,
             bias,
             floor,
+            rows,
+            slot,
+            count,
         });
         self
     }
@@ -365,13 +397,13 @@ impl Network {
         }
         for kind in 0..4 {
             for s in Bits(change.off[kind]) {
-                let row = self.row::<H>(kind * 64 + (s.index() ^ change.flip));
+                let row = narrow.row::<H>(kind, s.index() ^ change.flip);
                 for (a, &w) in sums.iter_mut().zip(row.iter()) {
                     *a = a.wrapping_sub(w as u16);
                 }
             }
             for s in Bits(change.on[kind]) {
-                let row = self.row::<H>(kind * 64 + (s.index() ^ change.flip));
+                let row = narrow.row::<H>(kind, s.index() ^ change.flip);
                 for (a, &w) in sums.iter_mut().zip(row.iter()) {
                     *a = a.wrapping_add(w as u16);
                 }
@@ -414,6 +446,11 @@ impl Network {
                 avx2::step_narrow::<128>(self, narrow, acc, change)
             }
         }
+    }
+
+    /// The row of input `i`.
+    fn row_n(&self, i: usize) -> &[i16] {
+        &self.w1[i * self.hidden..(i + 1) * self.hidden]
     }
 
     /// The row of input `i` for `H` hidden units.

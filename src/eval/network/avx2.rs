@@ -55,25 +55,27 @@ unsafe fn rows<const H: usize, const ADD: bool>(
     }
 }
 
-/// Adds (`ADD`) or takes off, with wrapping 16-bit arithmetic, the rows of the inputs of
-/// `kind` on the squares `bits` (seen through `flip`) to the 16-bit sums of `H` units.
+/// Adds (`ADD`) or takes off, with wrapping 16-bit arithmetic, the rows of `narrow` of the
+/// inputs of `kind` on the squares `bits` (seen through `flip`) to the 16-bit sums of `H`
+/// units.
 ///
 /// # Safety
-/// AVX2, `w1` the first-layer weights of a network of `H` units.
+/// AVX2, `narrow` the 16-bit form of a network of `H` units.
 #[inline(always)]
 unsafe fn narrow_rows<const H: usize, const ADD: bool>(
     r: &mut [__m256i; 8],
-    w1: &[i16],
+    narrow: &Narrow,
     bits: u64,
     kind: usize,
     flip: usize,
 ) {
     for s in Bits(bits) {
-        // SAFETY: a row starts at `(kind * 64 + square) * H` with `kind < 4` and
-        // `square < 64`, so its `H` weights lie in `w1` (`INPUTS * H` long, checked by
-        // `Network::new`).
+        let at = kind * narrow.count + narrow.slot[(s.index() ^ flip) & 63] as usize;
+        // SAFETY: `kind < 4` and a slot is below `count`, and `rows` holds `4 * count` rows
+        // of `H` weights (`Network::bounded`), so the row's `H` weights are in it; unaligned
+        // loads need no alignment.
         unsafe {
-            let row = w1.as_ptr().add((kind * 64 + (s.index() ^ flip)) * H);
+            let row = narrow.rows.as_ptr().add(at * H);
             for (k, v) in r.iter_mut().take(H / 16).enumerate() {
                 let w = _mm256_loadu_si256(row.add(16 * k) as *const __m256i);
                 *v = if ADD {
@@ -112,15 +114,15 @@ pub(super) unsafe fn step_narrow<const H: usize>(
         for (k, v) in r.iter_mut().take(H / 16).enumerate() {
             *v = _mm256_loadu_si256(start.add(16 * k) as *const __m256i);
         }
-        let (off, on, flip, w1) = (&change.off, &change.on, change.flip, &n.w1[..]);
-        narrow_rows::<H, false>(&mut r, w1, off[0], 0, flip);
-        narrow_rows::<H, true>(&mut r, w1, on[0], 0, flip);
-        narrow_rows::<H, false>(&mut r, w1, off[1], 1, flip);
-        narrow_rows::<H, true>(&mut r, w1, on[1], 1, flip);
-        narrow_rows::<H, false>(&mut r, w1, off[2], 2, flip);
-        narrow_rows::<H, true>(&mut r, w1, on[2], 2, flip);
-        narrow_rows::<H, false>(&mut r, w1, off[3], 3, flip);
-        narrow_rows::<H, true>(&mut r, w1, on[3], 3, flip);
+        let (off, on, flip) = (&change.off, &change.on, change.flip);
+        narrow_rows::<H, false>(&mut r, narrow, off[0], 0, flip);
+        narrow_rows::<H, true>(&mut r, narrow, on[0], 0, flip);
+        narrow_rows::<H, false>(&mut r, narrow, off[1], 1, flip);
+        narrow_rows::<H, true>(&mut r, narrow, on[1], 1, flip);
+        narrow_rows::<H, false>(&mut r, narrow, off[2], 2, flip);
+        narrow_rows::<H, true>(&mut r, narrow, on[2], 2, flip);
+        narrow_rows::<H, false>(&mut r, narrow, off[3], 3, flip);
+        narrow_rows::<H, true>(&mut r, narrow, on[3], 3, flip);
         let (mut so, mut se) = (zero, zero);
         for (k, v) in r.iter().take(H / 16).enumerate() {
             _mm256_storeu_si256(acc.as_mut_ptr().add(16 * k) as *mut __m256i, *v);
