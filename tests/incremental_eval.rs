@@ -1,8 +1,9 @@
 //! The incremental learned evaluation (`EvalStack`) gives exactly the from-scratch score at
 //! every node of random searches in both games (long king captures, crownings in the middle of
 //! a capture, Turkish majority captures met and counted), by the fast and the portable loops,
-//! with random nets of both network sizes and the compiled-in nets; and nothing it keeps
-//! passes from one net to another or from one search to the next.
+//! with random nets of both network sizes and the compiled-in nets (first-layer sums in 16 bits
+//! and in `i32`), and from set-up positions with more pieces a side than the 16-bit sums allow;
+//! and nothing it keeps passes from one net to another or from one search to the next.
 
 mod eval_support;
 

@@ -1,5 +1,6 @@
 //! The learned evaluation: integer inference against a plain reference, colour symmetry, the
-//! weights file (round trip, malformed files), and the compiled-in nets.
+//! 16-bit first-layer sums against the `i32` ones, the weights file (round trip, malformed
+//! files), and the compiled-in nets.
 
 use damka::core::{Color, Rng, Variant};
 mod eval_support;
