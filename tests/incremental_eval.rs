@@ -12,7 +12,7 @@ use damka::eval::pattern::Net;
 use damka::eval::{evaluator, EvalStack, Evaluate, Evaluator};
 use damka::search::{Job, SearchLimits, Searcher};
 use damka::variant::{GameMove, Notation, Position, RussianPosition, TurkishPosition};
-use eval_support::{edge_net, extreme_net, random_net};
+use eval_support::{cut_off_net, edge_net, extreme_net, random_net};
 use std::sync::Arc;
 
 /// What a random search met: nodes compared, and the moves the issue asks to see.
@@ -141,6 +141,8 @@ fn check_variant<P: Evaluate>() {
     nets.extend((4..=5).map(|seed| extreme_net(variant, seed)));
     // Sums spanning almost all the values of the 16-bit form (kept in 16 bits, wrapping).
     nets.extend((6..=7).map(|seed| edge_net(variant, seed)));
+    // A unit below 0 everywhere, by more than a 16-bit sum can take off.
+    nets.push(cut_off_net(variant, 8));
     nets.extend(evaluator::compiled_in(variant).map(|n| (**n).clone()));
     let mut met = Met::default();
     for (i, net) in nets.iter().enumerate() {

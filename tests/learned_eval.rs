@@ -9,7 +9,7 @@ use damka::eval::network::{self, Change};
 use damka::eval::pattern;
 use damka::eval::{evaluator, netfile, rotate};
 use damka::variant::{Pieces, Position, RussianPosition, TurkishPosition};
-use eval_support::{edge_net, extreme_net, random_net};
+use eval_support::{cut_off_net, edge_net, extreme_net, random_net};
 
 /// Positions met in random games from the start (every ply), kings and captures included.
 fn random_positions<P: Position>(count: usize, seed: u64) -> Vec<P> {
@@ -141,6 +141,23 @@ fn check_narrow<P: Position>(variant: Variant) {
 fn sixteen_bit_sums_give_the_i32_sums_terms() {
     check_narrow::<RussianPosition>(Variant::Russian);
     check_narrow::<TurkishPosition>(Variant::Turkish);
+}
+
+#[test]
+fn a_unit_out_of_the_16_bit_range_keeps_the_sums_in_i32() {
+    // Taking its lowest sum off would need more than a `u16` holds: no 16-bit form, and the
+    // scores are the reference's.
+    for variant in Variant::ALL {
+        let net = cut_off_net(variant, 8);
+        assert!(net.network.as_ref().unwrap().narrow().is_none());
+        let sides = match variant {
+            Variant::Russian => random_sides::<RussianPosition>(500, 3),
+            Variant::Turkish => random_sides::<TurkishPosition>(500, 3),
+        };
+        for (w, b, s) in sides {
+            assert_eq!(net.evaluate(w, b, s), net.evaluate_reference(w, b, s));
+        }
+    }
 }
 
 #[test]

@@ -247,7 +247,8 @@ impl Network {
                 high += up.iter().take(per_side as usize).sum::<i64>();
                 low += down.iter().take(per_side as usize).sum::<i64>();
             }
-            let low = low.min(0);
+            // The range kept takes in 0 (the clip's lower end), so `-low` fits a `u16` too.
+            let (low, high) = (low.min(0), high.max(0));
             if high - low > u16::MAX as i64 {
                 self.narrow = None;
                 return self;

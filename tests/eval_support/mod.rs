@@ -101,3 +101,21 @@ pub fn edge_net(variant: Variant, seed: u64) -> Net {
     assert!(net.network.as_ref().unwrap().narrow().is_some());
     net
 }
+
+/// [`random_net`] with one unit that is cut off on every position: a bias of -32,768 and
+/// first-layer weights of -1,400 for every piece of either side, so that its sums lie far
+/// below 0 (down to -66,368 with 12 pieces a side). Its 16-bit form would need to take off
+/// more than a `u16` holds; the net must still give the unit 0 everywhere.
+pub fn cut_off_net(variant: Variant, seed: u64) -> Net {
+    let mut net = random_net(variant, seed);
+    let n = net.network.take().expect("random_net has a network");
+    let h = n.hidden();
+    let mut w1 = n.w1().to_vec();
+    for i in 0..network::INPUTS {
+        w1[i * h] = -1400;
+    }
+    let mut b1 = n.b1().to_vec();
+    b1[0] = i16::MIN;
+    net.network = Some(Network::new(h, w1, b1, n.out().clone()).unwrap());
+    net.bounded()
+}
