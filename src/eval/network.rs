@@ -96,10 +96,17 @@ impl Narrow {
             && (a | b) & !self.squares == 0
     }
 
+    /// The place in `rows` of the row of the input of `kind` (below 4) on `square` (one of
+    /// `squares`), counted in rows: below `4 * count`.
+    #[inline(always)]
+    fn row_index(&self, kind: usize, square: usize) -> usize {
+        kind * self.count + self.slot[square & 63] as usize
+    }
+
     /// The row of the input of `kind` on `square` (one of `squares`), for `H` hidden units.
     #[inline(always)]
     fn row<const H: usize>(&self, kind: usize, square: usize) -> &[i16; H] {
-        let at = (kind * self.count + self.slot[square & 63] as usize) * H;
+        let at = self.row_index(kind, square) * H;
         self.rows[at..at + H]
             .try_into()
             .expect("a row has H weights")

@@ -34,19 +34,26 @@ pub fn random_net(variant: Variant, seed: u64) -> Net {
     net
 }
 
+/// `net` with its network's first-layer weights `w1` and biases `b1` (the output weights
+/// kept), given its game's 16-bit sums where they fit ([`Net::bounded`]).
+fn with_first_layer(mut net: Net, w1: Vec<i16>, b1: Vec<i16>) -> Net {
+    let n = net.network.take().expect("a net with a network");
+    net.network = Some(Network::new(n.hidden(), w1, b1, n.out().clone()).unwrap());
+    net.bounded()
+}
+
 /// [`random_net`] with first-layer weights and biases over the whole `i16` range, so that a
 /// unit's sum goes far beyond what an `i16` holds, both ways (the fast loops narrow the sums
 /// to `i16` with saturation before the clip: it must clip them as the `i32` sums are clipped).
 pub fn extreme_net(variant: Variant, seed: u64) -> Net {
-    let mut net = random_net(variant, seed);
+    let net = random_net(variant, seed);
     let mut rng = Rng::new(seed + 1000);
-    let n = net.network.take().expect("random_net has a network");
+    let n = net.network.as_ref().expect("random_net has a network");
     let mut any = || (rng.below(65535) as i32 - 32767) as i16;
     let w1 = n.w1().iter().map(|_| any()).collect();
     let b1 = n.b1().iter().map(|_| any()).collect();
-    net.network = Some(Network::new(n.hidden(), w1, b1, n.out().clone()).unwrap());
     // Far too wide for 16-bit sums: the search keeps them in `i32`.
-    let net = net.bounded();
+    let net = with_first_layer(net, w1, b1);
     assert!(net.network.as_ref().unwrap().narrow().is_none());
     net
 }
@@ -57,24 +64,20 @@ pub fn extreme_net(variant: Variant, seed: u64) -> Net {
 /// sums wrap around as rows are added and taken off, and only exact wrapping arithmetic
 /// gives the right scores.
 pub fn edge_net(variant: Variant, seed: u64) -> Net {
-    let mut net = extreme_net(variant, seed);
-    let n = net.network.take().expect("extreme_net has a network");
+    let net = extreme_net(variant, seed);
+    let n = net.network.as_ref().expect("extreme_net has a network");
     let h = n.hidden();
-    let scaled = |j: usize, num: i64| -> (Vec<i16>, i16) {
-        let column = (0..network::INPUTS)
-            .map(|i| (n.w1()[i * h + j] as i64 * num / 4096) as i16)
-            .collect();
-        (column, (n.b1()[j] as i64 * num / 4096) as i16)
+    // Unit `j`'s weights and bias, scaled by `num / 4096`, written into `w1` and `b1`.
+    let put = |w1: &mut [i16], b1: &mut [i16], j: usize, num: i64| {
+        for i in 0..network::INPUTS {
+            w1[i * h + j] = (n.w1()[i * h + j] as i64 * num / 4096) as i16;
+        }
+        b1[j] = (n.b1()[j] as i64 * num / 4096) as i16;
     };
     // The largest scale at which unit `j` alone fits, found by halving the interval.
     let fits = |j: usize, num: i64| {
-        let (column, b) = scaled(j, num);
-        let mut w1 = vec![0; network::INPUTS * h];
-        for (i, &w) in column.iter().enumerate() {
-            w1[i * h + j] = w;
-        }
-        let mut b1 = vec![0; h];
-        b1[j] = b;
+        let (mut w1, mut b1) = (vec![0; network::INPUTS * h], vec![0; h]);
+        put(&mut w1, &mut b1, j, num);
         let mut one = Net::zeros(variant, "one-unit");
         one.network = Some(Network::new(h, w1, b1, n.out().clone()).unwrap());
         one.bounded().network.unwrap().narrow().is_some()
@@ -90,14 +93,9 @@ pub fn edge_net(variant: Variant, seed: u64) -> Net {
                 hi = mid;
             }
         }
-        let (column, b) = scaled(j, lo);
-        for (i, &w) in column.iter().enumerate() {
-            w1[i * h + j] = w;
-        }
-        b1[j] = b;
+        put(&mut w1, &mut b1, j, lo);
     }
-    net.network = Some(Network::new(h, w1, b1, n.out().clone()).unwrap());
-    let net = net.bounded();
+    let net = with_first_layer(net, w1, b1);
     assert!(net.network.as_ref().unwrap().narrow().is_some());
     net
 }
@@ -107,8 +105,8 @@ pub fn edge_net(variant: Variant, seed: u64) -> Net {
 /// below 0 (down to -66,368 with 12 pieces a side). Its 16-bit form would need to take off
 /// more than a `u16` holds; the net must still give the unit 0 everywhere.
 pub fn cut_off_net(variant: Variant, seed: u64) -> Net {
-    let mut net = random_net(variant, seed);
-    let n = net.network.take().expect("random_net has a network");
+    let net = random_net(variant, seed);
+    let n = net.network.as_ref().expect("random_net has a network");
     let h = n.hidden();
     let mut w1 = n.w1().to_vec();
     for i in 0..network::INPUTS {
@@ -116,6 +114,5 @@ pub fn cut_off_net(variant: Variant, seed: u64) -> Net {
     }
     let mut b1 = n.b1().to_vec();
     b1[0] = i16::MIN;
-    net.network = Some(Network::new(h, w1, b1, n.out().clone()).unwrap());
-    net.bounded()
+    with_first_layer(net, w1, b1)
 }

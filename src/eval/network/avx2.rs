@@ -70,10 +70,10 @@ unsafe fn narrow_rows<const H: usize, const ADD: bool>(
     flip: usize,
 ) {
     for s in Bits(bits) {
-        let at = kind * narrow.count + narrow.slot[(s.index() ^ flip) & 63] as usize;
-        // SAFETY: `kind < 4` and a slot is below `count`, and `rows` holds `4 * count` rows
-        // of `H` weights (`Network::bounded`), so the row's `H` weights are in it; unaligned
-        // loads need no alignment.
+        let at = narrow.row_index(kind, s.index() ^ flip);
+        // SAFETY: `kind < 4`, so the row's index is below `4 * count`, and `rows` holds
+        // `4 * count` rows of `H` weights (`Network::bounded`): the row's `H` weights are in
+        // it; unaligned loads need no alignment.
         unsafe {
             let row = narrow.rows.as_ptr().add(at * H);
             for (k, v) in r.iter_mut().take(H / 16).enumerate() {
