@@ -78,3 +78,39 @@ pub mod perft;
 pub mod protocol;
 pub mod search;
 pub mod variant;
+
+use std::path::PathBuf;
+
+/// The commit the library was built from (git's short hash; `DAMKA_COMMIT` when set at build
+/// time; `unknown` outside a repository), for `--version` lines.
+pub const COMMIT: &str = env!("DAMKA_COMMIT");
+
+/// The version and the commit, `0.1.0 (commit 5f0f132abcde)`: what every program of the
+/// workspace prints for `--version`.
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("DAMKA_COMMIT"),
+    ")"
+);
+
+/// damka's folder in the user's data folder, where files kept between runs go (the endgame
+/// databases, damka-web's games): `damka` under `%APPDATA%` on Windows, else under
+/// `$XDG_DATA_HOME`, else `~/.local/share`; the working directory only when none of these is
+/// set. Not the working directory by default, so that a program started from an unpacked
+/// archive or a shortcut finds what an earlier run kept, and leaves nothing beside itself.
+pub fn data_dir() -> PathBuf {
+    let var = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let base = if cfg!(windows) {
+        var("APPDATA").or_else(|| var("XDG_DATA_HOME"))
+    } else {
+        var("XDG_DATA_HOME").or_else(|| var("APPDATA"))
+    };
+    base.or_else(|| var("HOME").map(|h| h.join(".local").join("share")))
+        .unwrap_or_else(|| PathBuf::from("."))
+        .join("damka")
+}

@@ -142,6 +142,10 @@ pub fn run(args: AnalyseArgs) -> i32 {
         eprintln!("damka analyse: {e}");
         return 2;
     }
+    if engine.legal_moves().is_empty() {
+        eprintln!("damka analyse: the side to move has no legal move: the game is over");
+        return 2;
+    }
     let limits = limits_of(&args);
     let res = engine.search_blocking(
         limits,

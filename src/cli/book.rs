@@ -122,6 +122,12 @@ impl GameTask for BuildTask<'_> {
                 }
             }
         } else {
+            // Told now rather than at the first save, a few positions into the work.
+            let folder = a.out.parent().filter(|p| !p.as_os_str().is_empty());
+            if let Some(folder) = folder.filter(|f| !f.is_dir()) {
+                eprintln!("damka book: no folder {}", folder.display());
+                return 2;
+            }
             Book::new(a.variant)
         };
         let cfg = BuildConfig {

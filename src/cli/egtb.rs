@@ -186,6 +186,10 @@ fn run_build<P: Position>(a: BuildArgs) -> i32 {
         Ok(x) => x,
         Err(e) => return usage(&e),
     };
+    // A folder that cannot be made is the user's input, told before any work (exit 2).
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        return usage(&format!("cannot make the folder {}: {e}", dir.display()));
+    }
     println!(
         "building {} tables up to {} pieces in {}",
         P::VARIANT,
@@ -292,6 +296,9 @@ fn run_verify<P: Position>(a: BuildArgs) -> i32 {
         Ok(x) => x,
         Err(e) => return usage(&e),
     };
+    if !dir.is_dir() {
+        return usage(&format!("no folder {}", dir.display()));
+    }
     let g = Geometry::of::<P>();
     let results: Vec<Verified> = pool.install(|| {
         verify::verify_all::<P>(&dir, a.pieces, |v| match (&v.unreadable, &v.first_error) {

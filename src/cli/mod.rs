@@ -18,15 +18,10 @@ pub mod search_opts;
 use clap::{Parser, Subcommand};
 use once_cell::sync::Lazy;
 
-/// The version with the compiled-in evaluation of each game: `0.1.0 eval russian:<net>
-/// turkish:<net>`.
-static VERSION: Lazy<String> = Lazy::new(|| {
-    format!(
-        "{} eval {}",
-        env!("CARGO_PKG_VERSION"),
-        crate::engine::eval_names()
-    )
-});
+/// The version with the commit and the compiled-in evaluation of each game: `0.1.0 (commit
+/// 5f0f132abcde) eval russian:<net> turkish:<net>`.
+static VERSION: Lazy<String> =
+    Lazy::new(|| format!("{} eval {}", crate::VERSION, crate::engine::eval_names()));
 
 /// damka: a Russian and Turkish draughts engine.
 #[derive(Parser, Debug)]

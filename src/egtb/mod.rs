@@ -37,17 +37,10 @@ use crate::variant::Position;
 use std::path::PathBuf;
 
 /// The default database folder, where `damka egtb build` writes and the engine looks when no
-/// folder is named: `damka/egtb` under `$XDG_DATA_HOME`, else `%APPDATA%` (Windows), else
-/// `~/.local/share`. The user's data directory rather than the working directory, so tables
-/// built once serve every later run, whatever folder it starts in.
+/// folder is named: `egtb` in [`crate::data_dir`]. The user's data folder rather than the
+/// working directory, so tables built once serve every later run, whatever folder it starts in.
 pub fn default_dir() -> PathBuf {
-    let base = std::env::var_os("XDG_DATA_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("APPDATA").map(PathBuf::from))
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
-        .unwrap_or_else(|| PathBuf::from("."));
-    base.join("damka").join("egtb")
+    crate::data_dir().join("egtb")
 }
 
 /// The folder to use when none is named: [`default_dir`] when it exists (tables were built

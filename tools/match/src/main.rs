@@ -29,7 +29,7 @@ use tc::TimeControl;
 #[derive(Parser, Debug)]
 #[command(
     name = "damka-match",
-    version,
+    version = damka::VERSION,
     about,
     args_conflicts_with_subcommands = true
 )]

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 /// The damka board page: play Russian or Turkish draughts in the browser.
 #[derive(Parser, Debug)]
-#[command(name = "damka-web", version)]
+#[command(name = "damka-web", version = damka::VERSION)]
 struct Args {
     /// Address to listen on (0.0.0.0 for every interface).
     #[arg(long, default_value = "127.0.0.1")]
@@ -28,9 +28,11 @@ struct Args {
     #[arg(long = "egtb-cache", default_value_t = damka::engine::DEFAULT_EGTB_CACHE_MB as u32,
           value_parser = clap::value_parser!(u32).range(1..=damka::engine::MAX_EGTB_CACHE_MB as i64))]
     egtb_cache: u32,
-    /// SQLite file of the online games (created when missing; `:memory:` keeps none).
-    #[arg(long, default_value = "damka-web.sqlite3")]
-    db: String,
+    /// SQLite file of the games (created when missing; `:memory:` keeps none). Default:
+    /// `damka-web.sqlite3` in the user's data folder (`%APPDATA%\\damka` on Windows,
+    /// `$XDG_DATA_HOME/damka` or `~/.local/share/damka` elsewhere), never the working directory.
+    #[arg(long)]
+    db: Option<String>,
     /// PostgreSQL database shared by the nodes of a site (`postgres://user@host/db`; default:
     /// the DATABASE_URL environment variable). Without it the --db SQLite file is used.
     #[arg(long, value_name = "URL")]
@@ -112,6 +114,34 @@ async fn stop_signal() {
     let _ = tokio::signal::ctrl_c().await;
 }
 
+/// The SQLite file used when none is named: `damka-web.sqlite3` in [`damka::data_dir`], whose
+/// folder is made when missing.
+fn default_db() -> Result<String, String> {
+    let dir = damka::data_dir();
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| format!("cannot make the data folder {}: {e}", dir.display()))?;
+    let file = dir.join("damka-web.sqlite3");
+    file.to_str().map(str::to_string).ok_or_else(|| {
+        format!(
+            "the data folder {} is not valid Unicode: name a file with --db",
+            dir.display()
+        )
+    })
+}
+
+/// Where the games of `db` are kept, in words for the first log line.
+fn kept_in(db: &str) -> String {
+    if damka_web::db::postgres::is_url(db) {
+        format!("in {}", damka_web::db::postgres::redact(db))
+    } else if db == ":memory:" {
+        "in memory only".to_string()
+    } else {
+        let path = std::path::Path::new(db);
+        let full = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        format!("in {}", full.display())
+    }
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
     let rt = match tokio::runtime::Builder::new_multi_thread()
@@ -148,7 +178,16 @@ fn main() -> ExitCode {
                     eprintln!("damka-web: {url} is not a postgres:// URL");
                     return ExitCode::FAILURE;
                 }
-                None => args.db.clone(),
+                None => match &args.db {
+                    Some(db) => db.clone(),
+                    None => match default_db() {
+                        Ok(db) => db,
+                        Err(e) => {
+                            eprintln!("damka-web: {e}");
+                            return ExitCode::FAILURE;
+                        }
+                    },
+                },
             },
             limits: damka_web::online::Limits {
                 max_rooms: args.max_rooms as usize,
@@ -186,9 +225,12 @@ fn main() -> ExitCode {
         if let Some(c) = &app.online.cluster {
             println!("damka-web: node {} of the site on PostgreSQL", c.node);
         }
+        // One line says where to point a browser and where the games are kept, so that a user
+        // who started the program from a shortcut or an unpacked archive can find both.
+        let kept = kept_in(&config.db);
         match listener.local_addr() {
-            Ok(a) => println!("damka-web: serving http://{a}/"),
-            Err(_) => println!("damka-web: serving on {addr}"),
+            Ok(a) => println!("damka-web: serving http://{a}/ (games kept {kept})"),
+            Err(_) => println!("damka-web: serving on {addr} (games kept {kept})"),
         }
         // On a signal the clocks stop and are saved at once (the time of the turns in progress
         // counts until then when the games resume), and the server ends within seconds.
