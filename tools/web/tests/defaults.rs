@@ -1,6 +1,7 @@
 //! What damka-web takes without options: endgame databases built into the default folder
-//! (`damka egtb build` with no `--dir`) are used, and `--egtb-path ""` turns them off. The
-//! server says at start which tables it uses, which is what these tests read.
+//! (`damka egtb build` with no `--dir`) are used, and `--egtb-path ""` turns them off; the
+//! games are kept in the user's data folder. The server says at start which tables it uses and
+//! where it keeps the games, which is what these tests read.
 
 use damka::variant::RussianPosition;
 use std::io::{BufRead, BufReader};
@@ -56,4 +57,40 @@ fn tables_in_the_default_folder_are_used_without_options() {
     let log = start_log(&data, &["--egtb-path", ""]);
     assert!(!log.contains("tables"), "{log}");
     let _ = std::fs::remove_dir_all(&data);
+}
+
+/// Without `--db` the games are kept in the user's data folder, which the first line names,
+/// and nothing is written in the folder the server starts in.
+#[test]
+fn games_are_kept_in_the_data_folder_named_in_the_first_line() {
+    let root = std::env::temp_dir().join(format!("damka-web-datadir-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let (data, cwd) = (root.join("data"), root.join("cwd"));
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::create_dir_all(&cwd).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_damka-web"))
+        .args(["--bind", "127.0.0.1", "--port", "0", "--egtb-path", ""])
+        .env("XDG_DATA_HOME", &data)
+        .env_remove("DATABASE_URL")
+        .current_dir(&cwd)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the damka-web binary starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    let file = data.join("damka").join("damka-web.sqlite3");
+    assert!(line.starts_with("damka-web: serving http://"), "{line}");
+    assert!(
+        line.contains(&format!("(games kept in {})", file.display())),
+        "{line}"
+    );
+    assert!(file.is_file(), "no database at {}", file.display());
+    let left: Vec<_> = std::fs::read_dir(&cwd).unwrap().collect();
+    assert!(left.is_empty(), "files in the working folder: {left:?}");
+    let _ = std::fs::remove_dir_all(&root);
 }
