@@ -100,7 +100,7 @@ function simd() {
 function wanted() {
   const asked = node
     ? String((require('worker_threads').workerData || {}).simd ?? '')
-    : new URL(self.location.href).searchParams.get('simd');
+    : new URL(self.location.href).searchParams.get('simd') || '';
   if (asked === '0') return 'damka.wasm';
   if (asked === '1') return 'damka-simd.wasm';
   if (asked === 'jspi' || (asked === '' && jspi && simd())) return 'damka-simd-jspi.wasm';
