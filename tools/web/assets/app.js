@@ -13,6 +13,7 @@ import { drawMoveList, afterMove } from "/assets/moves.js";
 import { resultWords, refusal, typedRefusal } from "/assets/words.js";
 import * as start from "/assets/start.js";
 import * as local from "/assets/local.js";
+import * as net from "/assets/offline.js";
 
 const $ = (sel) => document.querySelector(sel);
 const statusEl = $("#status");
@@ -54,6 +55,11 @@ function send(msg) {
   if (local.handles(msg, localPlay())) {
     local.request(msg, receive);
     return;
+  }
+  if (net.serverless() && !connected()) {
+    // Nothing that needs a server is offered without one: this is a leftover, said once.
+    lastError = "that needs the server, and there is none";
+    return game ? draw() : drawStatus();
   }
   if (connected()) {
     socket.send(JSON.stringify(msg));
@@ -404,7 +410,8 @@ function startsWithBlack() {
 
 function drawStatus() {
   if (!game) {
-    const ready = connected() ? "Choose a game and press Start" : "Connecting to the server";
+    let ready = connected() ? "Choose a game and press Start" : "Connecting to the server";
+    if (net.serverless()) ready = net.sentence(localPlay());
     statusEl.textContent = lastError ? lastError + ". " + ready : ready;
     return;
   }
@@ -571,18 +578,20 @@ document.addEventListener("keydown", (e) => {
   }
 });
 
-// A page served as static files has no server: local play needs none, and the WebSocket is
-// opened only for what needs it (an online room, the server's engine).
-local.setup($("#engine-place"), connect).then((here) => {
-  const id = location.hash.slice(1) || start.lastGame();
-  if (!here || room.roomFromPath() || (id && !id.startsWith(local.PREFIX))) {
-    connect();
-    return;
-  }
-  $("#connection").textContent = "engine in this browser";
-  if (id) send({ type: "join", game: id });
-  else {
-    start.showForm();
-    drawStatus();
-  }
+net.keep();
+net.onBack(() => {
+  $("#connection").textContent = localPlay() ? "engine in this browser" : "connecting";
+  if (!localPlay()) connect();
+  drawStatus();
 });
+Promise.all([local.setup($("#engine-place"), connect), net.probe()]).then(() =>
+  net.begin(local.able(), {
+    connect,
+    join: (id) => send({ type: "join", game: id }),
+    form: (notice) => {
+      lastError = notice;
+      start.showForm();
+      drawStatus();
+    },
+  })
+);

@@ -182,14 +182,20 @@ async function changed(g, reply) {
     g.thinking = false;
     // An undo or a new game while it thought: the answer is for a position that is gone.
     if (g.version !== version) return;
-    if (found) {
-      try {
-        const after = await view(g, "text " + found.move);
-        g.moves.push(after.played);
-        g.notice = null;
-      } catch (e) {
-        g.notice = "the engine's move " + found.move + " was refused: " + e.message;
-      }
+    if (!found) {
+      // Said once, not tried again and again (a file of the engine missing would fail every
+      // time): reopening the game tries again.
+      reply(stateOf(g, v));
+      return;
+    }
+    try {
+      const after = await view(g, "text " + found.move);
+      g.moves.push(after.played);
+      g.notice = null;
+    } catch (e) {
+      g.notice = "the engine's move " + found.move + " was refused: " + e.message;
+      reply(stateOf(g, v));
+      return;
     }
     return changed(g, reply);
   }
@@ -308,6 +314,11 @@ export async function downloadPdn(id) {
 const PLACE_KEY = "damka-engine";
 let place = null;
 let here = false;
+
+/** Whether this browser can play local games itself (known once setup has resolved). */
+export function able() {
+  return here;
+}
 
 /** Whether local games are played in this browser now (able, and the setting says so). */
 export function chosen() {

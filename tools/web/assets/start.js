@@ -1,5 +1,5 @@
 // damka-web's start: the new-game form (only the fields that apply to the chosen opponent are
-// shown), the last local game of this browser (opened again on the next visit instead of a
+// shown, and without a server only what works without one), the last local game of this browser (opened again on the next visit instead of a
 // game nobody asked for) and a rematch's settings.
 
 const $ = (sel) => document.querySelector(sel);
@@ -15,12 +15,30 @@ function storage(fn) {
   }
 }
 
+let serverHere = true;
+
+/** Whether the page has a server: without one, whatever needs it (marked data-server: online
+ *  rooms, clocks, which the server keeps, the choice of where to play, the lobby) is hidden
+ *  and cannot be chosen. */
+export function setServer(present) {
+  serverHere = present;
+  for (const el of document.querySelectorAll("[data-server]")) {
+    el.hidden = !present;
+    if (el.tagName === "OPTION") el.disabled = !present;
+  }
+  if (!present) {
+    if (form.elements.opponent.value === "online") form.elements.opponent.value = "engine";
+    form.elements.clock.value = "none";
+  }
+  showFields();
+}
+
 /** Shows the form's fields and clock choices that apply to its opponent (data-for lists the
  *  opponents); the engine's time per move only without a clock (with one it plays by it). */
 export function showFields() {
   const opponent = form.elements.opponent.value;
   for (const el of form.querySelectorAll("[data-for]")) {
-    el.hidden = !el.dataset.for.split(" ").includes(opponent);
+    el.hidden = !el.dataset.for.split(" ").includes(opponent) || (!serverHere && "server" in el.dataset);
   }
   // An online room always has a clock: "No clock" gives way to the usual one.
   const clock = form.elements.clock;

@@ -87,39 +87,20 @@ pub fn router(app: Arc<App>) -> Router {
         .with_state(app)
 }
 
-/// The in-browser engine's files (`--wasm`): the worker script and its WebAssembly builds,
-/// read from `dir` once, at start. A file not there is 404, and the page then plays on the
-/// server.
-pub fn engine_files(dir: &std::path::Path) -> Router {
-    let mut r = Router::new();
-    for (name, kind) in ENGINE_FILES {
-        let Ok(bytes) = std::fs::read(dir.join(name)) else {
-            continue;
-        };
-        let bytes = axum::body::Bytes::from(bytes);
-        r = r.route(
-            &format!("/{name}"),
-            get(move || async move { ([(header::CONTENT_TYPE, kind)], bytes).into_response() }),
-        );
-    }
-    r.layer(axum::middleware::map_response(security_headers))
+/// The files that let the page play offline ([`assets::offline_files`]: `/sw.js` and, from
+/// the `--wasm` folder, the in-browser engine), with the same headers as the rest.
+pub fn offline_files(wasm: Option<&std::path::Path>) -> Router {
+    assets::offline_files(wasm).layer(axum::middleware::map_response(security_headers))
 }
-
-/// The files of the in-browser engine and their types.
-const ENGINE_FILES: [(&str, &str); 4] = [
-    ("damka-worker.js", "text/javascript; charset=utf-8"),
-    ("damka-simd-jspi.wasm", "application/wasm"),
-    ("damka-simd.wasm", "application/wasm"),
-    ("damka.wasm", "application/wasm"),
-];
 
 /// The page's Content-Security-Policy: its own scripts, styles and images only (it has no
 /// inline script or style; WebAssembly may be compiled, for the in-browser engine), its
-/// WebSocket and API on the same origin, and no framing.
+/// WebSocket and API on the same origin, its web app manifest and workers (the engine's, the
+/// service worker) from the same origin, and no framing.
 pub const CSP: &str =
     "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; \
-    img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; \
-    frame-ancestors 'none'";
+    img-src 'self' data:; connect-src 'self'; manifest-src 'self'; worker-src 'self'; \
+    base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /// Headers on every answer: the page may not be framed (clickjacking), run what it did not
 /// bring, nor have its files read as another type; links leave no address behind.
@@ -137,8 +118,8 @@ async fn security_headers(mut res: Response) -> Response {
     res
 }
 
-async fn asset(Path(name): Path<String>) -> Response {
-    assets::page(&name)
+async fn asset(Path(name): Path<String>, headers: axum::http::HeaderMap) -> Response {
+    assets::page_for(&name, &headers)
 }
 
 async fn info(State(app): State<Arc<App>>) -> Response {

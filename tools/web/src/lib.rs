@@ -88,10 +88,7 @@ pub fn serve(config: &Config) -> Result<(Arc<app::App>, axum::Router), String> {
     let pool = pool::Pool::with_endgames(config.threads, config.hash_mb, QUEUE, endgames);
     let app = app::App::with_origins(pool, MAX_GAMES, online, config.origins.clone());
     app.resume_rooms()?;
-    let router = match &config.wasm {
-        Some(dir) => http::router(app.clone()).merge(http::engine_files(dir)),
-        None => http::router(app.clone()),
-    };
+    let router = http::router(app.clone()).merge(http::offline_files(config.wasm.as_deref()));
     Ok((app, router))
 }
 
