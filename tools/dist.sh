@@ -1,67 +1,130 @@
 #!/usr/bin/env bash
-# Release archives into target/dist/:
-#   damka-<version>-windows-x86_64.zip   damka.exe (Hub, DXP, command line), damka-match.exe,
-#                                        damka_cb.dll (CheckerBoard / Kallisto), damka_cb.htm,
-#                                        README.txt, COPYING, gui.md
-#   damka-<version>-linux-x86_64.tar.gz  the same for Linux (libdamka_cb.so)
-# Windows is cross-compiled: rustup target add x86_64-pc-windows-gnu, and Debian's
-# gcc-mingw-w64-x86-64 as linker (.cargo/config.toml names it).
+# Release archives, for players who do not build from source:
+#   dist/damka-<version>-x86_64-windows.zip    damka.exe, damka-web.exe, damka-match.exe,
+#                                              damka_cb.dll + damka_cb.htm (CheckerBoard,
+#                                              Kallisto), web/ (the page with the engine in
+#                                              the browser), openings/, README.txt, COPYING
+#   dist/damka-<version>-x86_64-linux.tar.gz   the same for Linux (libdamka_cb.so), linked
+#                                              against glibc 2.17, so it runs on any x86-64
+#                                              Linux with glibc 2.17 or newer (2012 on)
+#   dist/SHA256SUMS                            `sha256sum -c SHA256SUMS` checks a download
+#
+# Usage: bash tools/dist.sh [--profile release|ci] [--out DIR]
+#   --profile  the Cargo profile (default release, fat LTO: what is published; CI uses ci,
+#              the same code and node counts, built in a third of the time)
+#   --out      where the archives go (default dist/)
+#
+# Needs: Debian's gcc-mingw-w64-x86-64 (the Windows linker; installed here when missing and
+# root), the rustup targets x86_64-pc-windows-gnu and x86_64-unknown-linux-gnu (added here),
+# and zig with cargo-zigbuild for the old-glibc Linux link (installed here from PyPI into
+# target/dist-tools). tools/dist_check.sh unpacks the archives and runs every program.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
-win=x86_64-pc-windows-gnu
+
+profile=release
+out=dist
+while [ $# -gt 0 ]; do
+  case $1 in
+    --profile) profile=${2:?--profile needs a value}; shift 2 ;;
+    --out) out=${2:?--out needs a value}; shift 2 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    *) echo "dist.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+case $profile in release|ci) ;; *) echo "dist.sh: --profile is release or ci" >&2; exit 2 ;; esac
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
 version=$(sed -n '/^\[package\]/,/^\[/s/^version *= *"\(.*\)"/\1/p' Cargo.toml | head -n 1)
 [ -n "$version" ] || { echo "dist.sh: no version in Cargo.toml" >&2; exit 2; }
-command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || {
-  echo "dist.sh: needs the MinGW linker: apt-get install gcc-mingw-w64-x86-64" >&2; exit 2; }
-rustup target list --installed | grep -qx "$win" || rustup target add "$win"
+# The commit the programs name in --version (build.rs reads DAMKA_COMMIT); a tree with
+# uncommitted changes says so.
+commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+if [ "$commit" != unknown ] && [ -n "$(git status --porcelain --untracked-files=no)" ]; then
+  commit="$commit-modified"
+fi
+export DAMKA_COMMIT=$commit
 
-echo "== build damka $version for Linux and Windows (release)"
-cargo build --release -p damka -p damka-match -p damka-cb
-cargo build --release --target "$win" -p damka -p damka-match -p damka-cb
+# ---- tools
+win=x86_64-pc-windows-gnu
+linux=x86_64-unknown-linux-gnu
+glibc=2.17
+if ! command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1; then
+  [ "$(id -u)" = 0 ] || { echo "dist.sh: needs the MinGW linker: apt-get install gcc-mingw-w64-x86-64" >&2; exit 2; }
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gcc-mingw-w64-x86-64 >/dev/null
+fi
+for t in "$win" "$linux"; do
+  rustup target list --installed | grep -qx "$t" || rustup target add "$t"
+done
+. tools/venv.sh
+tools_venv=target/dist-tools
+ensure_venv "$tools_venv" 'import ziglang' 'ziglang==0.17.1'
+[ -x "$tools_venv/bin/cargo-zigbuild" ] ||
+  "$tools_venv/bin/python" -m pip install --quiet --disable-pip-version-check 'cargo-zigbuild==0.24.1'
+# cargo-zigbuild finds zig through `python3 -m ziglang` of the first python3 on PATH.
+export PATH="$repo/$tools_venv/bin:$PATH"
 
-dist="$repo/target/dist"
-rm -rf "$dist/stage"
-mkdir -p "$dist/stage"
+# ---- build: a target folder of its own, since the flags differ from everyday builds
+build=target/dist-build
+# Source paths in panic messages name the crate, not this machine's folders.
+export RUSTFLAGS="--remap-path-prefix=$repo=damka --remap-path-prefix=${CARGO_HOME:-$HOME/.cargo}=cargo"
+packages=(-p damka -p damka-web -p damka-match -p damka-cb)
+echo "== damka $version (commit $commit), profile $profile: Linux x86-64 (glibc $glibc)"
+cargo zigbuild --quiet --locked --profile "$profile" --target "$linux.$glibc" --target-dir "$build" "${packages[@]}"
+echo "== Windows x86-64"
+cargo build --quiet --locked --profile "$profile" --target "$win" --target-dir "$build" "${packages[@]}"
+unset RUSTFLAGS
+echo "== the page with the engine in the browser (tools/wasm/build.sh)"
+bash tools/wasm/build.sh >/dev/null
 
-readme() { # $1: system name, $2: executable suffix, $3: engine library file
-  cat <<TXT
-damka $version ($1, x86_64): a Russian and Turkish draughts engine
+# ---- stage
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
 
-damka$2          the engine. With no arguments (or "damka$2 hub") it speaks the Hub
-                   protocol on stdin/stdout: add it as a Hub engine to a GUI, pydraughts or
-                   lidraughts-bot. "damka$2 play" plays in the terminal, "damka$2 dxp"
-                   over DXP, "damka$2 bench" measures speed, "damka$2 --help" lists the rest.
-damka-match$2    engine-against-engine matches between Hub engines.
-$3      damka as an engine library for Russian draughts: the CheckerBoard API
-                   (getmove, enginecommand, islegal; game type 25) and the Kallisto EI_*
-                   interface. For CheckerBoard, copy it and damka_cb.htm into CheckerBoard's
-                   "engines" folder and choose Engine > Select.
-gui.md             installing in CheckerBoard, Kallisto GUIs and lidraughts-bot, and every
-                   engine command.
-
-Licence: GPL-3.0-or-later (COPYING).
-TXT
+# $1 system (windows|linux), $2 executable suffix, $3 engine library, $4 build folder
+stage() {
+  local name="damka-$version-x86_64-$1" suffix=$2 lib=$3 from=$4
+  local d="$stage/$name"
+  mkdir -p "$d/openings"
+  for p in damka damka-web damka-match; do cp "$from/$p$suffix" "$d/"; done
+  cp "$from/$lib" tools/cb/damka_cb.htm COPYING "$d/"
+  cp src/data/openings/*.txt "$d/openings/"
+  cp -r target/wasm "$d/web"
+  bash tools/dist/readme.sh "$1" "$version" "$commit" >"$d/README.txt"
+  if [ "$1" = windows ]; then
+    # Notepad and other Windows readers expect CRLF line ends.
+    sed -i 's/$/\r/' "$d/README.txt"
+  fi
+  echo "$name"
 }
+wname=$(stage windows .exe damka_cb.dll "$build/$win/$profile")
+lname=$(stage linux "" libdamka_cb.so "$build/$linux/$profile")
 
-stage() { # $1: folder name, $2: suffix, $3: library, $4: build folder, $5: system
-  local d="$dist/stage/$1"
-  mkdir -p "$d"
-  cp "$4/damka$2" "$4/damka-match$2" "$4/$3" "$d/"
-  cp tools/cb/damka_cb.htm COPYING "$d/"
-  cp docs/gui.md "$d/gui.md"
-  readme "$5" "$2" "$3" > "$d/README.txt"
-}
+# ---- what the archives must not hold: a library that is not part of the system, a newer
+# glibc than promised, this machine's paths.
+fail() { echo "dist.sh: $*" >&2; exit 1; }
+for f in "$stage/$wname"/*.exe "$stage/$wname"/*.dll; do
+  while read -r dll; do
+    case ${dll,,} in
+      kernel32.dll|ntdll.dll|msvcrt.dll|ws2_32.dll|userenv.dll|advapi32.dll|secur32.dll|\
+      bcrypt.dll|bcryptprimitives.dll|api-ms-win-*.dll) ;;
+      *) fail "$(basename "$f") imports $dll, which Windows does not ship" ;;
+    esac
+  done < <(x86_64-w64-mingw32-objdump -p "$f" | sed -n 's/^\s*DLL Name: //p')
+done
+for f in "$stage/$lname"/damka "$stage/$lname"/damka-web "$stage/$lname"/damka-match "$stage/$lname"/libdamka_cb.so; do
+  newest=$(objdump -T "$f" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -n 1)
+  [ "$(printf '%s\n%s\n' "$newest" "$glibc" | sort -V | tail -n 1)" = "$glibc" ] ||
+    fail "$(basename "$f") needs glibc $newest, newer than $glibc"
+done
+leaks=$(grep -rlaF -e "$repo" -e "${CARGO_HOME:-$HOME/.cargo}" "$stage" || true)
+[ -z "$leaks" ] || fail "build paths inside: $leaks"
 
-wname="damka-$version-windows-x86_64"
-lname="damka-$version-linux-x86_64"
-stage "$wname" .exe damka_cb.dll "target/$win/release" Windows
-stage "$lname" "" libdamka_cb.so target/release Linux
-# Windows readers expect CRLF line ends in a README.
-sed -i 's/$/\r/' "$dist/stage/$wname/README.txt"
-
-rm -f "$dist/$wname.zip" "$dist/$lname.tar.gz"
-(cd "$dist/stage" && python3 -m zipfile -c "$dist/$wname.zip" "$wname")
-tar -C "$dist/stage" -czf "$dist/$lname.tar.gz" "$lname"
-rm -rf "$dist/stage"
-ls -l "$dist/$wname.zip" "$dist/$lname.tar.gz"
+# ---- archives and their sums
+rm -f "$out/$wname.zip" "$out/$lname.tar.gz" "$out/SHA256SUMS"
+(cd "$stage" && python3 -m zipfile -c "$out/$wname.zip" "$wname")
+tar -C "$stage" --owner=0 --group=0 -czf "$out/$lname.tar.gz" "$lname"
+(cd "$out" && sha256sum "$wname.zip" "$lname.tar.gz" >SHA256SUMS)
+ls -l "$out/$wname.zip" "$out/$lname.tar.gz" "$out/SHA256SUMS"
