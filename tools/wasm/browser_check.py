@@ -1,9 +1,15 @@
 #!/usr/bin/env python3
 """The page as static files, no damka-web anywhere: Python's http.server serves target/wasm/
 (what tools/wasm/build.sh wrote) and headless Chromium plays a local game against the engine
-in the browser in each variant, asks for a hint, and plays a hot-seat move. Every wait is on a
-condition, never a fixed sleep. With `--server`, damka-web given `--wasm` serves the same
-folder beside its own page, and a game against the engine is played in the browser there too.
+in the browser in each variant, asks for a hint, and plays a hot-seat move; then the offline
+checks of browser_offline.py: the page says once that it has no server and offers nothing
+that needs one, the manifest and service worker are served right, and with the server stopped
+and the browser offline the page, reloaded from the service worker's cache, plays whole games
+against the engine in both variants and starts a hot-seat game; a new version served replaces
+the cache, one that cannot be filled (a .wasm missing) leaves the page working. Every wait is
+on a condition, never a fixed sleep. With `--server`, damka-web given `--wasm` serves the same
+folder beside its own page: a game against the engine is played in the browser there too, and
+offline after one visit; without `--wasm` its page is installable all the same.
 
     python3 tools/wasm/browser_check.py target/wasm [--server target/ci/damka-web]
 """
@@ -19,6 +25,7 @@ import traceback
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "web"))
 from browser_test import Page, start_browser, start_server  # noqa: E402  (the web tests')
+import browser_offline as off  # noqa: E402
 
 PLIES = 8  # the person's moves in each game: each answered by the engine
 
@@ -47,8 +54,8 @@ def serve(folder):
 
 def open_page(p):
     p.d.get(p.url)
-    p.wait(lambda: p.text("connection") == "engine in this browser"
-           and (p.status().startswith("Choose a game") or p.status() != ""), "the page ready")
+    p.wait(lambda: p.text("connection") == "no server: engine in this browser"
+           and p.status().startswith("This page has no server"), "the page ready")
 
 
 def click_some_move(p):
@@ -111,12 +118,19 @@ def hot_seat(p):
 
 
 def with_damka_web(driver, binary, folder):
-    """damka-web --wasm: its page plays against the engine in the browser by default."""
+    """damka-web --wasm: its page plays against the engine in the browser by default, and
+    offline after one visit; without --wasm, it is installable and says offline that it cannot
+    play."""
     db = os.path.join(tempfile.mkdtemp(prefix="damka-wasm-web-"), "db.sqlite3")
     proc, url = start_server(binary, db, extra=("--wasm", folder))
-    url = url.rstrip("/")
+    url = url.rstrip("/") + "/"
+
+    def stop():
+        proc.terminate()
+        proc.wait(timeout=10)
     try:
-        p = Page(driver, url + "/")
+        p = Page(driver, url)
+        off.served(url, engine=True)
         driver.get(p.url)
         p.wait(lambda: p.text("connection") == "engine in this browser", "local play offered")
         p.new_game("russian", "engine", "white", movetime="0.1")
@@ -125,9 +139,45 @@ def with_damka_web(driver, binary, folder):
         click_some_move(p)
         p.wait(lambda: len(p.moves()) >= 2, "the engine's answer")
         print("ok   damka-web --wasm: a game against the engine in the browser")
+        off.offline_play(p, stop, ("russian", "turkish"))
+    finally:
+        stop()
+    proc, url = start_server(binary, db)
+    url = url.rstrip("/") + "/"
+    try:
+        p = Page(driver, url)
+        build = off.served(url, engine=False)
+        driver.get(url)
+        p.wait(lambda: p.text("connection") == "connected", "the page connected")
+        off.wait_cached(p, build)
+        off.go_offline(p, lambda: (proc.terminate(), proc.wait(timeout=10)))
+        p.wait(lambda: "this browser cannot run the engine" in p.status(), "the page saying so")
+        off.back_online(p)
+        print("ok   damka-web without --wasm: installable, kept offline, and says it cannot play")
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def versions(driver, folder):
+    """On a copy of the folder: a new version served replaces the cache; one that cannot be
+    filled leaves the version before in charge; on a fresh site, no service worker at all and
+    the page plays from the network."""
+    copy = off.copy_folder(folder)
+    server, url = serve(copy)
+    try:
+        p = Page(driver, url)
+        driver.get(url)
+        off.wait_cached(p, off.sw_build(url))
+        version = off.new_version(p, copy)
+        off.failed_update(p, copy, version)
+    finally:
+        server.kill()
+    server, url = serve(copy)  # another port: another site, with no service worker yet
+    try:
+        off.broken_cache(Page(driver, url), url)
+    finally:
+        server.kill()
 
 
 def main():
@@ -148,10 +198,20 @@ def main():
         for variant in ("russian", "turkish"):
             engine_game(p, variant)
         hot_seat(p)
+        off.serverless_controls(p, "no server: engine in this browser")
+        off.served(url, engine=True)
+        off.offline_play(p, server.kill, ("russian", "turkish"))
+        versions(driver, folder)
         if binary:
             with_damka_web(driver, binary, os.path.abspath(folder))
+        # Expected: the static page's question to a server it does not have (/api/info, 404),
+        # the network refused offline, the file removed on purpose, and damka-web without
+        # --wasm answering that it has no engine files.
+        expected = ("/ws", "favicon", "/api/info", "ERR_INTERNET_DISCONNECTED", "ERR_CONNECTION_REFUSED",
+                    "damka-simd.wasm - Failed to load resource: the server responded with a status of 404",
+                    "damka-worker.js - Failed to load resource: the server responded with a status of 404")
         errors = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"
-                  and "/ws" not in e["message"] and "favicon" not in e["message"]]
+                  and not any(x in e["message"] for x in expected)]
         assert not errors, f"errors in the console: {errors}"
         print("all browser checks of the static page passed")
         return 0
