@@ -34,6 +34,9 @@ pub struct NetLimits {
     /// How long a connection may send nothing once it has been answered (a WebSocket page
     /// answers the server's pings, sent every [`crate::ws::PING_EVERY`]).
     pub idle_timeout: Duration,
+    /// How long a write may stay blocked (the client reads nothing) before the connection is
+    /// given up, whatever the client goes on sending: reads do not extend it (issue 50).
+    pub write_timeout: Duration,
 }
 
 impl Default for NetLimits {
@@ -43,6 +46,7 @@ impl Default for NetLimits {
             per_address: 64,
             header_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(120),
+            write_timeout: Duration::from_secs(20),
         }
     }
 }
@@ -149,6 +153,11 @@ pub struct Guarded {
     /// The last bytes read before `started`, to find a blank line across reads.
     tail: [u8; 3],
     idle: Duration,
+    /// When a blocked write is given up; armed when a write first blocks, disarmed when one
+    /// goes through.
+    write_deadline: Pin<Box<Sleep>>,
+    write_blocked: bool,
+    write_timeout: Duration,
     _slot: Slot,
 }
 
@@ -160,6 +169,9 @@ impl Guarded {
             started: false,
             tail: [0; 3],
             idle: limits.idle_timeout,
+            write_deadline: Box::pin(tokio::time::sleep(limits.write_timeout)),
+            write_blocked: false,
+            write_timeout: limits.write_timeout,
             _slot: slot,
         }
     }
@@ -184,6 +196,18 @@ impl Guarded {
 
     fn expired(&mut self, cx: &mut Context<'_>) -> bool {
         self.deadline.as_mut().poll(cx).is_ready()
+    }
+
+    /// A write is blocked: whether it has been for longer than the write timeout (the first
+    /// time, its deadline is armed). Separate from the read deadline, which a client that
+    /// sends without reading keeps pushing back.
+    fn write_expired(&mut self, cx: &mut Context<'_>) -> bool {
+        if !self.write_blocked {
+            self.write_blocked = true;
+            let at = tokio::time::Instant::now() + self.write_timeout;
+            self.write_deadline.as_mut().reset(at);
+        }
+        self.write_deadline.as_mut().poll(cx).is_ready() || self.expired(cx)
     }
 
     fn timed_out() -> io::Error {
@@ -227,21 +251,26 @@ impl AsyncWrite for Guarded {
     ) -> Poll<io::Result<usize>> {
         match Pin::new(&mut self.inner).poll_write(cx, buf) {
             Poll::Ready(Ok(n)) => {
+                self.write_blocked = false;
                 if n > 0 && !self.started {
                     self.start();
                 }
                 Poll::Ready(Ok(n))
             }
             // A client that does not read is given up like one that does not write.
-            Poll::Pending if self.expired(cx) => Poll::Ready(Err(Guarded::timed_out())),
+            Poll::Pending if self.write_expired(cx) => Poll::Ready(Err(Guarded::timed_out())),
             other => other,
         }
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         match Pin::new(&mut self.inner).poll_flush(cx) {
-            Poll::Pending if self.expired(cx) => Poll::Ready(Err(Guarded::timed_out())),
-            other => other,
+            Poll::Ready(r) => {
+                self.write_blocked = false;
+                Poll::Ready(r)
+            }
+            Poll::Pending if self.write_expired(cx) => Poll::Ready(Err(Guarded::timed_out())),
+            Poll::Pending => Poll::Pending,
         }
     }
 

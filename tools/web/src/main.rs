@@ -214,6 +214,7 @@ fn main() -> ExitCode {
             per_address: args.max_per_address as usize,
             header_timeout: std::time::Duration::from_secs(args.header_timeout),
             idle_timeout: std::time::Duration::from_secs(args.idle_timeout),
+            ..damka_web::guard::NetLimits::default()
         };
         let (app, router) = match damka_web::serve(&config) {
             Ok(x) => x,

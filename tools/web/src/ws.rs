@@ -78,6 +78,14 @@ pub const HARD_LIMIT: usize = 1024 * 1024;
 /// it is read in several parts).
 pub const READ_BUFFER: usize = 8 * 1024;
 
+/// The WebSocket layer's write buffer per connection, bytes: frames are gathered up to this
+/// before they are written.
+pub const WRITE_BUFFER: usize = 16 * 1024;
+/// Bytes the WebSocket layer may hold unwritten for one connection (the answers to a client's
+/// pings among them): a client that sends pings and never reads cannot make it grow further
+/// (issue 50; before, every pong was buffered without limit).
+pub const MAX_WRITE_BUFFER: usize = 256 * 1024;
+
 /// A request from the page.
 #[derive(Debug, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
@@ -218,6 +226,8 @@ pub async fn upgrade(
     ws.max_message_size(HARD_LIMIT)
         .max_frame_size(HARD_LIMIT)
         .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(WRITE_BUFFER)
+        .max_write_buffer_size(MAX_WRITE_BUFFER)
         .on_upgrade(move |socket| serve(socket, app, client))
 }
 
@@ -478,7 +488,12 @@ async fn serve(socket: WebSocket, app: Arc<App>, client: Option<std::net::IpAddr
             Ok(Message::Binary(b)) => String::from_utf8(b.to_vec())
                 .map_err(|_| ApiError::Bad("binary messages must be UTF-8 JSON".into())),
             Ok(Message::Close(_)) => break,
-            Ok(_) => continue,
+            // A ping or pong costs an answer or a read like any message: it takes its token,
+            // and a flood of them closes the connection.
+            Ok(_) => match bucket.take() {
+                Err(_) if bucket.refused >= FLOOD_CLOSE => break,
+                _ => continue,
+            },
             // Too large for the WebSocket layer, or a broken connection: it cannot go on.
             Err(_) => break,
         };

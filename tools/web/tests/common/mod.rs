@@ -128,7 +128,9 @@ impl Process {
             .split("http://")
             .nth(1)
             .expect("the address it serves")
-            .trim()
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
             .trim_end_matches('/')
             .to_string();
         (Process(child), addr)
