@@ -180,7 +180,9 @@ fn declares_the_engines_options_and_searches_with_two_threads() {
     let c = engine_client();
     let lines = c.ask("hub");
     let engine = Engine::new(Variant::Russian);
-    assert_eq!(lines.len(), engine.options().len() + 2, "{lines:?}");
+    // One `param` line per engine option, then the session's own `numbering`.
+    assert_eq!(lines.len(), engine.options().len() + 3, "{lines:?}");
+    assert!(lines[lines.len() - 2].starts_with("param name=numbering value=standard "));
     for (l, o) in lines[1..].iter().zip(engine.options()) {
         assert!(
             l.starts_with(&format!("param name={} value=", o.name)),
@@ -324,9 +326,9 @@ fn binary_session_survives_bad_input_and_writes_nothing_to_stderr() {
         .map(|l| l.split(' ').next().unwrap())
         .filter(|k| *k != "info")
         .collect();
-    // One `param` line per engine option.
+    // One `param` line per engine option, and the session's `numbering`.
     assert_eq!(kinds[0], "id");
-    let params = Engine::new(Variant::Russian).options().len();
+    let params = Engine::new(Variant::Russian).options().len() + 1;
     assert_eq!(&kinds[1..=params], vec!["param"; params]);
     assert_eq!(
         kinds[params + 1..],

@@ -29,6 +29,8 @@ fn handshake_declares_every_param_and_applies_them_once_at_init() {
             "param name=variant value=russian type=enum values=\"russian turkish\"".to_string(),
             "param name=threads value=1 type=int min=1 max=256".to_string(),
             "param name=hash value=64 type=int min=1 max=16384".to_string(),
+            // The session's own parameter, after the engine's.
+            "param name=numbering value=standard type=enum values=\"standard top\"".to_string(),
             "wait".to_string(),
         ]
     );

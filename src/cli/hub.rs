@@ -16,6 +16,11 @@ pub struct HubArgs {
     /// Strength level at start, 1 (beginner) to 10 (full strength).
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=10))]
     pub skill: Option<u8>,
+    /// How the client numbers squares in moves: standard (1 = a1, pydraughts 0.6 and later)
+    /// or top (1 = b8, pydraughts 0.5 and lidraughts-bot). Checked by the session: a value it
+    /// does not know is an `error` line after `hub` (nothing may reach stderr).
+    #[arg(long, value_name = "standard|top")]
+    pub numbering: Option<String>,
     /// Threads, table, endgame databases, evaluation at start.
     #[command(flatten)]
     pub search: super::search_opts::SearchArgs,
@@ -36,6 +41,9 @@ pub fn run(args: HubArgs) -> i32 {
     }
     if let Some(h) = args.search.hash {
         config.options.push(("hash".into(), h.to_string()));
+    }
+    if let Some(n) = args.numbering {
+        config.options.push(("numbering".into(), n));
     }
     if let Some(s) = args.skill {
         config.options.push(("skill".into(), s.to_string()));

@@ -10,12 +10,17 @@
 //! - [`request`] writes a typed command as a client sends it ([`command::Command::to_line`]),
 //! - [`reader`] reads capped byte lines on a thread of their own,
 //! - [`session`] is the state machine driving a [`Backend`] (the engine facade, or a fake in
-//!   tests).
+//!   tests),
+//! - [`numbering`] converts the client's square numbers (pydraughts 0.5 counts from the top)
+//!   to damka's and back, and [`client_params`] holds the parameters the session keeps itself
+//!   (`numbering`, Scan's `tt-size`, `bb-size`, `book-ply`, `initial-time`).
 
 pub mod answer;
+pub mod client_params;
 pub mod command;
 pub mod dxp;
 pub mod format;
+pub mod numbering;
 pub mod parse;
 pub mod reader;
 pub mod reply;

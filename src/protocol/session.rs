@@ -7,15 +7,17 @@
 //! handled while a search runs, and output lines never interleave.
 
 use super::answer;
+use super::client_params::{check_option_value, client_param, is_client_param, ClientParam};
 use super::command::{parse_command, Command, PosSource};
 use super::format::Reply;
+use super::numbering::Numbering;
 use super::parse::{shorten, shorten_to};
 use super::reader::{read_loop, Input};
 use super::reply::{EngineReply, Id, ParamDecl, ParamKind};
 use super::{Backend, SearchRequest};
 use crate::core::Variant;
 use crate::dispatch::{dispatch, GameTask};
-use crate::engine::{EngineError, EngineOption, GoMode, Info, Limits, OptionKind, SearchOutcome};
+use crate::engine::{EngineError, GoMode, Info, Limits, MoveText, OptionKind, SearchOutcome};
 use crate::eval::Evaluate;
 use crate::variant::{Notation, Perft};
 use crossbeam_channel::{select, unbounded, Receiver, TryRecvError};
@@ -40,6 +42,8 @@ pub fn start_position(v: Variant) -> String {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HubConfig {
     /// `(name, value)` pairs, applied at `init` (or the first `go`) with the client's own.
+    /// The session's own parameters (`numbering`, Scan's `tt-size`, ...) may be among them:
+    /// a value they do not take is reported as an `error` line after the client's `hub`.
     pub options: Vec<(String, String)>,
 }
 
@@ -98,6 +102,14 @@ pub struct Session<B: Backend, W: Write> {
     search: Option<Running>,
     /// Lines given to [`Session::feed`] that wait for the running search to end.
     held: VecDeque<Vec<u8>>,
+    /// How the client numbers squares; moves are converted at the edge.
+    numbering: Numbering,
+    /// `(damka's text, the client's)` of the root moves in this request's `level` lines, to
+    /// quote the client's own text in an error.
+    level_moves: Vec<(String, String)>,
+    /// Errors in the starting values (command line), said after the client's `hub`: nothing
+    /// may be written before the client speaks.
+    startup_errors: Vec<String>,
 }
 
 impl<B: Backend, W: Write> Session<B, W> {
@@ -111,11 +123,39 @@ impl<B: Backend, W: Write> Session<B, W> {
             has_position: false,
             search: None,
             held: VecDeque::new(),
+            numbering: Numbering::default(),
+            level_moves: Vec::new(),
+            startup_errors: Vec::new(),
         };
         for (name, value) in config.options {
-            session.set_pending(name, value);
+            if is_client_param(&name) {
+                if let Err(e) = session.set_client_param(&name, &value) {
+                    session.startup_errors.push(e);
+                }
+            } else {
+                session.set_pending(name, value);
+            }
         }
         session
+    }
+
+    /// Sets one of the session's own parameters; the error message for a value it does not
+    /// take.
+    fn set_client_param(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match client_param(name, value)? {
+            ClientParam::Numbering(n) => self.numbering = n,
+            ClientParam::Engine(name, value) => self.set_pending(name.to_string(), value),
+            ClientParam::Ignored => {}
+        }
+        Ok(())
+    }
+
+    /// Says the errors in the starting values, once.
+    fn send_startup_errors(&mut self) -> io::Result<()> {
+        for e in std::mem::take(&mut self.startup_errors) {
+            self.send_error(&e)?;
+        }
+        Ok(())
     }
 
     /// Queues an option value, replacing an earlier one for the same option.
@@ -270,14 +310,27 @@ impl<B: Backend, W: Write> Session<B, W> {
         self.execute(cmd)
     }
 
+    /// A move of the engine's in the client's numbering.
+    fn to_client(&self, m: &MoveText) -> MoveText {
+        MoveText {
+            hub: self.numbering.convert_move(self.backend.variant(), &m.hub),
+            algebraic: m.algebraic.clone(),
+        }
+    }
+
     /// Reports one search event (or the end of the search's channel).
     fn on_search_event(&mut self, e: Option<SearchEvent>) -> io::Result<()> {
         match e {
-            Some(SearchEvent::Info(i)) => self.send(answer::info(&i)),
-            Some(SearchEvent::Done(o)) => {
+            Some(SearchEvent::Info(mut i)) => {
+                i.pv = i.pv.iter().map(|m| self.to_client(m)).collect();
+                self.send(answer::info(&i))
+            }
+            Some(SearchEvent::Done(mut o)) => {
                 self.search = None;
                 self.backend.wait();
                 self.send_notices()?;
+                o.best = o.best.as_ref().map(|m| self.to_client(m));
+                o.ponder = o.ponder.as_ref().map(|m| self.to_client(m));
                 self.send(answer::done(&o))
             }
             None => {
@@ -328,24 +381,19 @@ impl<B: Backend, W: Write> Session<B, W> {
             Command::Hub => self.hub()?,
             Command::SetParam { name, value } => self.set_param(&name, &value)?,
             Command::Init => {
+                self.send_startup_errors()?;
                 self.apply_pending()?;
                 self.send(EngineReply::Ready.to_reply())?;
             }
             Command::NewGame => self.backend.new_game(),
-            Command::Pos { source, moves } => {
-                // `pos` starts a new search request: earlier `level` lines are forgotten.
-                self.limits = Limits::default();
-                let text = match &source {
-                    PosSource::Start => start_position(self.backend.variant()),
-                    PosSource::Text(t) => t.clone(),
-                };
-                let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-                match self.backend.set_position(&text, &moves) {
-                    Ok(()) => self.has_position = true,
-                    Err(e) => self.send_error(&engine_error_message(&e))?,
-                }
+            Command::Pos { source, moves } => self.pos(&source, &moves)?,
+            Command::Level(u) => {
+                let variant = self.backend.variant();
+                let u = self
+                    .numbering
+                    .convert_level(variant, u, &mut self.level_moves);
+                u.apply(&mut self.limits);
             }
-            Command::Level(u) => u.apply(&mut self.limits),
             Command::Go(mode) => self.go(mode)?,
             // Outside a search these have nothing to act on; a late `stop` after `done` is
             // normal in real clients, so it is not an error.
@@ -394,10 +442,60 @@ impl<B: Backend, W: Write> Session<B, W> {
             };
             self.send(EngineReply::Param(decl).to_reply())?;
         }
+        let numbering = ParamDecl {
+            name: Numbering::PARAM.into(),
+            value: Some(self.numbering.name().into()),
+            kind: Some(ParamKind::Enum(
+                Numbering::ALL.iter().map(|n| n.name().into()).collect(),
+            )),
+        };
+        self.send(EngineReply::Param(numbering).to_reply())?;
+        self.send_startup_errors()?;
         self.send(EngineReply::Wait.to_reply())
     }
 
+    /// `pos`: the position and moves in the client's numbering, converted to damka's. An
+    /// illegal move is reported in the client's own text, and when the moves are all legal
+    /// in the other numbering the message says which setting the client needs.
+    fn pos(&mut self, source: &PosSource, moves: &[String]) -> io::Result<()> {
+        // `pos` starts a new search request: earlier `level` lines are forgotten.
+        self.limits = Limits::default();
+        self.level_moves.clear();
+        let variant = self.backend.variant();
+        let text = match source {
+            PosSource::Start => start_position(variant),
+            PosSource::Text(t) => t.clone(),
+        };
+        let engine_text = self.numbering.convert_position(variant, &text);
+        let converted = self.numbering.convert_moves(variant, moves);
+        let refs: Vec<&str> = converted.iter().map(String::as_str).collect();
+        let e = match self.backend.set_position(&engine_text, &refs) {
+            Ok(()) => {
+                self.has_position = true;
+                return Ok(());
+            }
+            Err(e) => e,
+        };
+        let EngineError::BadMove { index, message } = &e else {
+            return self.send_error(&engine_error_message(&e));
+        };
+        let m = super::numbering::bad_move_message(
+            self.numbering,
+            variant,
+            (&text, moves),
+            &converted,
+            (*index, message),
+        );
+        self.send_error(&m)
+    }
+
     fn set_param(&mut self, name: &str, value: &str) -> io::Result<()> {
+        if is_client_param(name) {
+            return match self.set_client_param(name, value) {
+                Ok(()) => Ok(()),
+                Err(e) => self.send_error(&e),
+            };
+        }
         let options = self.backend.options();
         let Some(opt) = options
             .iter()
@@ -447,7 +545,18 @@ impl<B: Backend, W: Write> Session<B, W> {
                 self.search = Some(Running { events: rx });
                 Ok(())
             }
-            Err(e) => self.send_error(&engine_error_message(&e)),
+            Err(e) => {
+                // Root moves named in `level` are quoted as the client wrote them.
+                let mut m = engine_error_message(&e);
+                if let Some((engine, client)) = self
+                    .level_moves
+                    .iter()
+                    .find(|(engine, client)| engine != client && m.contains(engine.as_str()))
+                {
+                    m = m.replacen(engine.as_str(), client, 1);
+                }
+                self.send_error(&m)
+            }
         }
     }
 }
@@ -459,44 +568,6 @@ fn waits_for_idle(line: &[u8]) -> bool {
         return false;
     };
     matches!(parse_command(text), Ok(Some(c)) if !matches!(c, Command::Stop | Command::PonderHit | Command::Ping))
-}
-
-/// Whether `value` fits the option's declared kind; the error message otherwise.
-fn check_option_value(opt: &EngineOption, value: &str) -> Result<(), String> {
-    let v = value.trim();
-    match &opt.kind {
-        OptionKind::Enum(values) => {
-            if values.iter().any(|x| x.eq_ignore_ascii_case(v)) {
-                Ok(())
-            } else if opt.name == "variant" {
-                Err(format!("unknown variant {}", shorten(value)))
-            } else {
-                Err(format!(
-                    "bad value {} for {} (expected {})",
-                    shorten(value),
-                    opt.name,
-                    values.join(", ")
-                ))
-            }
-        }
-        OptionKind::Int { min, max } => match v.parse::<i64>() {
-            Ok(n) if (*min..=*max).contains(&n) => Ok(()),
-            _ => Err(format!(
-                "bad value {} for {} (expected {min} to {max})",
-                shorten(value),
-                opt.name
-            )),
-        },
-        OptionKind::Text => Ok(()),
-        OptionKind::Bool => match crate::engine::parse_bool(v) {
-            Some(_) => Ok(()),
-            None => Err(format!(
-                "bad value {} for {} (expected true or false)",
-                shorten(value),
-                opt.name
-            )),
-        },
-    }
 }
 
 /// The message of an engine error as the protocol words it (`illegal move ...`,
