@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Real-client checks: pydraughts 0.6.7 (unmodified) plays damka against itself over the Hub
-# protocol, and against `damka dxp` over DXP. Called by .ci/run after the Rust tests; runs on
-# a fresh machine too.
+# protocol, and against `damka dxp` over DXP; pydraughts 0.5.7 (what lidraughts-bot pins,
+# numbering squares from the top) and 0.6.7 each play whole games the way lidraughts-bot
+# drives its engine. Called by .ci/run after the Rust tests; runs on a fresh machine too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 VENV=${HUB_CHECK_VENV:-target/hub-check-venv}
+VENV_057=${HUB_CHECK_VENV_057:-target/hub-check-venv-057}
 . tools/venv.sh
-ensure_venv "$VENV" 'import draughts' pydraughts==0.6.7
+# Each venv from PyPI, remade when its pydraughts is not the pinned version.
+ensure_venv "$VENV" 'import draughts; assert draughts.__version__ == "0.6.7"' pydraughts==0.6.7
+ensure_venv "$VENV_057" 'import draughts; assert draughts.__version__ == "0.5.7"' pydraughts==0.5.7
 
 # The profile .ci/run tests with (optimised, built already by then); HUB_CHECK_PROFILE=release
 # checks the fully optimised binary instead.
@@ -16,6 +20,9 @@ cargo build --profile "$PROFILE" --bin damka
 ENGINE=${DAMKA:-target/$PROFILE/damka}
 status=0
 "$VENV/bin/python" tools/hub_check.py --engine "$ENGINE" "$@" || status=1
+# lidraughts-bot's way, 4 whole Russian games with each pydraughts (about 35 s each).
+"$VENV_057/bin/python" tools/lidraughts_check.py --engine "$ENGINE" || status=1
+"$VENV/bin/python" tools/lidraughts_check.py --engine "$ENGINE" || status=1
 # DXP: pydraughts' DXPEngine plays a whole game against `damka dxp` in each game (about 40 s).
 "$VENV/bin/python" tools/dxp_check.py --engine "$ENGINE" || status=1
 # The bench tool of docs/performance.md runs, and the node counts repeat (not a timing).

@@ -20,9 +20,7 @@ Usage: hub_check.py --engine target/release/damka [--games 2] [--time 8] [--inc 
 """
 
 import argparse
-import logging
 import os
-import re
 import sys
 import tempfile
 import threading
@@ -33,45 +31,9 @@ from draughts import Board
 from draughts.engine import HubEngine, Limit
 from draughts.tournament import RoundRobin
 
-from check_support import engine_path, fail, replay_in_damka, summary
+from check_support import engine_path, fail, install_line_checks, replay_in_damka, summary
 
 VARIANTS = ["russian", "turkish"]
-
-# Every line damka may write to a client, in the strict form: a command word, then
-# key=value arguments, values quoted only when they hold a space.
-ARG = r'[a-z][a-z-]*=(?:"[^"=]*"|[^\s"=]+)'
-LINE = re.compile(r"^(id|param|wait|ready|info|done|pong)( " + ARG + r")*$")
-INFO = re.compile(
-    r"^info depth=\d+ mean-depth=\d+\.\d score=-?\d+\.\d\d nodes=\d+ time=\d+\.\d+"
-    r' nps=\d+\.\d+( pv="[0-9x\- ]+"| pv=[0-9x\-]+)?( book=yes)?$'
-)
-DONE = re.compile(r"^done move=\d+[-x][0-9x]+( ponder=\d+[-x][0-9x]+)?$")
-
-
-class WarningCatcher(logging.Handler):
-    """pydraughts logs every line it did not expect as a warning."""
-
-    def emit(self, record):
-        if record.levelno >= logging.WARNING:
-            fail("pydraughts: " + record.getMessage())
-
-
-def install_line_checks():
-    """Checks every line pydraughts receives from damka."""
-    original_recv = HubEngine.recv
-
-    def recv(self):
-        line = original_recv(self)
-        if not LINE.match(line):
-            fail(f"unreadable or unexpected line from damka: {line!r}")
-        elif line.startswith("info ") and not INFO.match(line):
-            fail(f"info line not in Scan's form: {line!r}")
-        elif line.startswith("done ") and not DONE.match(line):
-            fail(f"done line not in Hub form: {line!r}")
-        return line
-
-    HubEngine.recv = recv
-
 
 games = []  # (variant, initial hub position, [hub moves]) of each finished game
 clock_log = []  # (used, available) of every timed move
@@ -249,8 +211,6 @@ def main():
     engine = engine_path(args.engine)
     if engine is None:
         return 2
-    logging.getLogger("pydraughts").addHandler(WarningCatcher())
-    logging.getLogger("pydraughts").setLevel(logging.WARNING)
     install_line_checks()
     install_play_checks()
 
