@@ -199,6 +199,7 @@ function connect() {
   const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
   socket = new WebSocket(url);
   socket.addEventListener("open", () => {
+    net.reached();
     retryDelay = 500;
     $("#connection").textContent = "connected";
     $("#connection").classList.add("online");

@@ -29,6 +29,13 @@ export async function probe() {
   return server;
 }
 
+/** The WebSocket opened: the page has its server after all (it came back). */
+export function reached() {
+  if (server === "here") return;
+  server = "here";
+  start.setServer(true);
+}
+
 /** Whether the page is known to have no server now. */
 export function serverless() {
   return server === "none" || server === "unreachable";
