@@ -73,3 +73,48 @@ pub fn parse_opening<P: Position>(line: &str) -> Result<Opening<P>, String> {
 pub fn parse_openings<P: Position>(text: &str) -> Result<Vec<Opening<P>>, String> {
     parse_lines(text, parse_opening::<P>)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use damka::variant::RussianPosition;
+
+    /// The ballot file replays: 150 ballots, each named once (1-I to 15-X), none longer than
+    /// three plies, every move legal, and no two alike.
+    #[test]
+    fn the_russian_ballots_are_the_whole_table() {
+        let text = include_str!("../../../src/data/openings/russian-ballots.txt");
+        let openings = parse_openings::<RussianPosition>(text).unwrap();
+        assert_eq!(openings.len(), 150);
+        let mut names = std::collections::BTreeSet::new();
+        let mut lines = std::collections::BTreeSet::new();
+        for (line, o) in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .zip(&openings)
+        {
+            assert!(o.moves.len() <= 3, "{line}");
+            let name = line
+                .split('#')
+                .nth(1)
+                .unwrap()
+                .split_whitespace()
+                .next()
+                .unwrap();
+            assert!(names.insert(name.to_string()), "{name} twice");
+            assert!(
+                lines.insert(o.text.clone()),
+                "{line}: the same ballot twice"
+            );
+        }
+        let romans = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"];
+        for round in 1..=15 {
+            for r in romans {
+                assert!(
+                    names.contains(&format!("{round}-{r}")),
+                    "no ballot {round}-{r}"
+                );
+            }
+        }
+    }
+}
