@@ -20,6 +20,19 @@ cargo build --profile "$PROFILE" --bin damka
 ENGINE=${DAMKA:-target/$PROFILE/damka}
 status=0
 "$VENV/bin/python" tools/hub_check.py --engine "$ENGINE" "$@" || status=1
+# The README's pydraughts snippet, exactly as printed, with damka on the PATH (it must find it
+# there: pydraughts runs its command by full path).
+snippet=$(sed -n '/^From Python with pydraughts/,/^```$/p' README.md | sed -n '/^```python$/,/^```$/p' | sed '1d;$d')
+[ -n "$snippet" ] || { echo "ci_python: no pydraughts snippet in README.md"; status=1; }
+engine_dir=$(cd "$(dirname "$ENGINE")" && pwd)
+python_abs="$(pwd)/$VENV/bin/python"
+if out=$(cd "$(mktemp -d)" && PATH="$engine_dir:$PATH" timeout 60 "$python_abs" -c "$snippet" 2>&1) &&
+  grep -qE '^[0-9]+[-x][0-9x]+$' <<<"$out"; then
+  echo "README's pydraughts snippet: ok (it printed $out)"
+else
+  echo "README's pydraughts snippet failed: $out"
+  status=1
+fi
 # lidraughts-bot's way, 4 whole Russian games with each pydraughts (about 35 s each).
 "$VENV_057/bin/python" tools/lidraughts_check.py --engine "$ENGINE" || status=1
 "$VENV/bin/python" tools/lidraughts_check.py --engine "$ENGINE" || status=1

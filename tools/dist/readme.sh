@@ -78,15 +78,16 @@ cat <<TXT
 
 pydraughts (Python)
   pip install pydraughts, then:
-    import draughts
+    from draughts import Board
     from draughts.engine import HubEngine, Limit
-    engine = HubEngine([r"PATH${sep}damka$x", "hub"])   # the full path of damka$x
+    engine = HubEngine([r"PATH${sep}damka$x"])   # the full path of damka$x
+    engine.configure({"variant": "russian"})
     engine.init()
-    board = draughts.Board(variant="russian")
-    print(engine.play(board, Limit(time=10), ponder=False).move)
+    result = engine.play(Board("russian"), Limit(movetime=1), ponder=False)
+    print(result.move.hub_move)
     engine.quit()
-  pydraughts 0.5 and older number Russian squares from the other corner: add the
-  argument "--numbering=top" after "hub" (see gui.md in the source, or below).
+  pydraughts 0.5 and older number Russian squares from b8 rather than a1: start it as
+  HubEngine([r"PATH${sep}damka$x", "hub", "--numbering=top"]).
 
 lidraughts-bot
   In lidraughts-bot's config.yml, under engine:
