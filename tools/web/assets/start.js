@@ -17,12 +17,13 @@ function storage(fn) {
 
 let serverHere = true;
 
-/** Whether the page has a server: without one, whatever needs it (marked data-server: online
- *  rooms, clocks, which the server keeps, the choice of where to play, the lobby) is hidden
- *  and cannot be chosen. */
+/** Whether the page has a server: without one, whatever needs it (online rooms, and what is
+ *  marked data-server: clocks, which the server keeps, the choice of where to play, the lobby)
+ *  is hidden and cannot be chosen. */
 export function setServer(present) {
   serverHere = present;
-  for (const el of document.querySelectorAll("[data-server]")) {
+  const online = form.elements.opponent.querySelector('option[value="online"]');
+  for (const el of [online, ...document.querySelectorAll("[data-server]")]) {
     el.hidden = !present;
     if (el.tagName === "OPTION") el.disabled = !present;
   }
