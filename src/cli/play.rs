@@ -127,13 +127,12 @@ pub fn play(args: &PlayArgs, input: impl BufRead, mut out: impl Write) -> i32 {
 fn run_variant<P: Evaluate>(
     args: &PlayArgs,
     input: impl BufRead,
-    out: impl Write,
+    mut out: impl Write,
 ) -> io::Result<i32> {
     let eval = match args.search.eval.evaluators() {
         Ok(e) => e.get(P::VARIANT).clone(),
         Err(e) => {
-            // Before the game starts: an error of the command line, on stderr like the rest.
-            eprintln!("damka play: {e}");
+            writeln!(out, "damka play: {e}")?;
             return Ok(2);
         }
     };
@@ -141,7 +140,7 @@ fn run_variant<P: Evaluate>(
         Some(f) => match Game::<P>::from_fen(f) {
             Ok(g) => g,
             Err(e) => {
-                eprintln!("damka play: {e}");
+                writeln!(out, "damka play: {e}")?;
                 return Ok(2);
             }
         },
