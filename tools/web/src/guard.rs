@@ -131,7 +131,7 @@ impl Listener for GuardedListener {
                 }
             };
             // Over the limits the connection is closed at once (dropped), costing nothing.
-            if let Some(slot) = self.admit(addr.ip()) {
+            if let Some(slot) = self.admit(group(addr.ip())) {
                 return (Guarded::new(stream, self.limits, slot), addr);
             }
         }
@@ -298,6 +298,22 @@ pub fn client_ip(extensions: &axum::http::Extensions) -> Option<IpAddr> {
         .map(|c| c.0 .0.ip())
 }
 
+/// The group an address counts in for every per-address limit: an IPv6 address's /64 network
+/// (what one subscriber or host is usually given, so one client cannot take a new allowance
+/// with each of its addresses), an IPv4 address (or one mapped into IPv6) by itself.
+pub fn group(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let s = v6.segments();
+                IpAddr::V6(std::net::Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+            }
+        },
+        v4 => v4,
+    }
+}
+
 /// Addresses remembered by a [`PerClient`] limiter before the ones back to a full allowance
 /// are forgotten.
 const MAX_TRACKED: usize = 10_000;
@@ -322,7 +338,9 @@ impl PerClient {
     /// Takes one action's allowance for `ip` (`None`: unknown client, not limited); false if
     /// there is none left.
     pub fn take(&self, ip: Option<IpAddr>) -> bool {
-        let Some(ip) = ip else { return true };
+        let Some(ip) = ip.map(group) else {
+            return true;
+        };
         let now = Instant::now();
         let mut b = lock(&self.buckets);
         if b.len() >= MAX_TRACKED {
@@ -359,6 +377,7 @@ impl Shares {
     /// A share for `client` if it holds fewer than `max` (`None`, an unknown client, counts as
     /// one client of its own).
     pub fn take(&self, client: Option<IpAddr>, max: usize) -> Option<Share> {
+        let client = client.map(group);
         let mut held = lock(&self.held);
         let n = held.entry(client).or_default();
         if *n >= max {

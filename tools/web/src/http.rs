@@ -203,7 +203,7 @@ async fn hint(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let _share = app.engine_share(client)?;
-    Ok(Json(app.hint(&id).await?).into_response())
+    Ok(Json(app.hint(&id, client).await?).into_response())
 }
 
 fn pdn_file(text: String, name: &str) -> Response {

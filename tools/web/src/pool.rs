@@ -3,9 +3,10 @@
 //! library's typed game and comes back as typed moves: no text between the server and the
 //! engine, and switching game keeps each game's table. A request that finds the queue full is
 //! refused at once (the page says the engine is busy) instead of starting a thread or waiting
-//! without bound.
+//! without bound. The queue is fair between clients ([`queue`]), and every search ends within
+//! [`MAX_SEARCH`] seconds, or as soon as nobody waits for its answer.
 
-use crossbeam_channel::{bounded, Receiver, Sender, TrySendError};
+use crossbeam_channel::RecvTimeoutError;
 use damka::core::{score_text, Score, ScoreStyle};
 use damka::dispatch::PerGame;
 use damka::egtb::endgames::{open_for, Endgames, Opened};
@@ -13,10 +14,24 @@ use damka::engine::{GameSession, GoMode, Limits};
 use damka::eval::Evaluate;
 use damka::game::{AnyGame, Game};
 use damka::variant::{Move, Position, RussianPosition, TurkishPosition};
+use std::net::IpAddr;
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::thread;
+use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
+
+mod queue;
+
+/// The longest any search runs, seconds (the longest move time a game may ask for): a game
+/// with a long clock does not plan a think of many minutes on a thread others share.
+pub const MAX_SEARCH: f64 = 30.0;
+/// Seconds a search runs before it makes way for a client that used the engine less and
+/// waits (it then answers with the best move found so far).
+pub const SLICE: f64 = 0.5;
+/// How often a running search looks whether it should stop.
+const POLL: Duration = Duration::from_millis(10);
 
 /// Strength levels, as [`GameSession::set_skill`] counts them (10 is full strength).
 pub const SKILL_LEVELS: std::ops::RangeInclusive<u8> = 1..=10;
@@ -39,6 +54,12 @@ pub struct SearchRequest {
     pub clock: Option<[f64; 2]>,
     /// Strength level ([`SKILL_LEVELS`]).
     pub skill: u8,
+    /// Who asked (the address group of [`crate::guard::group`]; `None`: unknown), for the
+    /// queue's fairness.
+    pub client: Option<IpAddr>,
+    /// Set when the answer is no longer wanted (its game changed): the search is dropped from
+    /// the queue, or stopped.
+    pub cancel: Option<Arc<AtomicBool>>,
 }
 
 /// What a search found.
@@ -84,7 +105,7 @@ struct QueuedSearch {
 
 /// The search threads and their queue.
 pub struct Pool {
-    queue: Sender<QueuedSearch>,
+    queue: Arc<queue::Fair>,
     threads: usize,
 }
 
@@ -157,9 +178,9 @@ impl Pool {
         endgames: SharedEndgames,
     ) -> Pool {
         let threads = threads.max(1);
-        let (tx, rx) = bounded::<QueuedSearch>(queue.max(1));
+        let fair = Arc::new(queue::Fair::new(queue));
         for i in 0..threads {
-            let rx = rx.clone();
+            let rx = fair.clone();
             let sessions = Sessions {
                 hash_mb,
                 endgames: endgames.clone(),
@@ -171,7 +192,10 @@ impl Pool {
                 .spawn(move || worker(rx, sessions))
                 .expect("the search threads start with the server");
         }
-        Pool { queue: tx, threads }
+        Pool {
+            queue: fair,
+            threads,
+        }
     }
 
     /// Number of search threads.
@@ -185,9 +209,10 @@ impl Pool {
         request: SearchRequest,
     ) -> Result<oneshot::Receiver<Result<SearchReply, PoolError>>, PoolError> {
         let (tx, rx) = oneshot::channel();
-        match self.queue.try_send(QueuedSearch { request, reply: tx }) {
-            Ok(()) => Ok(rx),
-            Err(TrySendError::Full(_)) | Err(TrySendError::Disconnected(_)) => Err(PoolError::Busy),
+        if self.queue.push(QueuedSearch { request, reply: tx }) {
+            Ok(rx)
+        } else {
+            Err(PoolError::Busy)
         }
     }
 
@@ -207,14 +232,31 @@ struct Sessions {
     turkish: Option<GameSession<TurkishPosition>>,
 }
 
-fn worker(rx: Receiver<QueuedSearch>, mut sessions: Sessions) {
-    for job in rx {
+impl Drop for Pool {
+    fn drop(&mut self) {
+        self.queue.close();
+    }
+}
+
+fn worker(fair: Arc<queue::Fair>, mut sessions: Sessions) {
+    while let Some(job) = fair.take() {
+        let started = Instant::now();
         let (hash, r) = (sessions.hash_mb, &job.request);
+        // A search stops at the cap, when nobody waits for it, or when its slice is over and
+        // a client that used the engine less waits.
+        let stop = |t: f64| {
+            t >= MAX_SEARCH || job.abandoned() || (t >= SLICE && fair.should_yield(r.client, t))
+        };
         let tables = &sessions.endgames;
         let out = match &r.game {
-            PerGame::Russian(g) => search_in(&mut sessions.russian, hash, &tables.russian, g, r),
-            PerGame::Turkish(g) => search_in(&mut sessions.turkish, hash, &tables.turkish, g, r),
+            PerGame::Russian(g) => {
+                search_in(&mut sessions.russian, hash, &tables.russian, g, r, &stop)
+            }
+            PerGame::Turkish(g) => {
+                search_in(&mut sessions.turkish, hash, &tables.turkish, g, r, &stop)
+            }
         };
+        fair.done(r.client, started.elapsed().as_secs_f64());
         // The asker may have gone (a closed page): nothing to do then.
         let _ = job.reply.send(out);
     }
@@ -228,6 +270,7 @@ fn search_in<P: Evaluate<Move = Move>>(
     endgames: &Option<Opened<P>>,
     game: &Game<P>,
     r: &SearchRequest,
+    stop: &dyn Fn(f64) -> bool,
 ) -> Result<SearchReply, PoolError> {
     let session = slot.get_or_insert_with(|| {
         let mut session = GameSession::new(1, hash_mb);
@@ -235,7 +278,7 @@ fn search_in<P: Evaluate<Move = Move>>(
         session.searcher_mut().set_endgames(tables);
         session
     });
-    search(session, game, r)
+    search(session, game, r, stop)
 }
 
 /// Searches `game` on `session` as `r` asks (time, strength level).
@@ -243,6 +286,7 @@ fn search<P: Evaluate<Move = Move>>(
     session: &mut GameSession<P>,
     game: &Game<P>,
     r: &SearchRequest,
+    stop: &dyn Fn(f64) -> bool,
 ) -> Result<SearchReply, PoolError> {
     session.set_game(game.clone());
     session.set_skill(r.skill.clamp(*SKILL_LEVELS.start(), *SKILL_LEVELS.end()));
@@ -259,9 +303,36 @@ fn search<P: Evaluate<Move = Move>>(
             ..Limits::default()
         },
     };
-    let out = session
-        .search_blocking(&limits, GoMode::Think, |_| {})
+    let (tx, rx) = crossbeam_channel::bounded(1);
+    session
+        .go(
+            &limits,
+            GoMode::Think,
+            |_| {},
+            move |f| {
+                let _ = tx.send(f);
+            },
+        )
         .map_err(|e| PoolError::Engine(e.to_string()))?;
+    let started = Instant::now();
+    let mut stopped = false;
+    let out = loop {
+        match rx.recv_timeout(POLL) {
+            Ok(f) => break f,
+            Err(RecvTimeoutError::Timeout) => {
+                if !stopped && stop(started.elapsed().as_secs_f64()) {
+                    session.searcher().stop();
+                    stopped = true;
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(PoolError::Engine(
+                    "the search ended without an answer".into(),
+                ))
+            }
+        }
+    };
+    session.searcher().wait();
     let best = out.best.ok_or(PoolError::Engine("no legal move".into()))?;
     let pv = if out.pv.first() == Some(&best) {
         out.pv
@@ -321,6 +392,8 @@ mod tests {
             movetime: 0.05,
             clock: None,
             skill: FULL_SKILL,
+            client: None,
+            cancel: None,
         }
     }
 
@@ -373,6 +446,8 @@ mod tests {
             movetime: 0.05,
             clock: None,
             skill: FULL_SKILL,
+            client: None,
+            cancel: None,
         };
         for _ in 0..2 {
             assert!(pool.search(request("W:Wc3:Bd4,f6", &[])).await.is_ok());
@@ -389,6 +464,43 @@ mod tests {
         let t = std::time::Instant::now();
         assert!(pool.search(r).await.is_ok());
         assert!(t.elapsed().as_secs_f64() < 1.0, "{:?}", t.elapsed());
+    }
+
+    fn from(mut r: SearchRequest, client: u8, movetime: f64) -> SearchRequest {
+        r.client = Some(std::net::IpAddr::from([127, 0, 0, client]));
+        r.movetime = movetime;
+        r
+    }
+
+    /// Issue 50: a client's long search makes way, after its slice, for another client's;
+    /// before, the other waited the whole 30 s.
+    #[tokio::test]
+    async fn a_long_search_makes_way_for_another_client() {
+        let pool = Pool::new(1, 1, 4);
+        let hog = pool.submit(from(start_request(), 1, 30.0)).unwrap();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let t = Instant::now();
+        assert!(pool.search(from(start_request(), 2, 0.05)).await.is_ok());
+        assert!(t.elapsed().as_secs_f64() < 2.0, "{:?}", t.elapsed());
+        // The hog was answered too, with what it had found.
+        assert!(hog.await.unwrap().is_ok());
+    }
+
+    /// Issue 50: a search whose answer is no longer wanted stops, and waiting ones leave the
+    /// queue: a take-back loop cannot fill it.
+    #[tokio::test]
+    async fn cancelled_searches_stop_and_leave_the_queue() {
+        let pool = Pool::new(1, 1, 2);
+        let t = Instant::now();
+        for _ in 0..20 {
+            let cancel = Arc::new(AtomicBool::new(false));
+            let mut r = from(start_request(), 1, 30.0);
+            r.cancel = Some(cancel.clone());
+            let _rx = pool.submit(r).expect("the queue has room");
+            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        assert!(pool.search(from(start_request(), 1, 0.05)).await.is_ok());
+        assert!(t.elapsed().as_secs_f64() < 3.0, "{:?}", t.elapsed());
     }
 
     #[tokio::test]

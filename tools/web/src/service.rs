@@ -11,6 +11,7 @@ use crate::pool::{PoolError, SearchReply, SearchRequest, FULL_SKILL, SKILL_LEVEL
 use crate::store::{Entry, GameView, Opponent, Setup};
 use damka::core::{Color, Variant};
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 use tokio::sync::{broadcast, oneshot};
@@ -133,8 +134,8 @@ fn parse_setup(req: &NewGame) -> Result<Setup, ApiError> {
 }
 
 /// The search for the engine's move in a game: its position, time (its clock's, in a game
-/// with clocks) and strength level.
-fn engine_request(e: &Entry, now: Instant) -> SearchRequest {
+/// with clocks) and strength level, cancelled through `cancel`.
+fn engine_request(e: &Entry, now: Instant, cancel: Arc<AtomicBool>) -> SearchRequest {
     let side = e.game.side_to_move();
     SearchRequest {
         game: e.game.typed().clone(),
@@ -144,6 +145,8 @@ fn engine_request(e: &Entry, now: Instant) -> SearchRequest {
             [left as f64 / 1000.0, c.control.inc_ms as f64 / 1000.0]
         }),
         skill: e.setup.skill,
+        client: e.owner.map(crate::guard::group),
+        cancel: Some(cancel),
     }
 }
 
@@ -153,8 +156,12 @@ enum Start {
     Nothing,
     /// The queue is full: asked again soon.
     Busy,
-    /// Searching the game at this version.
-    Searching(oneshot::Receiver<Result<SearchReply, PoolError>>, u64),
+    /// Searching the game at this version, the search counted in its owner's share.
+    Searching(
+        oneshot::Receiver<Result<SearchReply, PoolError>>,
+        u64,
+        crate::guard::Share,
+    ),
 }
 
 impl App {
@@ -163,11 +170,21 @@ impl App {
         if !e.engine_to_move() || e.thinking {
             return Start::Nothing;
         }
-        match self.pool.submit(engine_request(e, Instant::now())) {
+        // The engine's moves count in the owner's share like its hints (issue 50): many games
+        // of one address wait their turn instead of filling the queue.
+        let Ok(share) = self.engine_share(e.owner) else {
+            return Start::Busy;
+        };
+        let cancel = Arc::new(AtomicBool::new(false));
+        match self
+            .pool
+            .submit(engine_request(e, Instant::now(), cancel.clone()))
+        {
             Ok(rx) => {
                 e.thinking = true;
+                e.search = Some(cancel);
                 e.changed(id);
-                Start::Searching(rx, e.version)
+                Start::Searching(rx, e.version, share)
             }
             Err(err) => {
                 e.notice = Some(format!("{err}; its move will follow"));
@@ -353,8 +370,9 @@ impl App {
             if let Some(c) = e.clocks.as_mut() {
                 c.turn_start = Some(now);
             }
-            // A search still running is for a position that is gone: its answer is dropped.
-            e.thinking = false;
+            // A search still running is for a position that is gone: it is stopped, and its
+            // answer dropped.
+            e.cancel_search();
             e.notice = None;
             Ok(e.changed(id))
         })??;
@@ -380,12 +398,13 @@ impl App {
                 });
                 Ok(None)
             }
-            Start::Searching(rx, version) => {
+            Start::Searching(rx, version, share) => {
                 let (done_tx, done_rx) = oneshot::channel();
                 tokio::spawn(async move {
                     let reply = rx.await.unwrap_or_else(|_| {
                         Err(PoolError::Engine("the search thread stopped".into()))
                     });
+                    drop(share);
                     app.engine_reply(&id, version, reply);
                     // The person's clock runs now: its flag timer.
                     let _ = app.kick(&id);
@@ -403,6 +422,7 @@ impl App {
                 return;
             }
             e.thinking = false;
+            e.search = None;
             let mover = e.game.side_to_move();
             match reply
                 .map_err(|e| e.to_string())
@@ -418,11 +438,12 @@ impl App {
         });
     }
 
-    /// The engine's move for the side to move, at full strength, with its evaluation.
-    pub async fn hint(&self, id: &str) -> Result<Hint, ApiError> {
+    /// The engine's move for the side to move, at full strength, with its evaluation, for
+    /// `client` (its place in the queue's turns).
+    pub async fn hint(&self, id: &str, client: Option<std::net::IpAddr>) -> Result<Hint, ApiError> {
         let (game, version, movetime) =
             self.with(id, |e| (e.game.clone(), e.version, e.setup.movetime))?;
-        self.hint_for(&game, id, version, movetime.min(HINT_MAX_TIME))
+        self.hint_for(&game, id, version, movetime.min(HINT_MAX_TIME), client)
             .await
     }
 
@@ -434,6 +455,7 @@ impl App {
         id: &str,
         version: u64,
         movetime: f64,
+        client: Option<std::net::IpAddr>,
     ) -> Result<Hint, ApiError> {
         if game.is_over() {
             return Err(ApiError::Bad("the game is over".into()));
@@ -443,6 +465,8 @@ impl App {
             movetime,
             clock: None,
             skill: FULL_SKILL,
+            client: client.map(crate::guard::group),
+            cancel: None,
         };
         let r = self.pool.search(request).await?;
         let mv = game
@@ -501,7 +525,7 @@ mod tests {
         let mut e = Entry::new(PageGame::new(Variant::Turkish, None).unwrap(), setup);
         assert!(e.engine_to_move());
         e.game.play_text("d3-d4").unwrap();
-        let r = engine_request(&e, Instant::now());
+        let r = engine_request(&e, Instant::now(), Default::default());
         assert_eq!((r.skill, r.movetime), (4, 0.5));
         let searched = PageGame::from_typed(r.game);
         assert_eq!(searched.variant(), Variant::Turkish);

@@ -83,6 +83,9 @@ pub struct Entry {
     /// When the earliest flag timer pending fires (one timer a turn at most, however many
     /// pages ask).
     pub armed: Option<Instant>,
+    /// Set to stop the engine's search under way when the game changes (a take-back): its
+    /// answer would be dropped anyway, and it would hold a search thread and a queue place.
+    pub search: Option<Arc<std::sync::atomic::AtomicBool>>,
     used: Instant,
 }
 
@@ -207,7 +210,16 @@ impl Entry {
             clocks: setup.clock.map(|c| Clocks::start(c, Instant::now())),
             ending: None,
             armed: None,
+            search: None,
             used: Instant::now(),
+        }
+    }
+
+    /// Stops the engine's search under way, if any: the game changed.
+    pub fn cancel_search(&mut self) {
+        self.thinking = false;
+        if let Some(c) = self.search.take() {
+            c.store(true, std::sync::atomic::Ordering::Relaxed);
         }
     }
 
@@ -238,7 +250,7 @@ impl Entry {
         }
         clocks.settle(side, now, false);
         self.ending = Some(Ending::Time(side));
-        self.thinking = false;
+        self.cancel_search();
         true
     }
 

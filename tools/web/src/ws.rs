@@ -380,9 +380,9 @@ impl Connection {
             Request::Hint { game, purpose } => {
                 let app = self.app.clone();
                 let purpose = purpose.unwrap_or_else(|| "hint".into());
-                let share = app.engine_share(self.client)?;
+                let (share, client) = (app.engine_share(self.client)?, self.client);
                 reply_later(&self.out, "hint", Some(purpose), async move {
-                    let answer = app.hint(&game).await;
+                    let answer = app.hint(&game, client).await;
                     drop(share);
                     answer
                 });
@@ -419,9 +419,9 @@ impl Connection {
             Request::Opinion { room } => {
                 let seat = self.seat(&room)?.clone();
                 let app = self.app.clone();
-                let share = app.engine_share(self.client)?;
+                let (share, client) = (app.engine_share(self.client)?, self.client);
                 reply_later(&self.out, "opinion", None, async move {
-                    let answer = app.room_opinion(&seat).await;
+                    let answer = app.room_opinion(&seat, client).await;
                     drop(share);
                     answer
                 });

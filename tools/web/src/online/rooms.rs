@@ -340,7 +340,11 @@ impl App {
     }
 
     /// The engine's opinion of the position, for a spectator (a few per game each).
-    pub async fn room_opinion(self: &Arc<Self>, seat: &Seat) -> Result<Hint, ApiError> {
+    pub async fn room_opinion(
+        self: &Arc<Self>,
+        seat: &Seat,
+        client: Option<std::net::IpAddr>,
+    ) -> Result<Hint, ApiError> {
         let (game, version) = self.route(
             &seat.room,
             |node| {
@@ -350,7 +354,7 @@ impl App {
             },
             || self.opinion_here(seat),
         )?;
-        self.hint_for(&game, &seat.room, version, OPINION_TIME)
+        self.hint_for(&game, &seat.room, version, OPINION_TIME, client)
             .await
     }
 
