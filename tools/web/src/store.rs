@@ -331,6 +331,43 @@ impl Entry {
     }
 }
 
+/// The game that makes way for `entry` in a full store (issue 50), least recently used first
+/// in each kind: a finished game (it is in the database, and read back when asked for), a
+/// game abandoned or of a client over [`GAMES_PER_CLIENT`], a game of the client holding the
+/// most when it holds more than the newcomer will (so that a newcomer always gets its fair
+/// share, whatever the number of addresses that filled the store), else one of the
+/// newcomer's own. `None`: every game is its owner's only one, and the newcomer has one.
+fn victim(games: &HashMap<String, Entry>, entry: &Entry, now: Instant) -> Option<String> {
+    let key = |e: &Entry| e.owner.map(crate::guard::group);
+    let mut held: HashMap<Option<IpAddr>, usize> = HashMap::new();
+    for e in games.values() {
+        *held.entry(key(e)).or_default() += 1;
+    }
+    let mine = key(entry);
+    let lru = |keep: &dyn Fn(&Entry) -> bool| {
+        games
+            .iter()
+            .filter(|(_, e)| keep(e))
+            .min_by_key(|(_, e)| e.used)
+            .map(|(k, _)| k.clone())
+    };
+    let newcomer_holds = held.get(&mine).copied().unwrap_or(0) + 1;
+    let most = held
+        .iter()
+        .filter(|(k, n)| **k != mine && **n > newcomer_holds)
+        .max_by_key(|(_, n)| **n)
+        .map(|(k, _)| *k);
+    lru(&|e| e.is_over())
+        .or_else(|| {
+            lru(&|e| {
+                key(e) != mine
+                    && (held[&key(e)] > GAMES_PER_CLIENT || now.duration_since(e.used) >= ABANDONED)
+            })
+        })
+        .or_else(|| most.and_then(|m| lru(&|e| key(e) == m)))
+        .or_else(|| lru(&|e| key(e) == mine))
+}
+
 /// The games, by id.
 pub struct Store {
     games: Mutex<HashMap<String, Entry>>,
@@ -375,24 +412,7 @@ impl Store {
             return Ok(()); // read back twice at once: the first one stays
         }
         while games.len() >= self.capacity {
-            let mut held: HashMap<Option<IpAddr>, usize> = HashMap::new();
-            for e in games.values() {
-                *held.entry(e.owner).or_default() += 1;
-            }
-            let now = Instant::now();
-            let others = |e: &Entry| {
-                e.owner != entry.owner
-                    && (held[&e.owner] > GAMES_PER_CLIENT
-                        || now.duration_since(e.used) >= ABANDONED)
-            };
-            let lru = |keep: &dyn Fn(&Entry) -> bool| {
-                games
-                    .iter()
-                    .filter(|(_, e)| keep(e))
-                    .min_by_key(|(_, e)| e.used)
-                    .map(|(k, _)| k.clone())
-            };
-            let victim = lru(&others).or_else(|| lru(&|e: &Entry| e.owner == entry.owner));
+            let victim = victim(&games, &entry, Instant::now());
             match victim {
                 Some(k) => games.remove(&k),
                 None => {
@@ -432,7 +452,7 @@ mod tests {
     use super::*;
     use damka::core::Variant;
 
-    fn entry() -> Entry {
+    pub(super) fn entry() -> Entry {
         let setup = Setup {
             opponent: Opponent::Human,
             human: Color::White,
@@ -525,4 +545,36 @@ mod tests {
         let e = full.insert(owned([10, 0, 0, 3])).unwrap_err();
         assert!(e.contains("none of which may make way"), "{e}");
     }
+}
+
+/// Issue 50: a store filled by a few games from many addresses still takes a newcomer's game
+/// (before, it was refused for an hour), and finished games make way first.
+#[cfg(test)]
+#[test]
+fn newcomers_get_a_place_and_finished_games_go_first() {
+    let owned = |n: u8| {
+        let mut e = tests::entry();
+        e.owner = Some(IpAddr::from([10, 0, 0, n]));
+        e
+    };
+    let store = Store::new(8);
+    let mut finished = owned(1);
+    finished.ending = Some(Ending::Time(Color::White));
+    let done = store.insert(finished).unwrap();
+    let ids: Vec<String> = (0..7)
+        .map(|i| store.insert(owned(2 + i / 2)).unwrap())
+        .collect();
+    store.insert(owned(50)).expect("a newcomer gets a place");
+    assert!(
+        store.with(&done, |_| ()).is_none(),
+        "the finished game made way"
+    );
+    store.insert(owned(51)).expect("and the next newcomer too");
+    assert_eq!(store.len(), 8);
+    assert_eq!(
+        ids.iter()
+            .filter(|i| store.with(i, |_| ()).is_some())
+            .count(),
+        6
+    );
 }
