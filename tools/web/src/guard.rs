@@ -142,14 +142,25 @@ impl Listener for GuardedListener {
     }
 }
 
-/// A connection with its deadline: the header timeout until the first request's headers are
-/// in (their blank line read) or the server first writes, then the idle timeout from the last
-/// byte read. Past it, reads and blocked writes fail.
+/// A connection with its deadline: the header timeout from a request's first byte until its
+/// headers are in (their blank line read, blank lines before the request not counting), then
+/// the idle timeout from the last byte read; after an answer, the idle timeout until the next
+/// request's first byte, which starts its header timeout (issue 50: a trickled second request
+/// no longer resets it). Past it, reads and blocked writes fail. A WebSocket (the server wrote
+/// `101`) has the idle timeout from the last byte read.
 pub struct Guarded {
     inner: TcpStream,
     deadline: Pin<Box<Sleep>>,
     /// The headers' end was read, or an answer written: the idle timeout applies.
     started: bool,
+    /// A byte other than CR and LF of the request being read has come (before, a blank line
+    /// is no end of headers).
+    text: bool,
+    /// The server answered the last request: the next byte read starts a new one.
+    between: bool,
+    /// The connection is a WebSocket now.
+    upgraded: bool,
+    header_timeout: Duration,
     /// The last bytes read before `started`, to find a blank line across reads.
     tail: [u8; 3],
     idle: Duration,
@@ -167,6 +178,10 @@ impl Guarded {
             inner,
             deadline: Box::pin(tokio::time::sleep(limits.header_timeout)),
             started: false,
+            text: false,
+            between: false,
+            upgraded: false,
+            header_timeout: limits.header_timeout,
             tail: [0; 3],
             idle: limits.idle_timeout,
             write_deadline: Box::pin(tokio::time::sleep(limits.write_timeout)),
@@ -186,6 +201,17 @@ impl Guarded {
     /// Whether `bytes`, read after `tail`, complete a blank line (the end of the headers);
     /// keeps the last three bytes for the next read.
     fn headers_end(&mut self, bytes: &[u8]) -> bool {
+        let bytes = if self.text {
+            bytes
+        } else {
+            match bytes.iter().position(|b| !matches!(b, b'\r' | b'\n')) {
+                Some(i) => {
+                    self.text = true;
+                    &bytes[i..]
+                }
+                None => return false,
+            }
+        };
         let mut window: Vec<u8> = self.tail.to_vec();
         window.extend_from_slice(bytes);
         let found = window.windows(4).any(|w| w == b"\r\n\r\n");
@@ -228,6 +254,15 @@ impl AsyncRead for Guarded {
                 // Until the headers are in the deadline stays put: trickling bytes does not
                 // extend the time they may take.
                 if !fresh.is_empty() {
+                    if self.between {
+                        // The next request: its headers have the header timeout from now.
+                        self.between = false;
+                        self.started = false;
+                        self.text = false;
+                        self.tail = [0; 3];
+                        let at = tokio::time::Instant::now() + self.header_timeout;
+                        self.deadline.as_mut().reset(at);
+                    }
                     if self.started {
                         let at = tokio::time::Instant::now() + self.idle;
                         self.deadline.as_mut().reset(at);
@@ -252,7 +287,14 @@ impl AsyncWrite for Guarded {
         match Pin::new(&mut self.inner).poll_write(cx, buf) {
             Poll::Ready(Ok(n)) => {
                 self.write_blocked = false;
-                if n > 0 && !self.started {
+                if n > 0 && !self.upgraded {
+                    if buf.starts_with(b"HTTP/1.1 101") {
+                        self.upgraded = true;
+                    } else {
+                        self.between = true;
+                    }
+                    self.start();
+                } else if n > 0 && !self.started {
                     self.start();
                 }
                 Poll::Ready(Ok(n))

@@ -103,6 +103,30 @@ pub fn build(threads: usize, hash_mb: usize) -> (Arc<app::App>, axum::Router) {
 /// once, and connections still open after this are cut.
 pub const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 
+/// Reads a request's body within `limit` (the header timeout) before it is handled: a body
+/// trickled in cannot hold a connection longer (issue 50). A body over
+/// [`http::MAX_BODY`] is refused as before.
+async fn body_deadline(
+    axum::extract::State(limit): axum::extract::State<std::time::Duration>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let (parts, body) = req.into_parts();
+    match tokio::time::timeout(limit, axum::body::to_bytes(body, http::MAX_BODY)).await {
+        Ok(Ok(bytes)) => {
+            let req = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes));
+            next.run(req).await
+        }
+        Ok(Err(_)) => api::ApiError::TooLarge(http::MAX_BODY).into_response(),
+        Err(_) => (
+            axum::http::StatusCode::REQUEST_TIMEOUT,
+            "the request's body did not arrive in time",
+        )
+            .into_response(),
+    }
+}
+
 /// Serves `router` on `listener` under `net`'s limits until `stop` fires; then stops and
 /// saves the rooms' clocks at once and returns within [`SHUTDOWN_GRACE`], whatever the
 /// clients do (a half-sent request, an open WebSocket).
@@ -115,6 +139,10 @@ pub async fn run(
 ) -> std::io::Result<()> {
     let (stopped_tx, stopped) = tokio::sync::oneshot::channel::<()>();
     let stopping = app.clone();
+    let router = router.layer(axum::middleware::from_fn_with_state(
+        net.header_timeout,
+        body_deadline,
+    ));
     let service = router.into_make_service_with_connect_info::<guard::ClientAddr>();
     let server = axum::serve(guard::GuardedListener::new(listener, net), service)
         .with_graceful_shutdown(async move {

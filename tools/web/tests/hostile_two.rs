@@ -75,3 +75,71 @@ fn a_ping_flood_that_never_reads_is_closed_and_costs_little() {
         wait_for(&mut ws, "pong", |_| true).await;
     });
 }
+
+/// A server as `damka-web` runs it, with a header timeout of one second: its address.
+async fn guarded_server() -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (app, router) = damka_web::serve(&damka_web::Config::new(1, 1)).unwrap();
+    let net = damka_web::guard::NetLimits {
+        header_timeout: Duration::from_secs(1),
+        ..damka_web::guard::NetLimits::default()
+    };
+    tokio::spawn(damka_web::run(
+        listener,
+        app,
+        router,
+        net,
+        std::future::pending(),
+    ));
+    addr
+}
+
+/// Sends `first` at once, then `trickle` a byte every 200 ms for at most 4 s; whether the
+/// server closed the connection by then.
+async fn closed_while_trickling(addr: std::net::SocketAddr, first: &[u8], trickle: &[u8]) -> bool {
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    s.write_all(first).await.unwrap();
+    let (mut r, mut w) = s.into_split();
+    let reader = tokio::spawn(async move {
+        let mut buf = [0u8; 4096];
+        while matches!(r.read(&mut buf).await, Ok(n) if n > 0) {}
+    });
+    let t0 = Instant::now();
+    for b in trickle.iter().cycle() {
+        if reader.is_finished() || t0.elapsed() > Duration::from_secs(4) {
+            break;
+        }
+        if w.write_all(&[*b]).await.is_err() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    reader.is_finished()
+}
+
+/// Issue 50, item 4: a leading blank line, a trickled second keep-alive request or a trickled
+/// body held a connection past the header timeout (25 s and more); now each is closed within
+/// it.
+#[tokio::test]
+async fn headers_and_bodies_cannot_be_trickled_past_the_header_timeout() {
+    let addr = guarded_server().await;
+    let get = format!("GET /api/info HTTP/1.1\r\nHost: {addr}\r\n\r\n");
+    assert!(
+        closed_while_trickling(addr, b"\r\n\r\n", b"X-A: b\r\n").await,
+        "a leading blank line"
+    );
+    assert!(
+        closed_while_trickling(addr, get.as_bytes(), b"X-A: b\r\n").await,
+        "a trickled second request"
+    );
+    let post = format!(
+        "POST /api/games HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: 1000\r\n\r\n"
+    );
+    assert!(
+        closed_while_trickling(addr, post.as_bytes(), b" ").await,
+        "a trickled body"
+    );
+}
