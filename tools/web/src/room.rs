@@ -87,6 +87,9 @@ pub struct RoomView {
 pub struct Room {
     /// The room's id (in its link).
     pub id: String,
+    /// The address group of the client that opened it, while this server holds it (not
+    /// saved), for the fair share of rooms (`None`: unknown).
+    pub creator: Option<std::net::IpAddr>,
     /// The game.
     pub game: PageGame,
     /// The time control.
@@ -130,6 +133,7 @@ impl Room {
     pub fn new(id: String, game: PageGame, control: TimeControl, created: u64) -> Room {
         Room {
             id,
+            creator: None,
             game,
             control,
             tokens: [None, None],

@@ -61,7 +61,9 @@ impl Node {
                 id = rest.split_whitespace().next().unwrap().to_string();
             }
             if let Some(rest) = line.trim().strip_prefix("damka-web: serving http://") {
-                url = format!("ws://{}ws", rest);
+                // The line goes on with where the games are kept.
+                let served = rest.split_whitespace().next().unwrap_or_default();
+                url = format!("ws://{served}ws");
             }
         }
         std::thread::spawn(move || for _ in out.lines() {});

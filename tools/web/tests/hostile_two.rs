@@ -143,3 +143,34 @@ async fn headers_and_bodies_cannot_be_trickled_past_the_header_timeout() {
         "a trickled body"
     );
 }
+
+/// Issue 50, item 5: 22 addresses creating 10 rooms each filled the 200 places in a moment,
+/// and newcomers were refused for an hour; now each address's share shrinks as the server
+/// fills, and a newcomer still gets a room.
+#[tokio::test]
+async fn a_few_addresses_cannot_take_every_room() {
+    let (app, _router) = damka_web::serve(&damka_web::Config::new(1, 1)).unwrap();
+    let form = damka_web::online::NewRoom::default();
+    let mut refused = 0;
+    for a in 0..22u8 {
+        for _ in 0..10 {
+            let ip = std::net::IpAddr::from([127, 0, 1, a]);
+            refused += usize::from(app.create_room_for(&form, Some(ip)).is_err());
+        }
+    }
+    assert!(refused > 0, "22 addresses took 220 places");
+    let newcomer = std::net::IpAddr::from([127, 0, 2, 1]);
+    app.create_room_for(&form, Some(newcomer))
+        .expect("a newcomer gets a room");
+    // An IPv6 /64 counts as one address.
+    let mut v6_refused = 0;
+    for i in 0..200u16 {
+        let ip = std::net::IpAddr::from([0x2001, 0xdb8, 0, 1, 0, 0, 0, i]);
+        v6_refused += usize::from(app.create_room_for(&form, Some(ip)).is_err());
+    }
+    assert!(
+        v6_refused >= 190,
+        "one /64 opened {} rooms",
+        200 - v6_refused
+    );
+}

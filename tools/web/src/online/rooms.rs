@@ -6,6 +6,26 @@ use crate::api::parse_color;
 use crate::app::App;
 use crate::service::Hint;
 
+/// The rooms being played `creator` holds, if that is its share or more (issue 50): a quarter
+/// of the places still free, at least one. However many addresses open rooms, the server
+/// fills up slowly enough that a newcomer still gets a place, unless as many address groups
+/// as places each hold one.
+fn over_room_share(
+    rooms: &HashMap<String, Room>,
+    creator: Option<IpAddr>,
+    max_rooms: usize,
+) -> Option<usize> {
+    creator?;
+    let playing = rooms.values().filter(|r| !r.is_over());
+    let (mut held, mut used) = (0, 0);
+    for r in playing {
+        used += 1;
+        held += usize::from(r.creator == creator);
+    }
+    let share = (max_rooms.saturating_sub(used) / 4).max(1);
+    (held >= share).then_some(held)
+}
+
 impl App {
     /// Arms room `id`'s flag timer for `left_ms` (nothing if no clock runs).
     pub(crate) fn arm_flag(self: &Arc<Self>, id: &str, left_ms: Option<i64>) {
@@ -69,6 +89,14 @@ impl App {
         let now = Instant::now();
         room.take_seat(color, token.clone(), now);
         let mut rooms = self.online.lock();
+        let creator = client.map(crate::guard::group);
+        if let Some(held) = over_room_share(&rooms, creator, self.online.limits.max_rooms) {
+            return Err(ApiError::Limit(format!(
+                "this address holds {held} of the games being played, its share while the \
+                 server fills up; finish one first"
+            )));
+        }
+        room.creator = creator;
         if !make_space(&mut rooms, self.online.limits.max_rooms, &self.online.db) {
             return Err(ApiError::Limit(format!(
                 "the server holds {} games being played, the most it takes; try again later",
