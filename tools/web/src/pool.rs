@@ -29,7 +29,7 @@ mod queue;
 pub const MAX_SEARCH: f64 = 30.0;
 /// Seconds a search runs before it makes way for a client that used the engine less and
 /// waits (it then answers with the best move found so far).
-pub const SLICE: f64 = 0.5;
+pub const SLICE: f64 = 0.25;
 /// How often a running search looks whether it should stop.
 const POLL: Duration = Duration::from_millis(10);
 
