@@ -114,24 +114,6 @@ async fn closed_within(s: &mut TcpStream, within: Duration) -> bool {
     }
 }
 
-/// A raw connection past the WebSocket handshake.
-async fn raw_websocket(addr: SocketAddr) -> TcpStream {
-    let mut s = TcpStream::connect(addr).await.unwrap();
-    let req = format!(
-        "GET /ws HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
-         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-    );
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut head = Vec::new();
-    let mut b = [0u8; 1];
-    while !head.ends_with(b"\r\n\r\n") {
-        s.read_exact(&mut b).await.unwrap();
-        head.push(b[0]);
-    }
-    assert!(head.starts_with(b"HTTP/1.1 101"), "{head:?}");
-    s
-}
-
 async fn connect(url: &str) -> Ws {
     common::connect(url).await
 }
@@ -139,7 +121,7 @@ async fn connect(url: &str) -> Ws {
 #[tokio::test]
 async fn a_partial_frame_larger_than_a_message_is_refused_at_once() {
     let server = Server::start(Config::new(1, 1), NetLimits::default()).await;
-    let mut s = raw_websocket(server.addr).await;
+    let mut s = common::raw_websocket(&server.addr.to_string()).await;
     // A masked text frame announcing 8 MiB (under tungstenite's default 16 MiB frame cap, so
     // the server used to wait for all of it), then a little of it.
     let mut frame = vec![0x81u8, 0x80 | 127];

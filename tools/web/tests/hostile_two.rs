@@ -10,24 +10,6 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-/// A raw connection to `addr` (`host:port`) past the WebSocket handshake.
-async fn raw_websocket(addr: &str) -> TcpStream {
-    let mut s = TcpStream::connect(addr).await.unwrap();
-    let req = format!(
-        "GET /ws HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
-         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-    );
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut head = Vec::new();
-    let mut b = [0u8; 1];
-    while !head.ends_with(b"\r\n\r\n") {
-        s.read_exact(&mut b).await.unwrap();
-        head.push(b[0]);
-    }
-    assert!(head.starts_with(b"HTTP/1.1 101"), "{head:?}");
-    s
-}
-
 /// A masked ping frame (as a client must send it) with 125 bytes of payload, the most a
 /// control frame may carry.
 fn ping_frame() -> Vec<u8> {
@@ -49,7 +31,7 @@ fn a_ping_flood_that_never_reads_is_closed_and_costs_little() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         let before = kib(p.0.id(), "VmRSS:");
-        let s = raw_websocket(&addr).await;
+        let s = common::raw_websocket(&addr).await;
         let (_read_half_never_read, mut w) = s.into_split();
         let batch: Vec<u8> = (0..500).flat_map(|_| ping_frame()).collect();
         let t0 = Instant::now();
