@@ -8,13 +8,16 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-/// Starts damka-web with `data` as `$XDG_DATA_HOME` and `args`, waits for the line naming
-/// its address, stops it, and returns what it wrote on stderr before that line.
-fn start_log(data: &Path, args: &[&str]) -> String {
+/// Starts damka-web on a free loopback port in the folder `cwd`, with `data` as
+/// `$XDG_DATA_HOME` and `args`, reads its first line (the one naming its address), stops it,
+/// and returns that line and what it wrote on stderr.
+fn first_line(data: &Path, cwd: &Path, args: &[&str]) -> (String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_damka-web"))
-        .args(["--bind", "127.0.0.1", "--port", "0", "--db", ":memory:"])
+        .args(["--bind", "127.0.0.1", "--port", "0"])
         .args(args)
         .env("XDG_DATA_HOME", data)
+        .env_remove("DATABASE_URL")
+        .current_dir(cwd)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -23,10 +26,17 @@ fn start_log(data: &Path, args: &[&str]) -> String {
     BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut line)
         .unwrap();
-    assert!(line.contains("serving http://"), "{line}");
     let _ = child.kill();
     let out = child.wait_with_output().unwrap();
-    String::from_utf8_lossy(&out.stderr).into_owned()
+    (line, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// What damka-web with no database (`--db :memory:`) and `args` wrote on stderr before the
+/// line naming its address.
+fn start_log(data: &Path, args: &[&str]) -> String {
+    let (line, log) = first_line(data, data, &[&["--db", ":memory:"], args].concat());
+    assert!(line.contains("serving http://"), "{line}");
+    log
 }
 
 #[test]
@@ -68,21 +78,7 @@ fn games_are_kept_in_the_data_folder_named_in_the_first_line() {
     let (data, cwd) = (root.join("data"), root.join("cwd"));
     std::fs::create_dir_all(&data).unwrap();
     std::fs::create_dir_all(&cwd).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_damka-web"))
-        .args(["--bind", "127.0.0.1", "--port", "0", "--egtb-path", ""])
-        .env("XDG_DATA_HOME", &data)
-        .env_remove("DATABASE_URL")
-        .current_dir(&cwd)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the damka-web binary starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let _ = child.kill();
-    let _ = child.wait();
+    let (line, _) = first_line(&data, &cwd, &["--egtb-path", ""]);
     let file = data.join("damka").join("damka-web.sqlite3");
     assert!(line.starts_with("damka-web: serving http://"), "{line}");
     assert!(
