@@ -148,6 +148,16 @@ def play_move(engine, board, limit, ponder, who):
         raise Stopped(f"{who}: pydraughts cannot read damka's move {move} ({ex!r})", move)
 
 
+def stop_pondering(bot, thread):
+    """Stops a ponder search the way the bot does, once `go ponder` has gone out; whether its
+    thread got its `done` within 5 s."""
+    while bot._last_sent != "go ponder" and thread.is_alive():
+        time.sleep(0.001)
+    bot.stop()
+    thread.join(5)
+    return not thread.is_alive()
+
+
 def game(engine, n, clock0, inc, nodes, max_plies):
     """One game; returns (whole, plies, record) or raises Stopped."""
     damka_white = n % 2 == 0
@@ -182,12 +192,7 @@ def game(engine, n, clock0, inc, nodes, max_plies):
                         fail(f"game {n}: no done after ponder-hit")
                         return False, len(board.move_stack), None
                 else:
-                    # The bot sends stop once the ponder search is under way.
-                    while bot._last_sent != "go ponder" and thread.is_alive():
-                        time.sleep(0.001)
-                    bot.stop()
-                    thread.join(5)
-                    if thread.is_alive():
+                    if not stop_pondering(bot, thread):
                         fail(f"game {n}: no done after stop")
                         return False, len(board.move_stack), None
                     if "error" in out:
@@ -223,11 +228,7 @@ def game(engine, n, clock0, inc, nodes, max_plies):
                 pondering = (thread, expected, out)
         if pondering is not None:
             thread, _, _ = pondering
-            while bot._last_sent != "go ponder" and thread.is_alive():
-                time.sleep(0.001)
-            bot.stop()
-            thread.join(5)
-            if thread.is_alive():
+            if not stop_pondering(bot, thread):
                 fail(f"game {n}: no done after the last stop")
         record = (initial_hub_fen(board), [m.hub_move for m in board.move_stack])
         return True, len(board.move_stack), record
