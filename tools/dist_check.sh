@@ -85,7 +85,8 @@ check_web() {
   url=$(wait_url "$work/web.log")
   fetch "$url" | grep -q '<html' || fail "$label: GET / is no page"
   fetch "${url}assets/app.js" >/dev/null || fail "$label: GET /assets/app.js failed"
-  # Under Wine the child of the subshell is wine's loader: end the whole group of it.
+  # Under Wine this ends the loader; the Windows process itself ends with the prefix's
+  # wineserver at clean-up.
   kill "$server" 2>/dev/null || true
   wait "$server" 2>/dev/null || true
   server=
