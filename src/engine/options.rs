@@ -1,5 +1,7 @@
 //! The engine's options ([`Engine::options`], [`Engine::set_option`]): what the Hub `param`
-//! lines declare and `set-param` sets, and what the command line sets by name.
+//! lines declare and `set-param` sets, and what the command line sets by name. Each option is
+//! declared once, in [`OPTIONS`], with its kind, range, reader and typed setter; text is read
+//! in one place ([`Engine::set_option`]) and the setters see typed values.
 
 use super::skill::{MAX_SKILL, MIN_SKILL};
 use super::{
@@ -15,203 +17,290 @@ pub const MAX_SEED: usize = i32::MAX as usize;
 /// Largest `book-variety`, centi-men.
 pub const MAX_BOOK_VARIETY: i64 = 300;
 
-/// An integer option.
-fn int_option(name: &'static str, min: i64, max: i64, value: String) -> EngineOption {
-    EngineOption {
-        name,
-        kind: OptionKind::Int { min, max },
-        value,
-    }
+/// What a setter may answer: the option's value was refused, with the reason.
+type SetResult = Result<(), EngineError>;
+
+/// How an option is read and written, by kind; the range of an integer lives here only.
+enum Access {
+    /// An integer in `min..=max`.
+    Int {
+        min: i64,
+        max: i64,
+        get: fn(&Engine) -> i64,
+        set: fn(&mut Engine, i64) -> SetResult,
+    },
+    /// `true` or `false`.
+    Bool {
+        get: fn(&Engine) -> bool,
+        set: fn(&mut Engine, bool) -> SetResult,
+    },
+    /// Free text (a file name): the setter checks it.
+    Text {
+        get: fn(&Engine) -> String,
+        set: fn(&mut Engine, &str) -> SetResult,
+    },
+    /// One of `values()`: the setter receives one of them.
+    Enum {
+        values: fn() -> Vec<&'static str>,
+        get: fn(&Engine) -> &'static str,
+        set: fn(&mut Engine, &str) -> SetResult,
+    },
 }
+
+/// One option: its name and how it is read and written.
+struct Declared {
+    name: &'static str,
+    access: Access,
+}
+
+/// Every option the engine has, in the order the Hub `param` lines list them.
+const OPTIONS: &[Declared] = &[
+    Declared {
+        name: "variant",
+        access: Access::Enum {
+            values: || Variant::ALL.iter().map(|v| v.name()).collect(),
+            get: |e| e.variant().name(),
+            set: |e, v| {
+                let v: Variant = v.parse().map_err(|e: crate::core::UnknownVariant| {
+                    EngineError::BadOption(e.to_string())
+                })?;
+                if v != e.variant() {
+                    e.set_variant(v);
+                }
+                Ok(())
+            },
+        },
+    },
+    Declared {
+        name: "threads",
+        access: Access::Int {
+            min: 1,
+            max: MAX_THREADS as i64,
+            get: |e| e.threads() as i64,
+            set: |e, n| {
+                e.set_threads(n as usize);
+                Ok(())
+            },
+        },
+    },
+    Declared {
+        name: "hash",
+        access: Access::Int {
+            min: 1,
+            max: MAX_HASH_MB as i64,
+            get: |e| e.hash_mb() as i64,
+            set: |e, n| {
+                e.set_hash_mb(n as usize);
+                Ok(())
+            },
+        },
+    },
+    Declared {
+        name: "egtb-path",
+        access: Access::Text {
+            get: |e| e.endgames.path.clone(),
+            set: |e, path| {
+                let cache = e.endgames.cache_mb;
+                e.set_endgames(path, cache);
+                Ok(())
+            },
+        },
+    },
+    Declared {
+        name: "egtb-cache",
+        access: Access::Int {
+            min: 1,
+            max: MAX_EGTB_CACHE_MB as i64,
+            get: |e| e.endgames.cache_mb as i64,
+            set: |e, n| {
+                let path = e.endgames.path.clone();
+                e.set_endgames(&path, n as usize);
+                Ok(())
+            },
+        },
+    },
+    Declared {
+        name: "eval",
+        access: Access::Enum {
+            values: || vec!["learned", "classic"],
+            get: |e| match e.evals.get(e.variant()).net() {
+                Some(_) => "learned",
+                None => "classic",
+            },
+            set: |e, v| {
+                let kind = v
+                    .parse::<crate::eval::EvalKind>()
+                    .map_err(EngineError::BadOption)?;
+                // Learned where a game has no compiled-in net: that game keeps what it has.
+                let mut evals = e.evals.clone();
+                evals.set_kind(kind);
+                e.set_evaluators(evals);
+                Ok(())
+            },
+        },
+    },
+    Declared {
+        name: "eval-file",
+        access: Access::Text {
+            get: |e| e.eval_file.clone(),
+            set: |e, path| {
+                if path.is_empty() {
+                    return Ok(());
+                }
+                let mut evals = e.evals.clone();
+                evals
+                    .load_file(std::path::Path::new(path))
+                    .map_err(|err| EngineError::BadOption(format!("eval-file: {err}")))?;
+                e.set_evaluators(evals);
+                e.eval_file = path.to_string();
+                Ok(())
+            },
+        },
+    },
+    Declared {
+        name: "multipv",
+        access: Access::Int {
+            min: 1,
+            max: MAX_MULTIPV as i64,
+            get: |e| i64::from(crate::per_game!(&e.game, s => s.multipv())),
+            set: |e, n| {
+                e.stop_and_wait();
+                crate::per_game!(&mut e.game, s => s.set_multipv(n as u32));
+                Ok(())
+            },
+        },
+    },
+    Declared {
+        name: "skill",
+        access: Access::Int {
+            min: MIN_SKILL as i64,
+            max: MAX_SKILL as i64,
+            get: |e| i64::from(crate::per_game!(&e.game, s => s.skill())),
+            set: |e, n| {
+                e.stop_and_wait();
+                crate::per_game!(&mut e.game, s => s.set_skill(n as u8));
+                Ok(())
+            },
+        },
+    },
+    Declared {
+        name: "seed",
+        access: Access::Int {
+            min: 0,
+            max: MAX_SEED as i64,
+            get: |e| e.seed as i64,
+            set: |e, n| {
+                e.stop_and_wait();
+                e.seed = n as u64;
+                crate::per_game!(&mut e.game, s => s.set_seed(n as u64));
+                Ok(())
+            },
+        },
+    },
+    Declared {
+        name: "book",
+        access: Access::Bool {
+            get: |e| e.book_enabled(),
+            set: |e, on| {
+                e.stop_and_wait();
+                e.book_on = Some(on);
+                e.attach_book();
+                Ok(())
+            },
+        },
+    },
+    Declared {
+        name: "book-file",
+        access: Access::Text {
+            get: |e| e.book_file.clone(),
+            set: Engine::set_book_file,
+        },
+    },
+    Declared {
+        name: "book-variety",
+        access: Access::Int {
+            min: 0,
+            max: MAX_BOOK_VARIETY,
+            get: |e| i64::from(e.book_variety),
+            set: |e, v| {
+                e.stop_and_wait();
+                e.book_variety = v as i32;
+                e.attach_book();
+                Ok(())
+            },
+        },
+    },
+];
 
 impl Engine {
     /// The options the engine declares (`variant`, `threads`, `hash`, ...) with their values.
     pub fn options(&self) -> Vec<EngineOption> {
-        vec![
-            EngineOption {
-                name: "variant",
-                kind: OptionKind::Enum(Variant::ALL.iter().map(|v| v.name()).collect()),
-                value: self.variant().name().to_string(),
-            },
-            int_option("threads", 1, MAX_THREADS as i64, self.threads().to_string()),
-            int_option("hash", 1, MAX_HASH_MB as i64, self.hash_mb().to_string()),
-            EngineOption {
-                name: "egtb-path",
-                kind: OptionKind::Text,
-                value: self.endgames.path.clone(),
-            },
-            int_option(
-                "egtb-cache",
-                1,
-                MAX_EGTB_CACHE_MB as i64,
-                self.endgames.cache_mb.to_string(),
-            ),
-            EngineOption {
-                name: "eval",
-                kind: OptionKind::Enum(vec!["learned", "classic"]),
-                value: match self.evals.get(self.variant()).net() {
-                    Some(_) => "learned",
-                    None => "classic",
+        OPTIONS
+            .iter()
+            .map(|o| {
+                let (kind, value) = match &o.access {
+                    Access::Int { min, max, get, .. } => (
+                        OptionKind::Int {
+                            min: *min,
+                            max: *max,
+                        },
+                        get(self).to_string(),
+                    ),
+                    Access::Bool { get, .. } => (OptionKind::Bool, get(self).to_string()),
+                    Access::Text { get, .. } => (OptionKind::Text, get(self)),
+                    Access::Enum { values, get, .. } => {
+                        (OptionKind::Enum(values()), get(self).to_string())
+                    }
+                };
+                EngineOption {
+                    name: o.name,
+                    kind,
+                    value,
                 }
-                .to_string(),
-            },
-            EngineOption {
-                name: "eval-file",
-                kind: OptionKind::Text,
-                value: self.eval_file.clone(),
-            },
-            int_option(
-                "multipv",
-                1,
-                MAX_MULTIPV as i64,
-                crate::per_game!(&self.game, s => s.multipv()).to_string(),
-            ),
-            int_option(
-                "skill",
-                i64::from(MIN_SKILL),
-                i64::from(MAX_SKILL),
-                crate::per_game!(&self.game, s => s.skill()).to_string(),
-            ),
-            int_option("seed", 0, MAX_SEED as i64, self.seed.to_string()),
-            EngineOption {
-                name: "book",
-                kind: OptionKind::Bool,
-                value: self.book_enabled().to_string(),
-            },
-            EngineOption {
-                name: "book-file",
-                kind: OptionKind::Text,
-                value: self.book_file.clone(),
-            },
-            int_option(
-                "book-variety",
-                0,
-                MAX_BOOK_VARIETY,
-                self.book_variety.to_string(),
-            ),
-        ]
+            })
+            .collect()
     }
 
     /// Sets an option by name (case-insensitive) from its text value, as declared by
-    /// [`Engine::options`].
+    /// [`Engine::options`]: the text is checked against the option's kind and range here,
+    /// and its setter receives the typed value.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
-        let int = |lo: usize, hi: usize| -> Result<usize, EngineError> {
-            match value.trim().parse::<usize>() {
-                Ok(v) if (lo..=hi).contains(&v) => Ok(v),
-                _ => Err(EngineError::BadOption(format!(
-                    "{name} must be an integer from {lo} to {hi}, not {value:?}"
-                ))),
-            }
+        let wanted = name.trim().to_ascii_lowercase();
+        let Some(option) = OPTIONS.iter().find(|o| o.name == wanted) else {
+            return Err(EngineError::BadOption(format!("unknown option {name:?}")));
         };
-        match name.trim().to_ascii_lowercase().as_str() {
-            "variant" => {
-                let v: Variant = value.parse().map_err(|e: crate::core::UnknownVariant| {
-                    EngineError::BadOption(e.to_string())
-                })?;
-                if v != self.variant() {
-                    self.set_variant(v);
-                }
-                Ok(())
-            }
-            "threads" => {
-                let n = int(1, MAX_THREADS)?;
-                self.set_threads(n);
-                Ok(())
-            }
-            "hash" => {
-                let n = int(1, MAX_HASH_MB)?;
-                self.set_hash_mb(n);
-                Ok(())
-            }
-            "egtb-path" => {
-                let cache = self.endgames.cache_mb;
-                self.set_endgames(value.trim(), cache);
-                Ok(())
-            }
-            "egtb-cache" => {
-                let n = int(1, MAX_EGTB_CACHE_MB)?;
-                let path = self.endgames.path.clone();
-                self.set_endgames(&path, n);
-                Ok(())
-            }
-            "eval" => {
-                let kind = value
-                    .parse::<crate::eval::EvalKind>()
-                    .map_err(EngineError::BadOption)?;
-                // Learned where a game has no compiled-in net: that game keeps what it has.
-                let mut evals = self.evals.clone();
-                evals.set_kind(kind);
-                self.set_evaluators(evals);
-                Ok(())
-            }
-            "eval-file" => {
-                let path = value.trim();
-                if path.is_empty() {
-                    return Ok(());
-                }
-                let mut evals = self.evals.clone();
-                evals
-                    .load_file(std::path::Path::new(path))
-                    .map_err(|e| EngineError::BadOption(format!("eval-file: {e}")))?;
-                self.set_evaluators(evals);
-                self.eval_file = path.to_string();
-                Ok(())
-            }
-            "book" | "book-file" | "book-variety" => self.set_book_option(name, value),
-            "multipv" => {
-                let n = int(1, MAX_MULTIPV)? as u32;
-                self.stop_and_wait();
-                crate::per_game!(&mut self.game, s => s.set_multipv(n));
-                Ok(())
-            }
-            "skill" => {
-                let n = int(usize::from(MIN_SKILL), usize::from(MAX_SKILL))? as u8;
-                self.stop_and_wait();
-                crate::per_game!(&mut self.game, s => s.set_skill(n));
-                Ok(())
-            }
-            "seed" => {
-                let n = int(0, MAX_SEED)? as u64;
-                self.stop_and_wait();
-                self.seed = n;
-                crate::per_game!(&mut self.game, s => s.set_seed(n));
-                Ok(())
-            }
-            _ => Err(EngineError::BadOption(format!("unknown option {name:?}"))),
+        let name = option.name;
+        match &option.access {
+            Access::Int { min, max, set, .. } => match value.trim().parse::<i64>() {
+                Ok(v) if (*min..=*max).contains(&v) => set(self, v),
+                _ => Err(EngineError::BadOption(format!(
+                    "{name} must be an integer from {min} to {max}, not {value:?}"
+                ))),
+            },
+            Access::Bool { set, .. } => match parse_bool(value) {
+                Some(on) => set(self, on),
+                None => Err(EngineError::BadOption(format!(
+                    "{name} must be true or false, not {value:?}"
+                ))),
+            },
+            Access::Text { set, .. } => set(self, value.trim()),
+            Access::Enum { set, .. } => set(self, value.trim()),
         }
     }
 
-    /// `book` (on or off), `book-file` (a book file for its game; empty: the compiled-in
-    /// books) and `book-variety`. A file that cannot be read or is damaged is refused with
-    /// the reason, and the engine keeps the book it had.
-    fn set_book_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+    /// `book-file`: a book file for its game; empty: the compiled-in books. A file that
+    /// cannot be read or is damaged is refused with the reason, and the engine keeps the book
+    /// it had.
+    fn set_book_file(&mut self, path: &str) -> SetResult {
         self.stop_and_wait();
-        match name.trim().to_ascii_lowercase().as_str() {
-            "book" => {
-                self.book_on = Some(parse_bool(value).ok_or_else(|| {
-                    EngineError::BadOption(format!("book must be true or false, not {value:?}"))
-                })?);
-            }
-            "book-file" => {
-                let path = value.trim();
-                if path.is_empty() {
-                    self.custom_book = None;
-                } else {
-                    let book = crate::book::Book::load(std::path::Path::new(path))
-                        .map_err(|e| EngineError::BadOption(format!("book-file: {e}")))?;
-                    self.custom_book = Some(std::sync::Arc::new(book));
-                }
-                self.book_file = path.to_string();
-            }
-            _ => match value.trim().parse::<i64>() {
-                Ok(v) if (0..=MAX_BOOK_VARIETY).contains(&v) => self.book_variety = v as i32,
-                _ => {
-                    return Err(EngineError::BadOption(format!(
-                    "book-variety must be an integer from 0 to {MAX_BOOK_VARIETY}, not {value:?}"
-                )))
-                }
-            },
+        if path.is_empty() {
+            self.custom_book = None;
+        } else {
+            let book = crate::book::Book::load(std::path::Path::new(path))
+                .map_err(|e| EngineError::BadOption(format!("book-file: {e}")))?;
+            self.custom_book = Some(std::sync::Arc::new(book));
         }
+        self.book_file = path.to_string();
         self.attach_book();
         Ok(())
     }
