@@ -9,7 +9,7 @@ use damka::search::{Job, SearchLimits, Searcher};
 use damka::variant::{Notation, Position, TurkishPosition};
 
 /// The Turkish positions where a depth-1 search took the most nodes (one thread, empty
-/// table), found by `cargo run --release --example depth1_nodes -- turkish 2000 SEED 3`
+/// table), found by `cargo run --release -p damka-research --bin depth1_nodes -- turkish 2000 SEED 3`
 /// (about 130,000 positions of 2,000 games for each seed): 2246 and 1691 nodes (seed 1),
 /// 2010 and 1945 (seed 3); seed 2's largest was 1219.
 const COSTLIEST_DEPTH_1: [&str; 4] = [

@@ -1,7 +1,7 @@
 //! `damka datagen`: self-play games at a fixed node budget per move, one record per position
 //! ([`crate::eval::data`]) appended to a file, for training the evaluation.
 //!
-//! Each game starts from a line of the opening file (`tools/openings`, compiled in) followed
+//! Each game starts from a line of the opening file (`src/data/openings`, compiled in) followed
 //! by a few random legal plies, both drawn from a generator seeded by `--seed` and the game's
 //! number, so a game is the same whichever thread plays it; with one thread the whole file is
 //! the same for one seed. Games are played out to their end by the rules, except that a side

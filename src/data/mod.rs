@@ -1,7 +1,7 @@
 //! The data compiled into the program, all of it in this folder: the learned evaluation's
 //! weights (`nets/`, written by `damka-train`), the opening books (`books/`, written by
 //! `damka book build`), the balanced openings of self-play and data generation (`openings/`,
-//! written by `damka-match openings`; `tools/openings` points here) and the positions of
+//! written by `damka-match openings`; `src/data/openings` points here) and the positions of
 //! `damka bench` (`bench/`). Each is one file per game; the code that reads them lives with
 //! its layer (the net reader in [`crate::eval`], the book reader in [`crate::book`]).
 

@@ -6,7 +6,7 @@
 #   4. `damka bench` under Wine gives the node count of the Linux build.
 # Installs what it lacks (as root: apt packages gcc-mingw-w64-x86-64, wine64/wine; the rustup
 # target x86_64-pc-windows-gnu). CB_GAMES sets the games per interface (default 2).
-# CB_WINE=0 leaves out 3 and 4 (.ci/run sets it: tools/dist_check.sh runs them on the DLL and
+# CB_WINE=0 leaves out 3 and 4 (.ci/run sets it: tools/dist/check.sh runs them on the DLL and
 # damka.exe of the Windows release archive, so CI builds for Windows once).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -66,7 +66,7 @@ summary+=("C test, Linux: $(tail -n 1 "$out/linux.log")")
 [ "$rc" = 0 ] || status=1
 
 if [ "$wine_too" != 1 ]; then
-  echo "== summary (Wine checks left to tools/dist_check.sh)"
+  echo "== summary (Wine checks left to tools/dist/check.sh)"
   printf '%s\n' "${summary[@]}"
   exit $status
 fi

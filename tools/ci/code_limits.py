@@ -9,7 +9,7 @@ module of `src/` uses only the layers before it, search names no game, tools do 
 define the modules they name; a file's edges to the files of its enclosing modules do not
 count (a parent declares its children and re-exports them, the children use its items).
 
-Usage: tools/code_limits.py [--fn-lines 120] [--file-lines 600]; exit status 1 when a limit
+Usage: tools/ci/code_limits.py [--fn-lines 120] [--file-lines 600]; exit status 1 when a limit
 is broken (the long move generator excepted).
 """
 

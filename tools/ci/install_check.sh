@@ -8,7 +8,7 @@
 # Called by .ci/run. Installs with the `ci` profile into target/ (the build .ci/run made
 # already) so it costs little; INSTALL_PROFILE=release checks the release build instead.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 repo=$(pwd)
 profile=${INSTALL_PROFILE:-ci}
 work=$(mktemp -d)

@@ -1,4 +1,4 @@
-# Shared by tools/ci_python.sh and tools/web/browser_test.sh: a Python venv with a pinned
+# Shared by tools/ci/python.sh and tools/web/browser_test.sh: a Python venv with a pinned
 # package, made when missing or when the check fails. Source it, then:
 #   ensure_venv VENV CHECK PACKAGE   # CHECK: Python code that exits 0 when VENV is good
 ensure_venv() {

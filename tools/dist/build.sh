@@ -9,7 +9,7 @@
 #                                              Linux with glibc 2.17 or newer (2012 on)
 #   dist/SHA256SUMS                            `sha256sum -c SHA256SUMS` checks a download
 #
-# Usage: bash tools/dist.sh [--profile release|ci] [--out DIR]
+# Usage: bash tools/dist/build.sh [--profile release|ci] [--out DIR]
 #   --profile  the Cargo profile (default release, fat LTO: what is published; CI uses ci,
 #              the same code and node counts, built in a third of the time)
 #   --out      where the archives go (default dist/)
@@ -17,9 +17,9 @@
 # Needs: Debian's gcc-mingw-w64-x86-64 (the Windows linker; installed here when missing and
 # root), the rustup targets x86_64-pc-windows-gnu and x86_64-unknown-linux-gnu (added here),
 # and zig with cargo-zigbuild for the old-glibc Linux link (installed here from PyPI into
-# target/dist-tools). tools/dist_check.sh unpacks the archives and runs every program.
+# target/dist-tools). tools/dist/check.sh unpacks the archives and runs every program.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 repo=$(pwd)
 
 profile=release
@@ -58,7 +58,7 @@ fi
 for t in "$win" "$linux"; do
   rustup target list --installed | grep -qx "$t" || rustup target add "$t"
 done
-. tools/venv.sh
+. tools/ci/venv.sh
 tools_venv=target/dist-tools
 ensure_venv "$tools_venv" 'import ziglang' 'ziglang==0.17.1'
 [ -x "$tools_venv/bin/cargo-zigbuild" ] ||

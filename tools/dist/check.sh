@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks the release archives of tools/dist.sh as a user meets them (called by .ci/run):
+# Checks the release archives of tools/dist/build.sh as a user meets them (called by .ci/run):
 #   - SHA256SUMS accepts the archives and catches a damaged or cut-off download;
 #   - each archive unpacks into an empty temporary folder, and its programs run from there
 #     with an empty HOME and data folder and nothing of the build machine on the PATH:
@@ -9,9 +9,9 @@
 #     HTTP and keeps its games in the user's data folder, not in the folder it starts in, and
 #     serves the in-browser page of web/ with --wasm; damka-match plays a short match;
 #   - the Windows programs do the same under Wine (its own prefix in a temporary folder).
-# Usage: bash tools/dist_check.sh [DIST_DIR]   (default dist/)
+# Usage: bash tools/dist/check.sh [DIST_DIR]   (default dist/)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 repo=$(pwd)
 dist=$(cd "${1:-dist}" && pwd)
 version=$(sed -n '/^\[package\]/,/^\[/s/^version *= *"\(.*\)"/\1/p' Cargo.toml | head -n 1)

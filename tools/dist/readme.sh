@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README.txt of a release archive (tools/dist.sh): what each file is, and first steps.
+# The README.txt of a release archive (tools/dist/build.sh): what each file is, and first steps.
 # Usage: readme.sh windows|linux VERSION COMMIT
 set -euo pipefail
 system=$1 version=$2 commit=$3

@@ -9,9 +9,9 @@ median of the ratios of each round's pair. The node counts must be the same in e
 (the bench is deterministic with one thread); a round that differs is an error.
 
     cargo build --release
-    python3 tools/eval_ratio.py                      # each game, then the whole bench, 15 rounds
-    python3 tools/eval_ratio.py --variant both       # the whole bench only (issue 34's figure)
-    python3 tools/eval_ratio.py --variant turkish --rounds 31 --eval-file NET
+    python3 tools/research/eval_ratio.py                      # each game, then the whole bench, 15 rounds
+    python3 tools/research/eval_ratio.py --variant both       # the whole bench only (issue 34's figure)
+    python3 tools/research/eval_ratio.py --variant turkish --rounds 31 --eval-file NET
 
 Prints one line per game, for example:
 
@@ -28,7 +28,7 @@ import statistics
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LAST = re.compile(r"^bench nodes=(\d+) time=([0-9.]+) nps=(\d+)$")
 
 

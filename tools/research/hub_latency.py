@@ -4,7 +4,7 @@ N times from a few positions and measures, from writing `go think` to reading `d
 wall time of each answer. Prints count, median, 90th/99th percentile, max, and how many
 answers took longer than the increment.
 
-    python3 tools/hub_latency.py [--inc 0.01] [--n 500] [--variant turkish] [--param threads=2] \
+    python3 tools/research/hub_latency.py [--inc 0.01] [--n 500] [--variant turkish] [--param threads=2] \
         -- ENGINE ARGS...
 
 The positions follow the engine's own answers from the start (60 moves, then again; a game

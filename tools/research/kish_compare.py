@@ -11,7 +11,7 @@ comparison (both programs are single-threaded).
 
     pip install kish                     # builds from source: needs cargo and maturin
     cargo build --release
-    python3 tools/kish_compare.py        # depth 9; --depth N for another depth
+    python3 tools/research/kish_compare.py        # depth 9; --depth N for another depth
 
 Not part of CI: depth 9 takes tens of seconds.
 """
@@ -24,7 +24,7 @@ import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def run_damka(binary, depth):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How the drawn games of a Russian `damka-match --pdn` file ended, and with what material.
 
-    python3 tools/pdn_endings.py FILE.pdn ENGINE
+    python3 tools/research/pdn_endings.py FILE.pdn ENGINE
 
 For every drawn game (result 1-1) played from the start position (games with a FEN tag are
 left out), replays its moves to the last position and counts the games

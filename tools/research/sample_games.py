@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Keeps whole games, at random, from `damka datagen` files (for `datagen --rescore`).
 
-    python3 tools/sample_games.py OUT EVERY SEED IN...
+    python3 tools/research/sample_games.py OUT EVERY SEED IN...
 
 Reads the 32-byte records of every IN in order; a game starts where a record's ply does not
 follow the previous record's; each game is kept with probability 1/EVERY (seeded by SEED) and

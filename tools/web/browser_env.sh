@@ -7,5 +7,5 @@ if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null
 fi
 VENV=${WEB_TEST_VENV:-target/web-test-venv}
 SELENIUM=4.50.0
-. tools/venv.sh
+. tools/ci/venv.sh
 ensure_venv "$VENV" "import selenium, sys; sys.exit(selenium.__version__ != '$SELENIUM')" "selenium==$SELENIUM"

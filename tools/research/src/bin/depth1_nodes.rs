@@ -2,9 +2,9 @@
 //! position (seeded; every other move random, the others the depth-1 search's choice), every
 //! position searched to depth 1 on one thread, the largest printed with their node counts
 //! (FEN). Used to pick the zero-clock test positions of
-//! `tests/move_in_time.rs` (issue #19).
+//! `tests/move_in_time.rs` (a clock at zero answered at once).
 //!
-//!     cargo run --release --example depth1_nodes -- [turkish|russian] [GAMES] [SEED] [TOP]
+//!     cargo run --release -p damka-research --bin depth1_nodes -- [turkish|russian] [GAMES] [SEED] [TOP]
 
 use damka::core::rng::Rng;
 use damka::eval::Evaluate;
