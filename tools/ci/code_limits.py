@@ -8,12 +8,17 @@ module of `src/` uses only the layers before it, search names no game, tools do 
 `src/`): a file's `use` and `crate::`/`super::`/`self::` paths are edges to the files that
 define the modules they name; a file's edges to the files of its enclosing modules do not
 count (a parent declares its children and re-exports them, the children use its items).
+Every relative link of README.md and docs/**/*.md (`[text](path#anchor)`, `(#anchor)`) must
+name a tracked file or folder and, with `#anchor`, a heading of that file by GitHub's slug
+rules, so that a doc moved or a heading renamed cannot leave a dead link behind.
 
 Usage: tools/ci/code_limits.py [--fn-lines 120] [--file-lines 600]; exit status 1 when a limit
 is broken (the long move generator excepted).
 """
 
 import argparse
+import doctest
+import os
 import re
 import subprocess
 import sys
@@ -219,6 +224,77 @@ def import_cycles(rust):
     return found
 
 
+def slug(heading):
+    """GitHub's anchor for a heading's text: lower case, inline markup and punctuation dropped
+    (letters, digits, `_` and `-` stay), each space a `-`.
+
+    >>> slug("Bench, depth in one second, threads")
+    'bench-depth-in-one-second-threads'
+    >>> slug("Data: `damka datagen`")
+    'data-damka-datagen'
+    >>> slug("Generation 7 (russian-g7, turkish-g7, the defaults): no patterns")
+    'generation-7-russian-g7-turkish-g7-the-defaults-no-patterns'
+    >>> slug("Limits (`level`)")
+    'limits-level'
+    """
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", heading.strip())
+    return re.sub(r"[^\w\- ]", "", text.lower()).replace(" ", "-")
+
+
+def markdown_parts(src):
+    """(headings, links) of a markdown text outside fenced and indented code blocks; the
+    links are the targets of `[text](target)`, without a title.
+
+    >>> markdown_parts("# A b\\n\\n    [x](no.md)\\n```\\n# not\\n```\\nsee [y](a.md#a-b \\"t\\") ![z](p.png)\\n")
+    (['A b'], ['a.md#a-b', 'p.png'])
+    """
+    headings, links, fenced = [], [], False
+    for line in src.split("\n"):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+            continue
+        if fenced or line.startswith("    ") or line.startswith("\t"):
+            continue
+        m = re.match(r"#{1,6}\s+(.*?)\s*#*\s*$", line)
+        if m:
+            headings.append(m.group(1))
+        line = re.sub(r"`[^`]*`", "", line)
+        links += [t.split()[0] for t in re.findall(r"\]\(([^)\s]+(?:\s+\"[^\"]*\")?)\)", line)]
+    return headings, links
+
+
+def anchors(headings):
+    """The anchors GitHub makes for a file's headings, repeats numbered `-1`, `-2`, ..."""
+    seen, out = {}, set()
+    for h in headings:
+        base = slug(h)
+        n = seen.get(base, 0)
+        seen[base] = n + 1
+        out.add(base if n == 0 else f"{base}-{n}")
+    return out
+
+
+def link_problems(tracked):
+    """Each relative link of the tracked README.md and docs/ that names no file or no heading."""
+    docs = [f for f in tracked if f == "README.md" or (f.startswith("docs/") and f.endswith(".md"))]
+    found, heads = [], {}
+    for doc in docs:
+        for target in markdown_parts(open(doc, encoding="utf-8").read())[1]:
+            if re.match(r"[a-z][a-z0-9+.-]*:", target, re.I):
+                continue
+            path, _, anchor = target.partition("#")
+            path = os.path.normpath(os.path.join(os.path.dirname(doc), path)) if path else doc
+            if not os.path.exists(path):
+                found.append(f"{doc}: link to {target}: no such file")
+                continue
+            if anchor and path.endswith(".md"):
+                if path not in heads:
+                    heads[path] = anchors(markdown_parts(open(path, encoding="utf-8").read())[0])
+                if anchor not in heads[path]:
+                    found.append(f"{doc}: link to {target}: no such heading in {path}")
+    return found
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--fn-lines", type=int, default=120)
@@ -255,7 +331,13 @@ def main():
     print(f"import cycles between files: {len(loops)}")
     for c in loops:
         print("  " + " <-> ".join(c))
-    broken = long_fns or layers or loops or any(p not in LONG_FILES for _, p in long_files)
+    dead = link_problems(set(tracked))
+    print(f"relative links in README.md and docs/ to no file or heading: {len(dead)}")
+    for p in dead:
+        print("  " + p)
+    failed = doctest.testmod().failed
+    broken = (long_fns or layers or loops or dead or failed
+              or any(p not in LONG_FILES for _, p in long_files))
     return 1 if broken else 0
 
 
