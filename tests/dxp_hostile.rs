@@ -1,4 +1,4 @@
-//! DXP against hostile peers (issue 37), every attack on loopback and bounded in count and
+//! DXP against hostile peers, every attack on loopback and bounded in count and
 //! time: a peer that never reads, silent peers holding the one-connection server, a GAMEREQ
 //! for 999 minutes or an empty board, and a flood of small faulty messages meant to fill the
 //! log.

@@ -1,4 +1,4 @@
-//! Files a Hub client names (`eval-file`, `book-file`) against hostile paths (issue 37): a
+//! Files a Hub client names (`eval-file`, `book-file`) against hostile paths: a
 //! device that never ends, a FIFO that nobody writes, a file longer than its format allows.
 //! Each is refused with an error line at once, and the session keeps answering.
 

@@ -1,4 +1,4 @@
-//! A move in time, always (issue #19): a clock at zero is answered at once with a legal move,
+//! A move in time, always: a clock at zero is answered at once with a legal move,
 //! even in the positions where the first iteration costs the most, and a hard limit already
 //! passed cuts even the first iteration short.
 

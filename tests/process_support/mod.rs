@@ -1,6 +1,5 @@
-//! Running a built program in the integration tests (`damka`, `damka-match`): its arguments,
-//! a scripted standard input, and what it wrote. One copy for the engine's tests and the match
-//! tool's, which includes this file by its path.
+//! Running a built program in the integration tests (`damka`): its arguments, a scripted
+//! standard input, and what it wrote.
 
 // Each test binary uses part of it.
 #![allow(dead_code)]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The code limits of issue #12, checked on the files git tracks: no Rust function over 120
+"""The code limits, checked on the files git tracks: no Rust function over 120
 lines (from its `fn` line to its closing brace, found by brace matching with comments, strings
 and character literals blanked out), no source file over 600 lines (the Russian move generator
 says in its header why it is longer), and imports that obey the layers of `src/lib.rs` (each

@@ -10,7 +10,7 @@ median of the ratios of each round's pair. The node counts must be the same in e
 
     cargo build --release
     python3 tools/research/eval_ratio.py                      # each game, then the whole bench, 15 rounds
-    python3 tools/research/eval_ratio.py --variant both       # the whole bench only (issue 34's figure)
+    python3 tools/research/eval_ratio.py --variant both       # the whole bench only (the node-speed ratio of docs/performance.md)
     python3 tools/research/eval_ratio.py --variant turkish --rounds 31 --eval-file NET
 
 Prints one line per game, for example:

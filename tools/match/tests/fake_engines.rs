@@ -2,14 +2,11 @@
 //! processes and pipes: legal games to the end, every failure an engine can commit, openings,
 //! adjudication, SPRT stop, gauntlets and bad input.
 
-#[path = "../../../tests/process_support/mod.rs"]
-mod process_support;
-
 use damka::game::pdn::read_all;
 use damka::game::Record;
 use damka::variant::{Position, RussianPosition, TurkishPosition};
-use process_support::{temp_path, Out};
 use std::collections::HashMap;
+use std::path::PathBuf;
 
 const BIN: &str = env!("CARGO_BIN_EXE_damka-match");
 
@@ -17,9 +14,33 @@ fn fake(name: &str, extra: &str) -> String {
     format!("{name}='{BIN}' fake-engine --name {name} {extra}")
 }
 
-/// Runs the match tool.
+/// What a run of the match tool printed, and how it ended.
+struct Out {
+    /// Exit status (-1 when killed by a signal).
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs the match tool with no standard input.
 fn run(args: &[&str]) -> Out {
-    process_support::run(BIN, args, &[])
+    let out = std::process::Command::new(BIN)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("start damka-match");
+    Out {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).expect("the match tool writes UTF-8"),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// A file name for this test process in the temporary folder (an old file there removed).
+fn temp_path(name: &str) -> PathBuf {
+    let p = std::env::temp_dir().join(format!("damka-match-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_file(&p);
+    p
 }
 
 /// A match between the fakes `a` and `b` (each with its extra options): `options` are

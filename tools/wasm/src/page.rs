@@ -1,16 +1,12 @@
 //! The page's local games: the views damka-web sends for a game (start board, board now, legal moves with
-//! their paths, the move list, the result), computed here from the same code (damka-web's
-//! `game.rs`, included as a file), so a page served as static files plays by the same rules
+//! their paths, the move list, the result), computed here from the same code (the `damka-page`
+//! crate, which damka-web uses too), so a page served as static files plays by the same rules
 //! and draws the same data without a server.
 
 use serde_json::{json, Value};
 
-#[allow(dead_code)] // damka-web's file: this crate uses only the views and the moves.
-#[path = "../../web/src/game.rs"]
-mod game;
-
 use damka::core::Variant;
-use game::PageGame;
+use damka_page::PageGame;
 
 /// The game described by `request` and its view, as JSON: `{"error": ...}` when it fails.
 /// `request` is three lines: the start position as FEN (empty: the usual start), the moves

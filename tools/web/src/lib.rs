@@ -19,7 +19,7 @@ pub mod assets;
 pub mod clock;
 pub mod cluster;
 pub mod db;
-pub mod game;
+pub use damka_page as game;
 pub mod guard;
 pub mod http;
 pub mod online;
