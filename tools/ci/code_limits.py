@@ -11,6 +11,12 @@ count (a parent declares its children and re-exports them, the children use its 
 Every relative link of README.md and docs/**/*.md (`[text](path#anchor)`, `(#anchor)`) must
 name a tracked file or folder and, with `#anchor`, a heading of that file by GitHub's slug
 rules, so that a doc moved or a heading renamed cannot leave a dead link behind.
+Hygiene of the tree: no symbolic links (they break on Windows checkouts), no `#[path]` that
+reaches outside its own crate (a crate that needs another's code depends on it), no issue
+numbers in code or its comments (say why, not which ticket: `owner/repo#N` naming another
+project stays), and each engine option declared once, in the `OPTIONS` table of
+`src/engine/options.rs` (unique names; no other file builds an `EngineOption` or an option
+range of its own).
 
 Usage: tools/ci/code_limits.py [--fn-lines 120] [--file-lines 600]; exit status 1 when a limit
 is broken (the long move generator excepted).
@@ -295,6 +301,66 @@ def link_problems(tracked):
     return found
 
 
+# Code files searched for issue numbers (prose in docs/ may tell history by subject).
+CODE_SUFFIXES = (".rs", ".py", ".js", ".sh", ".html", ".css", ".toml")
+ISSUE_NUMBER = re.compile(r"(?i)(?<![\w/.-])(issues?\s*#?\s*\d+|\(#\d+\)|(?:see|in|of|per|from) #\d+)")
+OPTIONS_FILE = "src/engine/options.rs"
+
+
+def crate_root(path):
+    """The folder of the nearest Cargo.toml above `path` (the repository root at worst)."""
+    d = os.path.dirname(path)
+    while d and not os.path.exists(os.path.join(d, "Cargo.toml")):
+        d = os.path.dirname(d)
+    return d
+
+
+def issue_numbers(src):
+    """Issue references in a code file's text, with their line numbers.
+
+    >>> [(n, len(what)) for n, what in issue_numbers(
+    ...     "// a cap (issue " + "50)\\nlet x = 1; // lidraughts-bot#33 asks\\n")]
+    [(1, 8)]
+    >>> [len(what) for _, what in issue_numbers("color: #333; /* see " + "#12 */")]
+    [7]
+    """
+    return [(src.count("\n", 0, m.start()) + 1, m.group(1)) for m in ISSUE_NUMBER.finditer(src)]
+
+
+def hygiene_problems(tracked):
+    """Symbolic links, `#[path]` outside the crate, issue numbers in code, options declared twice."""
+    found = []
+    staged = subprocess.run(["git", "ls-files", "-s"], capture_output=True, text=True,
+                            check=True).stdout.splitlines()
+    found += [f"{line.split(None, 3)[3]}: a symbolic link" for line in staged
+              if line.startswith("120000 ")]
+    for path in tracked:
+        if not path.endswith(CODE_SUFFIXES) or not os.path.isfile(path):
+            continue
+        src = open(path, encoding="utf-8").read()
+        found += [f"{path}:{n}: an issue number in code ({what})"
+                  for n, what in issue_numbers(src)]
+        if not path.endswith(".rs"):
+            continue
+        root = os.path.abspath(crate_root(path) or ".")
+        for m in re.finditer(r'#\[path\s*=\s*"([^"]+)"\s*\]', src):
+            target = os.path.abspath(os.path.join(os.path.dirname(path), m.group(1)))
+            if os.path.commonpath([root, target]) != root:
+                found.append(f"{path}: #[path = \"{m.group(1)}\"] reaches outside its crate")
+        test = path.startswith("tests/") or "/tests/" in path
+        if (path != OPTIONS_FILE and not test
+                and re.search(r"(?<!struct )\bEngineOption\s*\{|\bDeclared\s*\{", src)):
+            found.append(f"{path}: declares an engine option outside {OPTIONS_FILE}")
+    if os.path.exists(OPTIONS_FILE):
+        names = re.findall(r'Declared\s*\{\s*name:\s*"([^"]+)"',
+                           open(OPTIONS_FILE, encoding="utf-8").read())
+        if not names:
+            found.append(f"{OPTIONS_FILE}: no option declarations found (the check is stale)")
+        found += [f"{OPTIONS_FILE}: option {n!r} declared {names.count(n)} times"
+                  for n in sorted(set(names)) if names.count(n) > 1]
+    return found
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--fn-lines", type=int, default=120)
@@ -335,8 +401,13 @@ def main():
     print(f"relative links in README.md and docs/ to no file or heading: {len(dead)}")
     for p in dead:
         print("  " + p)
+    hygiene = hygiene_problems(tracked)
+    print(f"symbolic links, #[path] outside a crate, issue numbers in code, options declared "
+          f"twice: {len(hygiene)}")
+    for p in hygiene:
+        print("  " + p)
     failed = doctest.testmod().failed
-    broken = (long_fns or layers or loops or dead or failed
+    broken = (long_fns or layers or loops or dead or hygiene or failed
               or any(p not in LONG_FILES for _, p in long_files))
     return 1 if broken else 0
 

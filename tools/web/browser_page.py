@@ -1,4 +1,4 @@
-"""Browser tests of playing on the page (docs/web.md, issue 33): the start form, refused moves
+"""Browser tests of playing on the page (docs/web.md): the start form, refused moves
 and their reasons, the game-over banner and rematch, sounds, animation, mute, theme, keyboard
 play, the tab title, a whole game on a 390x844 touch screen where the board never leaves
 the screen, and the clocks of a local game. Called by browser_test.py with its pages; every

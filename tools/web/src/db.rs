@@ -147,7 +147,7 @@ const MIGRATIONS: &[&str] = &[
         movetime DOUBLE PRECISION NOT NULL, token TEXT, version BIGINT NOT NULL,
         updated BIGINT NOT NULL);
      CREATE INDEX IF NOT EXISTS games_updated ON games(updated)",
-    // 2: several nodes (issue 35): when a room was saved (its running clock goes on from then
+    // 2: several nodes: when a room was saved (its running clock goes on from then
     // on the node that takes it over), its version (pages ignore older states), and the
     // leases saying which node owns a room (used on PostgreSQL only).
     "ALTER TABLE rooms ADD COLUMN saved_at BIGINT NOT NULL DEFAULT 0;

@@ -104,7 +104,7 @@ pub fn build(threads: usize, hash_mb: usize) -> (Arc<app::App>, axum::Router) {
 pub const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// Reads a request's body within `limit` (the header timeout) before it is handled: a body
-/// trickled in cannot hold a connection longer (issue 50). A body over
+/// trickled in cannot hold a connection longer. A body over
 /// [`http::MAX_BODY`] is refused as before.
 async fn body_deadline(
     axum::extract::State(limit): axum::extract::State<std::time::Duration>,

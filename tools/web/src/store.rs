@@ -331,7 +331,7 @@ impl Entry {
     }
 }
 
-/// The game that makes way for `entry` in a full store (issue 50), least recently used first
+/// The game that makes way for `entry` in a full store, least recently used first
 /// in each kind: a finished game (it is in the database, and read back when asked for), a
 /// game abandoned or of a client over [`GAMES_PER_CLIENT`], a game of the client holding the
 /// most when it holds more than the newcomer will (so that a newcomer always gets its fair
@@ -547,7 +547,7 @@ mod tests {
     }
 }
 
-/// Issue 50: a store filled by a few games from many addresses still takes a newcomer's game
+/// A store filled by a few games from many addresses still takes a newcomer's game
 /// (before, it was refused for an hour), and finished games make way first.
 #[cfg(test)]
 #[test]

@@ -1,4 +1,4 @@
-//! damka-web against hostile clients (issue 37), each attack on loopback, bounded in count and
+//! damka-web against hostile clients, each attack on loopback, bounded in count and
 //! time: partial frames, idle and half-sent connections, floods of new rooms and games, a
 //! watcher that never reads, a shutdown with clients hanging on, a restart above the room cap,
 //! the database's tokens and permissions, foreign origins, the page's headers, and spectators

@@ -1,4 +1,4 @@
-//! The hostile load test (issue 37): the damka-web binary on loopback, an honest game played
+//! The hostile load test: the damka-web binary on loopback, an honest game played
 //! while, all at once, 200 idle sockets, 20 WebSockets each holding a partial frame of almost
 //! 1 MiB, 5 watchers that never read (each asking 20 times a second for the state of a game
 //! imported from a 24 KB PDN of 4,000 plies: about 600 KB when a view held a board a ply, now
@@ -254,7 +254,7 @@ async fn honest_game(white: &mut Ws, black: &mut Ws, room: &str, seconds: u64) -
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "a load test: run it on its own (issue 37)"]
+#[ignore = "a load test: run it on its own"]
 async fn an_honest_game_under_attack() {
     let seconds: u64 = std::env::var("DAMKA_HOSTILE_SECONDS")
         .ok()
