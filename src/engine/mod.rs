@@ -12,7 +12,7 @@ mod options;
 mod session;
 pub mod skill;
 
-pub use endgames::{DEFAULT_EGTB_CACHE_MB, MAX_EGTB_CACHE_MB};
+pub use endgames::{EndgameConfig, DEFAULT_EGTB_CACHE_MB, MAX_EGTB_CACHE_MB};
 pub use options::{MAX_MULTIPV, MAX_SEED};
 pub use session::{clock_seed, GameSession};
 
@@ -24,7 +24,6 @@ use crate::game::Game;
 use crate::search::time::TimePlan;
 use crate::search::{Finished, Report, SearchLimits};
 use crate::variant::{Notation, Position, RussianPosition, TurkishPosition};
-use endgames::EndgameConfig;
 use std::fmt;
 use std::sync::Arc;
 
@@ -211,7 +210,7 @@ pub struct EngineOption {
 }
 
 /// A move in both notations, in the position `pos`.
-fn text<P: Position>(pos: &P, mv: &P::Move) -> MoveText {
+pub fn text<P: Position>(pos: &P, mv: &P::Move) -> MoveText {
     MoveText {
         hub: pos.move_to_hub(mv),
         algebraic: pos.move_to_algebraic(mv),
@@ -220,7 +219,7 @@ fn text<P: Position>(pos: &P, mv: &P::Move) -> MoveText {
 
 /// The principal variation as text, cut at the first move that is not legal (a table hint
 /// from another position cannot be shown).
-fn pv_text<P: Position>(root: &P, pv: &[P::Move]) -> Vec<MoveText> {
+pub fn pv_text<P: Position>(root: &P, pv: &[P::Move]) -> Vec<MoveText> {
     let mut pos = *root;
     let mut out = Vec::with_capacity(pv.len());
     for m in pv {

@@ -119,6 +119,13 @@ impl<P: Evaluate> GameSession<P> {
         self.game = game;
     }
 
+    /// Plays `mv` in the current position (stops a running search first); an illegal move is
+    /// refused and nothing changes.
+    pub fn play(&mut self, mv: P::Move) -> Result<(), crate::variant::MoveError> {
+        self.stop_and_wait();
+        self.game.play(mv)
+    }
+
     /// Sets the game from a position text (Hub position string or FEN) and moves played from
     /// it (Hub numbers or algebraic). On error nothing changes.
     pub fn set_position(&mut self, text: &str, moves: &[&str]) -> Result<(), EngineError> {

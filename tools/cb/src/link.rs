@@ -1,12 +1,17 @@
 //! The one module that uses the damka library: positions and legal moves (damka's own move
-//! generator), game ends (damka's rules), and searches (the same [`Engine`] facade the Hub
-//! protocol uses). The rest of the crate sees only [`crate::board`] types and text, so a
+//! generator), game ends (damka's rules), and searches (a typed [`GameSession`] of Russian,
+//! as damka-web and DXP hold). The rest of the crate sees only [`crate::board`] types and text, so a
 //! change of the library's API is met here alone.
 
 use crate::board::{Side, Sq};
 use damka::core::{is_decisive, Bits, Color, Square, Variant, WIN};
-use damka::engine::{Engine, GoMode, Info, Limits, SearchOutcome, DEFAULT_EGTB_CACHE_MB};
+use damka::egtb::Endgames;
+use damka::engine::{
+    default_book, pv_text, EndgameConfig, GameSession, GoMode, Limits, DEFAULT_HASH_MB,
+    MAX_HASH_MB, MAX_THREADS,
+};
 use damka::game::Game;
+use damka::search::{Finished, Report};
 use damka::variant::{GameMove, Notation, Outcome, Position, RussianPosition};
 use std::sync::{Arc, Mutex};
 
@@ -185,12 +190,13 @@ pub struct Watch {
     pub answer: Option<Answer>,
 }
 
-/// The engine with the game it plays: a start position and the moves since.
+/// The engine with the game it plays, typed: a Russian [`GameSession`] (the game so far and
+/// its searcher), the endgame databases in use and whether the book is on. Moves from the
+/// GUIs are read once, at this edge, and played onto the game one at a time.
 pub struct Brain {
-    engine: Engine,
-    start: String,
-    moves: Vec<String>,
-    egtb_path: String,
+    session: GameSession<RussianPosition>,
+    endgames: EndgameConfig,
+    book: bool,
 }
 
 impl Default for Brain {
@@ -200,71 +206,68 @@ impl Default for Brain {
 }
 
 impl Brain {
-    /// Russian, start position, one thread, the default table, and the endgame databases of
-    /// damka's default folder when they were built.
+    /// Russian, start position, one thread, the default table, the default book setting, and
+    /// the endgame databases of damka's default folder when they were built.
     pub fn new() -> Brain {
-        let mut engine = Engine::new(Variant::Russian);
-        let egtb_path = damka::egtb::default_dir_if_present()
-            .map(|d| d.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if !egtb_path.is_empty() {
-            engine.set_endgames(&egtb_path, DEFAULT_EGTB_CACHE_MB);
+        let mut brain = Brain {
+            session: GameSession::new(1, DEFAULT_HASH_MB),
+            endgames: EndgameConfig::new(),
+            book: false,
+        };
+        let _ = brain.set_book(default_book(Variant::Russian));
+        if let Some(dir) = damka::egtb::default_dir_if_present() {
+            let _ = brain.set_egtb_path(&dir.to_string_lossy());
         }
-        let start = engine.fen();
-        Brain {
-            engine,
-            start,
-            moves: Vec::new(),
-            egtb_path,
-        }
+        brain
     }
 
     /// Sets the game: a start position (FEN) and the moves played from it (any notation damka
     /// reads). On error the game is unchanged.
     pub fn set_game(&mut self, fen: &str, moves: &[String]) -> Result<(), String> {
-        self.halt();
-        let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
-        self.engine
-            .set_position(fen, &texts)
-            .map_err(|e| e.to_string())?;
-        self.start = fen.to_string();
-        self.moves = moves.to_vec();
+        let mut game = Game::new(parse(fen)?);
+        for (i, text) in moves.iter().enumerate() {
+            game.play_text(text)
+                .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+        }
+        self.session.set_game(game);
         Ok(())
     }
 
     /// Plays one more move (damka algebraic or Hub text). On error the game is unchanged.
     pub fn play(&mut self, text: &str) -> Result<(), String> {
-        let mut moves = self.moves.clone();
-        moves.push(text.to_string());
-        let start = self.start.clone();
-        self.set_game(&start, &moves)
+        let mv = self
+            .position()
+            .parse_move(text)
+            .map_err(|e| e.to_string())?;
+        self.session.play(mv).map_err(|e| e.to_string())
+    }
+
+    fn position(&self) -> &RussianPosition {
+        self.session.game().position()
     }
 
     /// The current position, damka's FEN.
     pub fn fen(&self) -> String {
-        self.engine.fen()
+        self.position().to_fen()
     }
 
     /// The side to move now.
     pub fn side_to_move(&self) -> Side {
-        match parse(&self.fen()).map(|p| p.side_to_move()) {
-            Ok(Color::Black) => Side::Black,
-            _ => Side::White,
+        match self.position().side_to_move() {
+            Color::Black => Side::Black,
+            Color::White => Side::White,
         }
     }
 
     /// The legal moves now.
     pub fn legal(&self) -> Vec<MoveDetail> {
-        legal_moves(&self.fen()).unwrap_or_default()
+        details(self.position())
     }
 
     /// How the game ends after `text` is played now, if it does (`None`: it goes on, or the
     /// move is not legal).
     pub fn ending_after(&self, text: &str) -> Option<Ending> {
-        let mut game: Game<RussianPosition> = Game::from_fen(&self.start).ok()?;
-        for m in &self.moves {
-            game.play_text(m).ok()?;
-        }
+        let mut game = self.session.game().clone();
         game.play_text(text).ok()?;
         game.result().map(|end| match end.outcome {
             Outcome::Draw => Ending::Draw,
@@ -295,31 +298,39 @@ impl Brain {
         };
         let watch = Arc::new(Mutex::new(Watch::default()));
         let (w1, w2) = (watch.clone(), watch.clone());
-        self.engine
+        let root = *self.position();
+        self.session
             .go(
-                limits,
+                &limits,
                 go_mode,
-                Box::new(move |i: &Info| {
+                move |r: &Report<RussianPosition>| {
                     let mut w = w1.lock().unwrap_or_else(|e| e.into_inner());
                     w.serial += 1;
                     w.progress = Some(Progress {
-                        depth: i.depth,
-                        score: i.score,
-                        nodes: i.nodes,
-                        nps: i.nps,
-                        time: i.time,
-                        pv: i.pv.iter().map(|m| m.algebraic.clone()).collect(),
+                        depth: r.depth,
+                        score: r.score,
+                        nodes: r.nodes,
+                        nps: if r.time > 0.0 {
+                            r.nodes as f64 / r.time
+                        } else {
+                            0.0
+                        },
+                        time: r.time,
+                        pv: pv_text(&root, &r.pv)
+                            .into_iter()
+                            .map(|m| m.algebraic)
+                            .collect(),
                     });
-                }),
-                Box::new(move |o: SearchOutcome| {
+                },
+                move |f: Finished<RussianPosition>| {
                     let mut w = w2.lock().unwrap_or_else(|e| e.into_inner());
                     w.answer = Some(Answer {
-                        best: o.best.map(|m| m.algebraic),
-                        score: o.score,
-                        depth: o.depth,
-                        nodes: o.nodes,
+                        best: f.best.map(|m| root.move_to_algebraic(&m)),
+                        score: f.score,
+                        depth: f.depth,
+                        nodes: f.nodes,
                     });
-                }),
+                },
             )
             .map_err(|e| e.to_string())?;
         Ok(watch)
@@ -327,78 +338,86 @@ impl Brain {
 
     /// Asks a running search to stop soon; it still answers.
     pub fn stop(&self) {
-        self.engine.stop();
+        self.session.searcher().stop();
     }
 
     /// Stops a running search, if any, and waits until it is over.
     pub fn halt(&mut self) {
-        if self.engine.is_searching() {
-            self.engine.stop();
-            self.engine.wait();
-        }
+        self.session.stop_and_wait();
     }
 
     /// Whether a search is running.
     pub fn is_searching(&self) -> bool {
-        self.engine.is_searching()
+        self.session.searcher().is_searching()
     }
 
     /// Transposition table size, MiB.
     pub fn hash_mb(&self) -> usize {
-        self.engine.hash_mb()
+        self.session.searcher().hash_mb()
     }
 
     /// Sets the table size (MiB, clamped to what the engine accepts).
     pub fn set_hash_mb(&mut self, mb: usize) {
         self.halt();
-        self.engine.set_hash_mb(mb);
+        let mb = mb.clamp(1, MAX_HASH_MB);
+        self.session.searcher_mut().set_hash_mb(mb);
     }
 
     /// Search threads.
     pub fn threads(&self) -> usize {
-        self.engine.threads()
+        self.session.searcher().threads()
     }
 
     /// Sets the search threads (clamped to what the engine accepts).
     pub fn set_threads(&mut self, n: usize) {
         self.halt();
-        self.engine.set_threads(n);
+        let n = n.clamp(1, MAX_THREADS);
+        self.session.searcher_mut().set_threads(n);
     }
 
-    /// Plays from the opening book or not.
+    /// Plays from the compiled-in opening book or not. Always succeeds: the Russian book is
+    /// part of the program.
     pub fn set_book(&mut self, on: bool) -> Result<(), String> {
         self.halt();
-        self.engine
-            .set_option("book", if on { "true" } else { "false" })
-            .map_err(|e| e.to_string())
+        let book = if on {
+            damka::book::compiled_in(Variant::Russian)
+        } else {
+            None
+        };
+        self.session.set_book(book);
+        self.book = on;
+        Ok(())
     }
 
     /// Whether the opening book is on.
     pub fn book(&self) -> bool {
-        self.engine
-            .options()
-            .iter()
-            .any(|o| o.name == "book" && o.value == "true")
+        self.book
     }
 
     /// The endgame database folder (empty: none).
     pub fn egtb_path(&self) -> &str {
-        &self.egtb_path
+        &self.endgames.path
     }
 
     /// Uses the endgame databases of `path` (empty: none). Returns the engine's messages
-    /// (a folder that could not be opened).
+    /// (a folder that could not be opened, a table missing or damaged).
     pub fn set_egtb_path(&mut self, path: &str) -> Vec<String> {
         self.halt();
-        self.engine.set_endgames(path, DEFAULT_EGTB_CACHE_MB);
-        self.egtb_path = path.to_string();
-        self.engine.take_notices()
+        self.endgames.path = path.to_string();
+        self.endgames.reopen(Variant::Russian);
+        let tables = self.endgames.tables.clone();
+        self.session
+            .searcher_mut()
+            .set_endgames(tables.map(|t| t as Arc<dyn Endgames<RussianPosition>>));
+        let mut notes = self.session.searcher_mut().take_notices();
+        notes.extend(self.endgames.take_messages());
+        notes
     }
 
     /// Forgets what earlier games taught the table.
     pub fn new_game(&mut self) {
         self.halt();
-        self.engine.new_game();
+        self.session.searcher_mut().clear();
     }
 }
 
