@@ -102,25 +102,33 @@ pub fn engine_for(args: &AnalyseArgs) -> Result<Engine, String> {
 /// Default time when no limit is given, seconds.
 pub const DEFAULT_MOVETIME: f64 = 5.0;
 
-/// The search limits of `args` ([`DEFAULT_MOVETIME`] when none is given).
-pub fn limits_of(args: &AnalyseArgs) -> Limits {
-    let words = |s: &Option<String>| -> Vec<String> {
-        s.as_deref()
-            .map(|m| m.split_whitespace().map(str::to_string).collect())
-            .unwrap_or_default()
-    };
+/// The search limits of `args` ([`DEFAULT_MOVETIME`] when none is given), without root moves
+/// (those are text until a position reads them: [`root_move_texts`]).
+pub fn limits_of<M>(args: &AnalyseArgs) -> Limits<M> {
     let mut limits = Limits {
         depth: args.depth,
         nodes: args.nodes,
         movetime: args.movetime,
-        moves_only: words(&args.moves_only),
-        exclude: words(&args.exclude),
         ..Limits::default()
     };
     if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
         limits.movetime = Some(DEFAULT_MOVETIME);
     }
     limits
+}
+
+/// The limits of `args` with the root moves of `--moves-only` and `--exclude` as written.
+pub fn root_move_texts(args: &AnalyseArgs) -> Limits {
+    let words = |s: &Option<String>| -> Vec<String> {
+        s.as_deref()
+            .map(|m| m.split_whitespace().map(str::to_string).collect())
+            .unwrap_or_default()
+    };
+    Limits {
+        moves_only: words(&args.moves_only),
+        exclude: words(&args.exclude),
+        ..limits_of(args)
+    }
 }
 
 /// Runs `damka analyse` of one position (with `--pdn`, [`super::annotate::run`] annotates
@@ -146,7 +154,7 @@ pub fn run(args: AnalyseArgs) -> i32 {
         eprintln!("damka analyse: the side to move has no legal move: the game is over");
         return 2;
     }
-    let limits = limits_of(&args);
+    let limits = root_move_texts(&args);
     let res = engine.search_blocking(
         limits,
         GoMode::Analyze,

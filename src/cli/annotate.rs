@@ -135,7 +135,7 @@ impl GameTask for Task<'_> {
 fn judge_game<P: Evaluate>(
     session: &mut GameSession<P>,
     game: &Game<P>,
-    limits: &Limits,
+    limits: &Limits<P::Move>,
     mut step: impl FnMut(usize),
 ) -> Vec<Verdict<P::Move>> {
     let mut out = Vec::with_capacity(game.ply() + 1);
@@ -155,7 +155,7 @@ fn judge_game<P: Evaluate>(
 fn judge<P: Evaluate>(
     session: &mut GameSession<P>,
     game: &Game<P>,
-    limits: &Limits,
+    limits: &Limits<P::Move>,
 ) -> Verdict<P::Move> {
     if let Some(end) = game.result() {
         let score = match end.outcome {

@@ -418,7 +418,7 @@ impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
         })
     }
 
-    fn limits(&self) -> Limits {
+    fn limits(&self) -> Limits<P::Move> {
         match self.args.depth {
             Some(d) => Limits {
                 depth: Some(d.max(1)),

@@ -28,9 +28,11 @@ use std::fmt;
 use std::sync::Arc;
 
 /// Search limits, as set by the Hub `level` command or the command line. Unset fields do not
-/// limit. With no limit at all the search runs until `stop`.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Limits {
+/// limit. With no limit at all the search runs until `stop`. `M` is how root moves are held:
+/// typed moves of the game (`P::Move`) for a [`GameSession`], text for the [`Engine`] facade,
+/// which reads them in the position it searches.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Limits<M = String> {
     /// Maximum depth in plies.
     pub depth: Option<u32>,
     /// Maximum nodes (summed over threads).
@@ -46,10 +48,54 @@ pub struct Limits {
     pub moves_to_go: Option<u32>,
     /// Search until `stop`, whatever the other limits say.
     pub infinite: bool,
-    /// Search only these root moves (Hub numbers or algebraic; empty: all).
-    pub moves_only: Vec<String>,
+    /// Search only these root moves (empty: all).
+    pub moves_only: Vec<M>,
     /// Never play these root moves.
-    pub exclude: Vec<String>,
+    pub exclude: Vec<M>,
+}
+
+impl<M> Default for Limits<M> {
+    fn default() -> Self {
+        Limits {
+            depth: None,
+            nodes: None,
+            movetime: None,
+            time: None,
+            inc: 0.0,
+            moves_to_go: None,
+            infinite: false,
+            moves_only: Vec::new(),
+            exclude: Vec::new(),
+        }
+    }
+}
+
+impl<M> Limits<M> {
+    /// The same limits with each root move turned by `read` (text read in a position); the
+    /// first move it refuses is the error, with its index in its list.
+    pub fn map_moves<N, E>(
+        &self,
+        mut read: impl FnMut(&M) -> Result<N, E>,
+    ) -> Result<Limits<N>, (usize, E)> {
+        let mut list = |moves: &[M]| -> Result<Vec<N>, (usize, E)> {
+            moves
+                .iter()
+                .enumerate()
+                .map(|(i, m)| read(m).map_err(|e| (i, e)))
+                .collect()
+        };
+        Ok(Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            movetime: self.movetime,
+            time: self.time,
+            inc: self.inc,
+            moves_to_go: self.moves_to_go,
+            infinite: self.infinite,
+            moves_only: list(&self.moves_only)?,
+            exclude: list(&self.exclude)?,
+        })
+    }
 }
 
 /// What kind of search `go` starts.
@@ -267,7 +313,7 @@ fn outcome<P: Evaluate>(root: &P, f: &Finished<P>) -> SearchOutcome {
 }
 
 /// Turns the facade's limits into the search's, for a mode.
-pub fn search_limits(limits: &Limits, mode: GoMode) -> SearchLimits {
+pub fn search_limits<M>(limits: &Limits<M>, mode: GoMode) -> SearchLimits {
     let has_limit = limits.depth.is_some()
         || limits.nodes.is_some()
         || limits.movetime.is_some()
@@ -530,6 +576,9 @@ impl Engine {
         let tables = self.endgames.tables.clone();
         crate::per_game!(&mut self.game, s => {
             let root = *s.game().position();
+            let limits = limits
+                .map_moves(|t| root.parse_move(t).map_err(|e| format!("root move {t}: {e}")))
+                .map_err(|(index, message)| EngineError::BadMove { index, message })?;
             s.go(
                 &limits,
                 mode,

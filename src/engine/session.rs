@@ -164,7 +164,7 @@ impl<P: Evaluate> GameSession<P> {
         }
     }
 
-    fn job(&self, limits: &Limits, mode: GoMode) -> Result<Job<P>, EngineError> {
+    fn job(&self, limits: &Limits<P::Move>, mode: GoMode) -> Result<Job<P>, EngineError> {
         let root = *self.game.position();
         if root.count_moves() == 0 {
             return Err(EngineError::NoLegalMove);
@@ -190,7 +190,7 @@ impl<P: Evaluate> GameSession<P> {
     /// full strength the result is the level's choice among the root lines.
     pub fn go(
         &mut self,
-        limits: &Limits,
+        limits: &Limits<P::Move>,
         mode: GoMode,
         on_report: impl FnMut(&Report<P>) + Send + 'static,
         on_done: impl FnOnce(Finished<P>) + Send + 'static,
@@ -240,7 +240,7 @@ impl<P: Evaluate> GameSession<P> {
     /// Searches the current position to the end of `limits` and returns the result.
     pub fn search_blocking(
         &mut self,
-        limits: &Limits,
+        limits: &Limits<P::Move>,
         mode: GoMode,
         on_report: impl FnMut(&Report<P>) + Send + 'static,
     ) -> Result<Finished<P>, EngineError> {
@@ -254,32 +254,36 @@ impl<P: Evaluate> GameSession<P> {
     }
 }
 
-/// The root moves `limits` allow (`moves_only`, less `exclude`), as moves of `root`; empty
-/// when neither is given. A move that is not legal, or a restriction that leaves no move, is
-/// an error.
-fn root_moves<P: Evaluate>(root: &P, limits: &Limits) -> Result<Vec<P::Move>, EngineError> {
+/// The root moves `limits` allow (`moves_only`, less `exclude`); empty when neither is given.
+/// A move that is not legal here, or a restriction that leaves no move, is an error.
+fn root_moves<P: Evaluate>(
+    root: &P,
+    limits: &Limits<P::Move>,
+) -> Result<Vec<P::Move>, EngineError> {
     if limits.moves_only.is_empty() && limits.exclude.is_empty() {
         return Ok(Vec::new());
     }
-    let parse = |texts: &[String]| -> Result<Vec<P::Move>, EngineError> {
-        texts
-            .iter()
-            .enumerate()
-            .map(|(index, t)| {
-                root.parse_move(t).map_err(|e| EngineError::BadMove {
-                    index,
-                    message: format!("root move {t}: {e}"),
-                })
-            })
-            .collect()
+    let legal = root.legal_moves();
+    let check = |moves: &[P::Move]| -> Result<(), EngineError> {
+        match moves.iter().position(|m| !legal.contains(m)) {
+            Some(index) => Err(EngineError::BadMove {
+                index,
+                message: format!(
+                    "root move {}: not legal here",
+                    root.move_to_algebraic(&moves[index])
+                ),
+            }),
+            None => Ok(()),
+        }
     };
+    check(&limits.moves_only)?;
+    check(&limits.exclude)?;
     let mut allowed = if limits.moves_only.is_empty() {
-        root.legal_moves().to_vec()
+        legal.to_vec()
     } else {
-        parse(&limits.moves_only)?
+        limits.moves_only.clone()
     };
-    let excluded = parse(&limits.exclude)?;
-    allowed.retain(|m| !excluded.contains(m));
+    allowed.retain(|m| !limits.exclude.contains(m));
     if allowed.is_empty() {
         return Err(EngineError::BadMove {
             index: 0,

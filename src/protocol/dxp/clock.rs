@@ -77,7 +77,12 @@ impl Clock {
     /// The search limits for a move thought about at `now`: the clock less the reserve, with
     /// `moves_to_go` moves to play in it if the game has a move count, or a fixed `movetime`
     /// capped by the clock.
-    pub fn limits(&self, now: Instant, moves_to_go: Option<u32>, movetime: Option<f64>) -> Limits {
+    pub fn limits<M>(
+        &self,
+        now: Instant,
+        moves_to_go: Option<u32>,
+        movetime: Option<f64>,
+    ) -> Limits<M> {
         let reserve = RESERVE_SECONDS + RESERVE_SHARE * self.total;
         let usable = (self.remaining(now) - reserve).max(0.0);
         match movetime {
@@ -118,7 +123,7 @@ mod tests {
         let t0 = Instant::now();
         let mut c = Clock::new(60.0);
         c.start(t0);
-        let l = c.limits(t0, Some(10), None);
+        let l: Limits = c.limits(t0, Some(10), None);
         let usable = l.time.unwrap();
         assert!(
             usable < 60.0 - RESERVE_SECONDS - 1.0 && usable > 55.0,
@@ -126,10 +131,10 @@ mod tests {
         );
         assert_eq!(l.moves_to_go, Some(10));
         // An overstepped clock asks for an immediate move, never a negative time.
-        let late = c.limits(t0 + Duration::from_secs(61), None, None);
+        let late: Limits = c.limits(t0 + Duration::from_secs(61), None, None);
         assert_eq!(late.time, Some(0.0));
         // A fixed move time is capped by the clock.
-        let l = c.limits(t0 + Duration::from_secs(58), None, Some(5.0));
+        let l: Limits = c.limits(t0 + Duration::from_secs(58), None, Some(5.0));
         assert!(l.movetime.unwrap() < 0.5);
         assert_eq!(l.time, None);
     }
