@@ -77,22 +77,21 @@ pub fn engine_for(args: &AnalyseArgs) -> Result<Engine, String> {
     let evals = args.search.eval.evaluators()?;
     let mut engine = Engine::new(args.variant.unwrap_or(Variant::Russian));
     engine.set_evaluators(evals);
+    let mut settings = engine.settings().clone();
     if let Some(n) = args.search.threads {
-        engine.set_threads(n as usize);
+        settings.threads = n as usize;
     }
     if let Some(h) = args.search.hash {
-        engine.set_hash_mb(h as usize);
+        settings.hash_mb = h as usize;
     }
     if let Some((path, cache)) = args.search.egtb.tables() {
-        engine.set_endgames(&path.to_string_lossy(), cache);
+        settings.egtb_path = path.to_string_lossy().into_owned();
+        settings.egtb_cache_mb = cache;
     }
-    for (name, value) in [
-        ("multipv", args.multipv.to_string()),
-        ("skill", args.strength.skill.to_string()),
-        ("seed", args.strength.seed.to_string()),
-    ] {
-        engine.set_option(name, &value).map_err(|e| e.to_string())?;
-    }
+    settings.multipv = args.multipv;
+    settings.skill = args.strength.skill;
+    settings.seed = args.strength.seed;
+    engine.apply(&settings).map_err(|e| e.to_string())?;
     for notice in engine.take_notices() {
         eprintln!("damka analyse: {notice}");
     }

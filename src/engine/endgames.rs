@@ -12,13 +12,9 @@ pub const DEFAULT_EGTB_CACHE_MB: usize = 32;
 /// Largest accepted cache, MiB.
 pub const MAX_EGTB_CACHE_MB: usize = 65_536;
 
-/// The options and the open tables.
+/// The open tables and what is to be said about them.
 #[derive(Default)]
 pub struct EndgameConfig {
-    /// Folder given by `egtb-path` (empty: no tables).
-    pub path: String,
-    /// Cache size in MiB.
-    pub cache_mb: usize,
     /// The tables of the current game, if they opened.
     pub tables: Option<Arc<Tablebase>>,
     /// Messages not yet shown.
@@ -26,23 +22,21 @@ pub struct EndgameConfig {
 }
 
 impl EndgameConfig {
-    /// No tables, default cache.
+    /// No tables.
     pub fn new() -> EndgameConfig {
-        EndgameConfig {
-            cache_mb: DEFAULT_EGTB_CACHE_MB,
-            ..EndgameConfig::default()
-        }
+        EndgameConfig::default()
     }
 
-    /// Opens the tables of `variant` from the configured folder (none when the path is
-    /// empty); a failure becomes a message and play goes on without tables.
-    pub fn reopen(&mut self, variant: Variant) {
+    /// Opens the tables of `variant` from `path` (none when it is empty) with a cache of
+    /// `cache_mb` MiB; a failure becomes a message and play goes on without tables.
+    pub fn reopen(&mut self, path: &str, cache_mb: usize, variant: Variant) {
         self.tables = None;
-        let path = self.path.trim();
+        let path = path.trim();
         if path.is_empty() {
             return;
         }
-        match Tablebase::open(&PathBuf::from(path), variant, self.cache_mb) {
+        let cache_mb = cache_mb.clamp(1, MAX_EGTB_CACHE_MB);
+        match Tablebase::open(&PathBuf::from(path), variant, cache_mb) {
             Ok(t) => self.tables = Some(Arc::new(t)),
             Err(e) => self
                 .messages

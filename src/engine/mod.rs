@@ -10,11 +10,13 @@ pub mod bench;
 mod endgames;
 mod options;
 mod session;
+mod settings;
 pub mod skill;
 
 pub use endgames::{EndgameConfig, DEFAULT_EGTB_CACHE_MB, MAX_EGTB_CACHE_MB};
 pub use options::{MAX_MULTIPV, MAX_SEED};
 pub use session::{clock_seed, GameSession};
+pub use settings::EngineSettings;
 
 use crate::core::{Score, Variant};
 use crate::dispatch::PerGame;
@@ -350,16 +352,10 @@ pub struct Engine {
     evals: Evaluators,
     /// The last weights file loaded with the `eval-file` option (empty: none).
     eval_file: String,
-    /// The `seed` option (0: from the clock).
-    seed: u64,
-    /// The `book` option: play from the opening book (`None`: [`default_book`] of the game).
-    book_on: Option<bool>,
-    /// The `book-file` option (empty: the compiled-in books).
-    book_file: String,
-    /// The book read from `book_file`, for its game.
+    /// The settings in force (threads and hash as asked; the searcher has what was granted).
+    settings: EngineSettings,
+    /// The book read from `settings.book_file`, for its game.
     custom_book: Option<Arc<crate::book::Book>>,
-    /// The `book-variety` option, centi-men.
-    book_variety: Score,
 }
 
 /// The default evaluation of each game (what a new engine uses), for `--version` and the Hub
@@ -376,11 +372,8 @@ impl Engine {
             endgames: EndgameConfig::new(),
             evals: Evaluators::default(),
             eval_file: String::new(),
-            seed: 0,
-            book_on: None,
-            book_file: String::new(),
+            settings: EngineSettings::default(),
             custom_book: None,
-            book_variety: 0,
         }
         .with_book()
     }
@@ -411,16 +404,10 @@ impl Engine {
         if variant == self.variant() {
             crate::per_game!(&mut self.game, s => s.set_game(Game::from_start()));
         } else {
-            let (threads, hash_mb) = (self.threads(), self.hash_mb());
-            let (multipv, skill) = crate::per_game!(&self.game, s => (s.multipv(), s.skill()));
             // Free the old table before allocating the new one.
             self.game = Self::make(variant, 1, 1);
-            self.game = Self::make(variant, threads, hash_mb);
-            crate::per_game!(&mut self.game, s => {
-                s.set_multipv(multipv);
-                s.set_skill(skill);
-                s.set_seed(self.seed);
-            });
+            self.game = Self::make(variant, self.settings.threads, self.settings.hash_mb);
+            self.attach_session_settings();
             self.attach_book();
             self.attach_endgames();
             self.attach_evaluator();
@@ -448,7 +435,9 @@ impl Engine {
     /// Whether the current game plays from its book: the `book` option if it was set, else
     /// the game's default.
     fn book_enabled(&self) -> bool {
-        self.book_on.unwrap_or_else(|| default_book(self.variant()))
+        self.settings
+            .book
+            .unwrap_or_else(|| default_book(self.variant()))
     }
 
     /// Gives the current game's session its book: none with `book` off, the `book-file`
@@ -463,7 +452,7 @@ impl Engine {
                 _ => crate::book::compiled_in(variant),
             }
         };
-        let variety = self.book_variety;
+        let variety = self.settings.book_variety;
         crate::per_game!(&mut self.game, s => {
             s.set_book(book);
             s.set_book_variety(variety);
@@ -473,7 +462,8 @@ impl Engine {
     /// Opens the endgame databases for the current game and gives them to its searcher.
     fn attach_endgames(&mut self) {
         self.stop_and_wait();
-        self.endgames.reopen(self.variant());
+        let (path, cache_mb) = (&self.settings.egtb_path, self.settings.egtb_cache_mb);
+        self.endgames.reopen(path, cache_mb, self.variant());
         let tables = self.endgames.tables.clone();
         match &mut self.game {
             AnySession::Russian(s) => s
@@ -487,8 +477,8 @@ impl Engine {
 
     /// Uses the endgame databases in `path` (empty: none) with a cache of `cache_mb` MiB.
     pub fn set_endgames(&mut self, path: &str, cache_mb: usize) {
-        self.endgames.path = path.to_string();
-        self.endgames.cache_mb = cache_mb.clamp(1, MAX_EGTB_CACHE_MB);
+        self.settings.egtb_path = path.to_string();
+        self.settings.egtb_cache_mb = cache_mb.clamp(1, MAX_EGTB_CACHE_MB);
         self.attach_endgames();
     }
 
@@ -505,6 +495,7 @@ impl Engine {
     /// fatal: the engine keeps those it could start and [`Engine::take_notices`] says so.
     pub fn set_threads(&mut self, n: usize) {
         let n = n.clamp(1, MAX_THREADS);
+        self.settings.threads = n;
         crate::per_game!(&mut self.game, s => s.searcher_mut().set_threads(n));
     }
 
@@ -527,6 +518,7 @@ impl Engine {
     /// halved until granted ([`Engine::take_notices`] says so).
     pub fn set_hash_mb(&mut self, mb: usize) {
         let mb = mb.clamp(1, MAX_HASH_MB);
+        self.settings.hash_mb = mb;
         crate::per_game!(&mut self.game, s => s.searcher_mut().set_hash_mb(mb));
     }
 
@@ -534,6 +526,55 @@ impl Engine {
     pub fn hash_mb(&self) -> usize {
         crate::per_game!(&self.game, s => s.searcher().hash_mb())
     }
+    /// The settings in force (threads and table as asked: [`Engine::threads`] and
+    /// [`Engine::hash_mb`] say what was granted).
+    pub fn settings(&self) -> &EngineSettings {
+        &self.settings
+    }
+
+    /// Applies `new`, changing only what differs from the settings in force (a table is
+    /// cleared only when its size changes). A book file that cannot be read is refused before
+    /// anything changes.
+    pub fn apply(&mut self, new: &EngineSettings) -> Result<(), EngineError> {
+        self.stop_and_wait();
+        if new.book_file != self.settings.book_file {
+            self.custom_book = if new.book_file.is_empty() {
+                None
+            } else {
+                let path = std::path::Path::new(&new.book_file);
+                let book = crate::book::Book::load(path)
+                    .map_err(|e| EngineError::BadOption(format!("book-file: {e}")))?;
+                Some(Arc::new(book))
+            };
+        }
+        let old = std::mem::replace(&mut self.settings, new.clone());
+        if new.threads != old.threads {
+            self.set_threads(new.threads);
+        }
+        if new.hash_mb != old.hash_mb {
+            self.set_hash_mb(new.hash_mb);
+        }
+        if (&new.egtb_path, new.egtb_cache_mb) != (&old.egtb_path, old.egtb_cache_mb) {
+            self.set_endgames(&new.egtb_path, new.egtb_cache_mb);
+        }
+        self.settings.multipv = new.multipv.clamp(1, MAX_MULTIPV as u32);
+        self.settings.skill = new.skill.clamp(skill::MIN_SKILL, skill::MAX_SKILL);
+        self.attach_session_settings();
+        self.attach_book();
+        Ok(())
+    }
+
+    /// Gives the session the settings it keeps itself: root lines, strength and seed.
+    fn attach_session_settings(&mut self) {
+        let s = &self.settings;
+        let (multipv, skill, seed) = (s.multipv, s.skill, s.seed);
+        crate::per_game!(&mut self.game, g => {
+            g.set_multipv(multipv);
+            g.set_skill(skill);
+            g.set_seed(seed);
+        });
+    }
+
     /// Forgets the previous game: clears the transposition table and history tables.
     pub fn new_game(&mut self) {
         crate::per_game!(&mut self.game, s => s.searcher_mut().clear());

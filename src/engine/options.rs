@@ -5,8 +5,8 @@
 
 use super::skill::{MAX_SKILL, MIN_SKILL};
 use super::{
-    parse_bool, Engine, EngineError, EngineOption, OptionKind, MAX_EGTB_CACHE_MB, MAX_HASH_MB,
-    MAX_THREADS,
+    parse_bool, Engine, EngineError, EngineOption, EngineSettings, OptionKind, MAX_EGTB_CACHE_MB,
+    MAX_HASH_MB, MAX_THREADS,
 };
 use crate::core::Variant;
 
@@ -98,12 +98,8 @@ const OPTIONS: &[Declared] = &[
     Declared {
         name: "egtb-path",
         access: Access::Text {
-            get: |e| e.endgames.path.clone(),
-            set: |e, path| {
-                let cache = e.endgames.cache_mb;
-                e.set_endgames(path, cache);
-                Ok(())
-            },
+            get: |e| e.settings.egtb_path.clone(),
+            set: |e, path| e.update(|s| s.egtb_path = path.to_string()),
         },
     },
     Declared {
@@ -111,12 +107,8 @@ const OPTIONS: &[Declared] = &[
         access: Access::Int {
             min: 1,
             max: MAX_EGTB_CACHE_MB as i64,
-            get: |e| e.endgames.cache_mb as i64,
-            set: |e, n| {
-                let path = e.endgames.path.clone();
-                e.set_endgames(&path, n as usize);
-                Ok(())
-            },
+            get: |e| e.settings.egtb_cache_mb as i64,
+            set: |e, n| e.update(|s| s.egtb_cache_mb = n as usize),
         },
     },
     Declared {
@@ -162,12 +154,8 @@ const OPTIONS: &[Declared] = &[
         access: Access::Int {
             min: 1,
             max: MAX_MULTIPV as i64,
-            get: |e| i64::from(crate::per_game!(&e.game, s => s.multipv())),
-            set: |e, n| {
-                e.stop_and_wait();
-                crate::per_game!(&mut e.game, s => s.set_multipv(n as u32));
-                Ok(())
-            },
+            get: |e| i64::from(e.settings.multipv),
+            set: |e, n| e.update(|s| s.multipv = n as u32),
         },
     },
     Declared {
@@ -175,12 +163,8 @@ const OPTIONS: &[Declared] = &[
         access: Access::Int {
             min: MIN_SKILL as i64,
             max: MAX_SKILL as i64,
-            get: |e| i64::from(crate::per_game!(&e.game, s => s.skill())),
-            set: |e, n| {
-                e.stop_and_wait();
-                crate::per_game!(&mut e.game, s => s.set_skill(n as u8));
-                Ok(())
-            },
+            get: |e| i64::from(e.settings.skill),
+            set: |e, n| e.update(|s| s.skill = n as u8),
         },
     },
     Declared {
@@ -188,32 +172,22 @@ const OPTIONS: &[Declared] = &[
         access: Access::Int {
             min: 0,
             max: MAX_SEED as i64,
-            get: |e| e.seed as i64,
-            set: |e, n| {
-                e.stop_and_wait();
-                e.seed = n as u64;
-                crate::per_game!(&mut e.game, s => s.set_seed(n as u64));
-                Ok(())
-            },
+            get: |e| e.settings.seed as i64,
+            set: |e, n| e.update(|s| s.seed = n as u64),
         },
     },
     Declared {
         name: "book",
         access: Access::Bool {
             get: |e| e.book_enabled(),
-            set: |e, on| {
-                e.stop_and_wait();
-                e.book_on = Some(on);
-                e.attach_book();
-                Ok(())
-            },
+            set: |e, on| e.update(|s| s.book = Some(on)),
         },
     },
     Declared {
         name: "book-file",
         access: Access::Text {
-            get: |e| e.book_file.clone(),
-            set: Engine::set_book_file,
+            get: |e| e.settings.book_file.clone(),
+            set: |e, path| e.update(|s| s.book_file = path.to_string()),
         },
     },
     Declared {
@@ -221,13 +195,8 @@ const OPTIONS: &[Declared] = &[
         access: Access::Int {
             min: 0,
             max: MAX_BOOK_VARIETY,
-            get: |e| i64::from(e.book_variety),
-            set: |e, v| {
-                e.stop_and_wait();
-                e.book_variety = v as i32;
-                e.attach_book();
-                Ok(())
-            },
+            get: |e| i64::from(e.settings.book_variety),
+            set: |e, v| e.update(|s| s.book_variety = v as i32),
         },
     },
 ];
@@ -288,20 +257,10 @@ impl Engine {
         }
     }
 
-    /// `book-file`: a book file for its game; empty: the compiled-in books. A file that
-    /// cannot be read or is damaged is refused with the reason, and the engine keeps the book
-    /// it had.
-    fn set_book_file(&mut self, path: &str) -> SetResult {
-        self.stop_and_wait();
-        if path.is_empty() {
-            self.custom_book = None;
-        } else {
-            let book = crate::book::Book::load(std::path::Path::new(path))
-                .map_err(|e| EngineError::BadOption(format!("book-file: {e}")))?;
-            self.custom_book = Some(std::sync::Arc::new(book));
-        }
-        self.book_file = path.to_string();
-        self.attach_book();
-        Ok(())
+    /// Applies the settings in force changed by `change` (an option's typed setter).
+    fn update(&mut self, change: impl FnOnce(&mut EngineSettings)) -> SetResult {
+        let mut settings = self.settings.clone();
+        change(&mut settings);
+        self.apply(&settings)
     }
 }

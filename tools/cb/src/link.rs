@@ -7,8 +7,8 @@ use crate::board::{Side, Sq};
 use damka::core::{is_decisive, Bits, Color, Square, Variant, WIN};
 use damka::egtb::Endgames;
 use damka::engine::{
-    default_book, pv_text, EndgameConfig, GameSession, GoMode, Limits, DEFAULT_HASH_MB,
-    MAX_HASH_MB, MAX_THREADS,
+    default_book, pv_text, EndgameConfig, EngineSettings, GameSession, GoMode, Limits, MAX_HASH_MB,
+    MAX_THREADS,
 };
 use damka::game::Game;
 use damka::search::{Finished, Report};
@@ -195,8 +195,9 @@ pub struct Watch {
 /// GUIs are read once, at this edge, and played onto the game one at a time.
 pub struct Brain {
     session: GameSession<RussianPosition>,
+    /// The settings the GUI can change (the session holds what it was given of them).
+    settings: EngineSettings,
     endgames: EndgameConfig,
-    book: bool,
 }
 
 impl Default for Brain {
@@ -209,10 +210,11 @@ impl Brain {
     /// Russian, start position, one thread, the default table, the default book setting, and
     /// the endgame databases of damka's default folder when they were built.
     pub fn new() -> Brain {
+        let settings = EngineSettings::default();
         let mut brain = Brain {
-            session: GameSession::new(1, DEFAULT_HASH_MB),
+            session: GameSession::new(settings.threads, settings.hash_mb),
+            settings,
             endgames: EndgameConfig::new(),
-            book: false,
         };
         let _ = brain.set_book(default_book(Variant::Russian));
         if let Some(dir) = damka::egtb::default_dir_if_present() {
@@ -359,8 +361,10 @@ impl Brain {
     /// Sets the table size (MiB, clamped to what the engine accepts).
     pub fn set_hash_mb(&mut self, mb: usize) {
         self.halt();
-        let mb = mb.clamp(1, MAX_HASH_MB);
-        self.session.searcher_mut().set_hash_mb(mb);
+        self.settings.hash_mb = mb.clamp(1, MAX_HASH_MB);
+        self.session
+            .searcher_mut()
+            .set_hash_mb(self.settings.hash_mb);
     }
 
     /// Search threads.
@@ -371,8 +375,10 @@ impl Brain {
     /// Sets the search threads (clamped to what the engine accepts).
     pub fn set_threads(&mut self, n: usize) {
         self.halt();
-        let n = n.clamp(1, MAX_THREADS);
-        self.session.searcher_mut().set_threads(n);
+        self.settings.threads = n.clamp(1, MAX_THREADS);
+        self.session
+            .searcher_mut()
+            .set_threads(self.settings.threads);
     }
 
     /// Plays from the compiled-in opening book or not. Always succeeds: the Russian book is
@@ -385,26 +391,27 @@ impl Brain {
             None
         };
         self.session.set_book(book);
-        self.book = on;
+        self.settings.book = Some(on);
         Ok(())
     }
 
     /// Whether the opening book is on.
     pub fn book(&self) -> bool {
-        self.book
+        self.settings.book == Some(true)
     }
 
     /// The endgame database folder (empty: none).
     pub fn egtb_path(&self) -> &str {
-        &self.endgames.path
+        &self.settings.egtb_path
     }
 
     /// Uses the endgame databases of `path` (empty: none). Returns the engine's messages
     /// (a folder that could not be opened, a table missing or damaged).
     pub fn set_egtb_path(&mut self, path: &str) -> Vec<String> {
         self.halt();
-        self.endgames.path = path.to_string();
-        self.endgames.reopen(Variant::Russian);
+        self.settings.egtb_path = path.to_string();
+        let cache_mb = self.settings.egtb_cache_mb;
+        self.endgames.reopen(path, cache_mb, Variant::Russian);
         let tables = self.endgames.tables.clone();
         self.session
             .searcher_mut()
