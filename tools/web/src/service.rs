@@ -355,17 +355,18 @@ impl App {
             if e.game.ply() == 0 {
                 return Err(ApiError::Bad("nothing to take back".into()));
             }
-            // The time used so far stays used; the clock of the side to move after the
-            // take-back runs from now.
+            // The time of the turn in progress stays used; each move taken back gives its
+            // mover what it took; the clock of the side to move after the take-back runs
+            // from now.
             let now = Instant::now();
             let side = e.game.side_to_move();
             if let Some(c) = e.clocks.as_mut() {
                 c.settle(side, now, false);
             }
-            e.game.undo();
+            e.take_back();
             while e.setup.opponent == Opponent::Engine
                 && e.game.side_to_move() != e.setup.human
-                && e.game.undo()
+                && e.take_back()
             {}
             if let Some(c) = e.clocks.as_mut() {
                 c.turn_start = Some(now);

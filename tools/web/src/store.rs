@@ -86,6 +86,12 @@ pub struct Entry {
     /// Set to stop the engine's search under way when the game changes (a take-back): its
     /// answer would be dropped anyway, and it would hold a search thread and a queue place.
     pub search: Option<Arc<std::sync::atomic::AtomicBool>>,
+    /// What each of the last moves took from its mover's clock, milliseconds (the time used
+    /// less the increment gained; negative when the increment was larger), the latest last:
+    /// a take-back gives exactly that back, so that a move and its take-back leave the clocks
+    /// where they were (before, the increment stayed and a loop of them grew a clock without
+    /// end).
+    pub took: Vec<i64>,
     used: Instant,
 }
 
@@ -211,6 +217,7 @@ impl Entry {
             ending: None,
             armed: None,
             search: None,
+            took: Vec::new(),
             used: Instant::now(),
         }
     }
@@ -278,8 +285,26 @@ impl Entry {
     pub fn clock_moved(&mut self, mover: Color, now: Instant) {
         let over = self.is_over();
         if let Some(c) = self.clocks.as_mut() {
+            let before = c.remaining[mover.index()];
             c.moved(mover, over, now);
+            self.took.push(before - c.remaining[mover.index()]);
         }
+    }
+
+    /// Takes back the last move and gives its mover's clock what that move took (see
+    /// [`Entry::took`]; a move whose cost is not known, made before the game was saved by an
+    /// older server, gives back nothing but takes its increment away). False when there is
+    /// no move to take back.
+    pub fn take_back(&mut self) -> bool {
+        if !self.game.undo() {
+            return false;
+        }
+        if let Some(c) = self.clocks.as_mut() {
+            let mover = self.game.side_to_move().index();
+            let took = self.took.pop().unwrap_or(-c.control.inc_ms);
+            c.remaining[mover] = (c.remaining[mover] + took).max(0);
+        }
+        true
     }
 
     /// Whether `token` may move in this game: the owner's, or any for a game without one.
