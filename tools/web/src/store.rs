@@ -461,6 +461,11 @@ impl Store {
         Some(f(e))
     }
 
+    /// Drops game `id` from memory (it stays in the database as last saved).
+    pub fn remove(&self, id: &str) {
+        self.lock().remove(id);
+    }
+
     /// Number of games held.
     pub fn len(&self) -> usize {
         self.lock().len()
