@@ -35,7 +35,7 @@ pub struct NetLimits {
     /// answers the server's pings, sent every [`crate::ws::PING_EVERY`]).
     pub idle_timeout: Duration,
     /// How long a write may stay blocked (the client reads nothing) before the connection is
-    /// given up, whatever the client goes on sending: reads do not extend it (issue 50).
+    /// given up, whatever the client goes on sending: reads do not extend it.
     pub write_timeout: Duration,
 }
 
@@ -145,8 +145,8 @@ impl Listener for GuardedListener {
 /// A connection with its deadline: the header timeout from a request's first byte until its
 /// headers are in (their blank line read, blank lines before the request not counting), then
 /// the idle timeout from the last byte read; after an answer, the idle timeout until the next
-/// request's first byte, which starts its header timeout (issue 50: a trickled second request
-/// no longer resets it). Past it, reads and blocked writes fail. A WebSocket (the server wrote
+/// request's first byte, which starts its header timeout (a trickled second request
+/// does not reset it). Past it, reads and blocked writes fail. A WebSocket (the server wrote
 /// `101`) has the idle timeout from the last byte read.
 pub struct Guarded {
     inner: TcpStream,

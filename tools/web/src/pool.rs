@@ -472,7 +472,7 @@ mod tests {
         r
     }
 
-    /// Issue 50: a client's long search makes way, after its slice, for another client's;
+    /// A client's long search makes way, after its slice, for another client's;
     /// before, the other waited the whole 30 s.
     #[tokio::test]
     async fn a_long_search_makes_way_for_another_client() {
@@ -486,7 +486,7 @@ mod tests {
         assert!(hog.await.unwrap().is_ok());
     }
 
-    /// Issue 50: a search whose answer is no longer wanted stops, and waiting ones leave the
+    /// A search whose answer is no longer wanted stops, and waiting ones leave the
     /// queue: a take-back loop cannot fill it.
     #[tokio::test]
     async fn cancelled_searches_stop_and_leave_the_queue() {

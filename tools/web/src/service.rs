@@ -178,7 +178,7 @@ impl App {
         if !e.engine_to_move() || e.thinking {
             return Start::Nothing;
         }
-        // The engine's moves count in the owner's share like its hints (issue 50): many games
+        // The engine's moves count in the owner's share like its hints: many games
         // of one address wait their turn instead of filling the queue.
         let Ok(share) = self.engine_share(e.owner) else {
             return Start::Busy;

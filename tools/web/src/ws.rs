@@ -83,7 +83,7 @@ pub const READ_BUFFER: usize = 8 * 1024;
 pub const WRITE_BUFFER: usize = 16 * 1024;
 /// Bytes the WebSocket layer may hold unwritten for one connection (the answers to a client's
 /// pings among them): a client that sends pings and never reads cannot make it grow further
-/// (issue 50; before, every pong was buffered without limit).
+/// (before, every pong was buffered without limit).
 pub const MAX_WRITE_BUFFER: usize = 256 * 1024;
 
 /// A request from the page.

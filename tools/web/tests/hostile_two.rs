@@ -1,4 +1,4 @@
-//! damka-web against hostile clients, round two (issue 50), each attack on loopback, bounded in
+//! damka-web against hostile clients, round two, each attack on loopback, bounded in
 //! count and time: a ping flood that never reads, engine hogs, a full store of finished games,
 //! headers that never end, rooms taken by a few addresses.
 
@@ -22,7 +22,7 @@ async fn connect(addr: &str) -> Ws {
     common::connect(&format!("ws://{addr}/ws")).await
 }
 
-/// Issue 50, item 1: one connection sending pings and never reading grew the server by 2 GB
+/// One connection sending pings and never reading grew the server by 2 GB
 /// in 8 s. Now the pongs wait in a bounded buffer, pings take the rate limit's tokens (a flood
 /// closes the connection) and a write blocked past the write timeout ends it.
 #[test]
@@ -101,7 +101,7 @@ async fn closed_while_trickling(addr: std::net::SocketAddr, first: &[u8], trickl
     reader.is_finished()
 }
 
-/// Issue 50, item 4: a leading blank line, a trickled second keep-alive request or a trickled
+/// A leading blank line, a trickled second keep-alive request or a trickled
 /// body held a connection past the header timeout (25 s and more); now each is closed within
 /// it.
 #[tokio::test]
@@ -126,7 +126,7 @@ async fn headers_and_bodies_cannot_be_trickled_past_the_header_timeout() {
     );
 }
 
-/// Issue 50, item 5: 22 addresses creating 10 rooms each filled the 200 places in a moment,
+/// 22 addresses creating 10 rooms each filled the 200 places in a moment,
 /// and newcomers were refused for an hour; now each address's share shrinks as the server
 /// fills, and a newcomer still gets a room.
 #[tokio::test]

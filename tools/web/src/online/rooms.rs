@@ -6,7 +6,7 @@ use crate::api::parse_color;
 use crate::app::App;
 use crate::service::Hint;
 
-/// The rooms being played `creator` holds, if that is its share or more (issue 50): a quarter
+/// The rooms being played `creator` holds, if that is its share or more: a quarter
 /// of the places still free, at least one. However many addresses open rooms, the server
 /// fills up slowly enough that a newcomer still gets a place, unless as many address groups
 /// as places each hold one.

@@ -1,4 +1,4 @@
-//! The pool's queue, fair between clients (issue 50): the next search is that of the client
+//! The pool's queue, fair between clients: the next search is that of the client
 //! (address group) that used the engine least lately, and a search that has had its slice
 //! makes way when a client that used the engine less waits. One client with long searches
 //! (a game of three hours, thirty seconds a move, a flood of hints) so takes its turn like any
