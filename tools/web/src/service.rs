@@ -205,8 +205,7 @@ impl App {
     /// Runs `f` on game `id`, read back from the database if the server does not hold it
     /// (after a restart, or made way for others); a change `f` makes is saved. A change that
     /// cannot be saved (a full disk, a database file removed) is not acknowledged: the answer
-    /// is [`unsaved`] and the game is dropped from memory, so that it is read back as last
-    /// saved when next asked for.
+    /// is [`unsaved`] and the game goes back to what was last saved ([`App::revert`]).
     fn with<R>(&self, id: &str, f: impl FnOnce(&mut Entry) -> R) -> Result<R, ApiError> {
         if self.store.with(id, |_| ()).is_none() {
             self.restore_game(id)?;
@@ -231,10 +230,32 @@ impl App {
             })
             .ok_or_else(|| ApiError::UnknownGame(id.to_string()))?;
         if let Err(m) = saved {
-            self.store.remove(id);
+            self.revert(id);
             return Err(unsaved(&m));
         }
         Ok(r)
+    }
+
+    /// Puts game `id` back as last saved after a change that could not be saved, and tells
+    /// its watchers (under a newer version, so that the page takes it); a game that cannot be
+    /// read back either is dropped from memory.
+    fn revert(&self, id: &str) {
+        let saved = self.online.db.load_game(id);
+        let reverted = self.store.with(id, |e| {
+            let Ok(Some(mut back)) = saved else {
+                return false;
+            };
+            e.cancel_search();
+            back.version = e.version;
+            back.events = e.events.clone();
+            back.owner = back.owner.or(e.owner);
+            *e = back;
+            e.changed(id);
+            true
+        });
+        if reverted != Some(true) {
+            self.store.remove(id);
+        }
     }
 
     /// Saves game `id`; a failure is logged and returned.

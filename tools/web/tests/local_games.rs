@@ -98,13 +98,21 @@ async fn a_change_that_cannot_be_saved_is_refused_and_says_so() {
     let view = app.new_game(&hot_seat).unwrap();
     let token = view.token.clone().unwrap();
     app.play(&view.id, &mv("c3-d4", Some(&token))).unwrap();
+    let mut watcher = app.subscribe(&view.id).unwrap();
     std::fs::remove_file(&db).unwrap();
     let refused = app.play(&view.id, &mv("f6-g5", Some(&token))).unwrap_err();
     assert!(refused.to_string().contains("could not save"), "{refused}");
     assert!(refused.to_string().contains("removed"), "{refused}");
-    // Not made: the game is as last saved.
+    // Not made: the game is as last saved, and its page hears so (after the move it drew),
+    // under a newer version, which it takes.
     let moves = app.view(&view.id).unwrap().board.moves.len();
     assert_eq!(moves, 1);
+    let states: Vec<serde_json::Value> = std::iter::from_fn(|| watcher.try_recv().ok())
+        .map(|m| serde_json::from_str(&m).unwrap())
+        .collect();
+    let last = &states.last().expect("the watchers hear the game put back")["game"];
+    assert_eq!(last["moves"].as_array().unwrap().len(), 1);
+    assert!(last["version"].as_u64() > states[0]["game"]["version"].as_u64());
     let post = |uri: &str, body: &str| {
         Request::post(uri)
             .header("content-type", "application/json")
