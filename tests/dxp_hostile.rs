@@ -111,8 +111,17 @@ fn a_peer_that_never_reads_is_dropped_and_the_timers_still_fire() {
     );
 }
 
-/// A server on a free loopback port, with `change` made to the test configuration.
+/// A server on a free loopback port, with `change` made to the test configuration, serving
+/// three connections.
 fn server(change: impl FnOnce(&mut Config)) -> (std::net::SocketAddr, Lines) {
+    server_of(Some(3), change)
+}
+
+/// A server on a free loopback port serving `connections` (`None`: for ever).
+fn server_of(
+    connections: Option<usize>,
+    change: impl FnOnce(&mut Config),
+) -> (std::net::SocketAddr, Lines) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
     let (mut cfg, lines) = test_config();
@@ -125,7 +134,7 @@ fn server(change: impl FnOnce(&mut Config)) -> (std::net::SocketAddr, Lines) {
             hash_mb: 4,
             egtb: None,
         },
-        max_connections: Some(3),
+        max_connections: connections,
     };
     thread::spawn(move || dispatch(Variant::Russian, task));
     (addr, lines)
@@ -228,4 +237,85 @@ fn a_flood_of_faulty_messages_is_not_amplified_in_the_log() {
         replies += 1;
     }
     assert!(replies >= 4000, "{replies}");
+}
+
+/// Whether the server has closed `stream` (read without blocking: nothing is ever sent to a
+/// silent connection before it is served).
+fn closed(stream: &TcpStream) -> bool {
+    stream.set_nonblocking(true).unwrap();
+    let r = stream.peek(&mut [0u8; 1]);
+    stream.set_nonblocking(false).unwrap();
+    !matches!(r, Err(e) if e.kind() == std::io::ErrorKind::WouldBlock)
+}
+
+#[test]
+fn silent_connections_kept_open_do_not_starve_an_honest_peer() {
+    // Nine silent connections, each opened again as soon as it is closed: one served and
+    // eight filling the queue. An honest peer used to be refused (the queue was full) 20
+    // times out of 20, or waited behind each silent one for its whole timeout.
+    let (addr, lines) = server_of(None, |cfg| cfg.idle_timeout = Duration::from_secs(120));
+    let stop = Arc::new(AtomicBool::new(false));
+    let holding = stop.clone();
+    let hostile = thread::spawn(move || {
+        let mut held: Vec<TcpStream> = Vec::new();
+        let mut reopened = 0;
+        while !holding.load(Ordering::Relaxed) {
+            held.retain(|s| !closed(s));
+            while held.len() < 9 {
+                held.push(TcpStream::connect(addr).unwrap());
+                reopened += 1;
+            }
+            thread::sleep(Duration::from_millis(50));
+        }
+        reopened
+    });
+    thread::sleep(Duration::from_millis(500));
+    let busy_idle = Config::default().busy_idle_timeout;
+    for attempt in 0..3 {
+        let mut honest = TcpStream::connect(addr).unwrap();
+        let t0 = Instant::now();
+        write_message(&mut honest, &request(Color::Black, 1));
+        let answer = read_message(&mut honest, busy_idle * 3);
+        assert!(
+            matches!(answer.as_deref(), Some(a) if a.starts_with('A') && a.ends_with('0')),
+            "attempt {attempt}: {answer:?} after {:?}",
+            t0.elapsed()
+        );
+        assert!(t0.elapsed() < busy_idle * 2, "{:?}", t0.elapsed());
+    }
+    stop.store(true, Ordering::Relaxed);
+    let reopened = hostile.join().unwrap();
+    assert!(
+        reopened > 9,
+        "the silent connections were closed: {reopened}"
+    );
+    assert!(logged(&lines, "silent"));
+}
+
+#[test]
+fn a_flood_of_valid_messages_writes_a_bounded_log() {
+    // BACKREQs to the start of a game in progress are valid, each logged with its answer:
+    // 4 MB of them wrote 64 MB of log. The log of a connection is bounded in bytes.
+    let budget = 64 * 1024;
+    let (mut peer, handle, lines) = follower::<RussianPosition>(|c| {
+        c.gap = Duration::ZERO;
+        c.max_log_bytes = budget;
+    });
+    peer.send(&request(Color::Black, 10));
+    peer.expect_acc(AccCode::Accept);
+    let flood = b"B001W\0".repeat(50_000);
+    peer.raw(&flood);
+    peer.close();
+    handle.join().unwrap();
+    let logged: usize = lines.lock().unwrap().iter().map(|l| l.len() + 1).sum();
+    assert!(
+        logged < budget + 1024,
+        "{logged} bytes of log for {} bytes of input",
+        flood.len()
+    );
+    let lines = lines.lock().unwrap();
+    assert!(lines.iter().any(|l| l.contains("is not logged")));
+    assert!(lines
+        .last()
+        .is_some_and(|l| l.contains("connection ends") && l.contains("log lines not written")));
 }

@@ -93,7 +93,7 @@ pub struct TimingArgs {
     #[arg(long, default_value_t = 900.0)]
     pub max_hold: f64,
     /// Server: seconds a connection may stay without a game and silent while another waits.
-    #[arg(long, default_value_t = 10.0)]
+    #[arg(long, default_value_t = dxp::DEFAULT_BUSY_IDLE_SECONDS as f64)]
     pub busy_idle_timeout: f64,
 }
 

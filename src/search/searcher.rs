@@ -113,11 +113,13 @@ impl<P: Evaluate> Searcher<P> {
     }
 
     /// Replaces the table by an empty one of `mb` MiB (stops a running search first) and
-    /// returns the size granted: a size the system refuses is halved until granted, and a
-    /// notice says so.
+    /// returns the size granted: at most half the memory available
+    /// ([`crate::core::host::hash_cap`]), and a size the system refuses is halved until
+    /// granted; a notice says so.
     pub fn set_hash_mb(&mut self, mb: usize) -> usize {
         self.stop_and_wait();
-        let mb = mb.max(1);
+        let (mb, capped) = crate::core::host::hash_cap(mb.max(1), crate::core::host::memory_mb());
+        self.notices.extend(capped);
         // Drop the old table first so that both never take memory at once.
         self.tt = Arc::new(TransTable::new(1));
         self.tt = Arc::new(TransTable::with_threads(mb, self.threads()));

@@ -5,7 +5,7 @@
 use super::message::{GameReq, Message, ParseError};
 use super::wire::{spawn_reader, Event, Inbox, Incoming, Link, Outbox, INBOX};
 use super::{Config, Log, Waiting};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -47,6 +47,7 @@ pub struct Conn {
     connected: Instant,
     max_hold: Duration,
     waiting: Waiting,
+    budget: Arc<LogBudget>,
 }
 
 impl Conn {
@@ -56,10 +57,23 @@ impl Conn {
         spawn_reader(link.reader, tx);
         let peer = link.peer;
         let quiet = Arc::new(AtomicBool::new(false));
+        let budget = Arc::new(LogBudget::new(cfg.max_log_bytes));
         let prefixed: Log = {
             let log = cfg.log.clone();
             let peer = peer.clone();
-            Arc::new(move |l: &str| log(&format!("{peer}: {}", shorten(l))))
+            let budget = budget.clone();
+            Arc::new(move |l: &str| {
+                let line = format!("{peer}: {}", shorten(l));
+                match budget.take(line.len() + 1) {
+                    Spend::Write => log(&line),
+                    Spend::Last => log(&format!(
+                        "{peer}: {} bytes of log written for this connection: the rest of it \
+                         is not logged",
+                        budget.limit
+                    )),
+                    Spend::Drop => {}
+                }
+            })
         };
         // The outbox logs every message sent, but not once the peer has become noise.
         let send_log: Log = {
@@ -85,6 +99,7 @@ impl Conn {
             connected: Instant::now(),
             max_hold: cfg.max_hold,
             waiting: cfg.waiting.clone(),
+            budget,
         }
     }
 
@@ -189,6 +204,11 @@ impl Conn {
         self.bad >= self.max_bad
     }
 
+    /// Log lines of this connection not written, past [`Config::max_log_bytes`].
+    pub fn unlogged(&self) -> u64 {
+        self.budget.dropped.load(Ordering::Relaxed)
+    }
+
     /// Closes the connection (what was sent is written first, if the peer reads it).
     pub fn close(mut self) {
         self.out.finish();
@@ -203,6 +223,50 @@ impl Drop for Conn {
         // A connection dropped without `close` (a panic) must not leave its writer blocked.
         if let Some(c) = self.closer.take() {
             c();
+        }
+    }
+}
+
+/// The bytes of log one connection may still write (see [`Config::max_log_bytes`]): a
+/// flood of valid messages, each logged, could otherwise write many times what it sends.
+struct LogBudget {
+    limit: usize,
+    used: AtomicUsize,
+    dropped: AtomicU64,
+}
+
+/// What [`LogBudget::take`] allows.
+enum Spend {
+    /// Within the budget: write the line.
+    Write,
+    /// The first line past it: say that the rest is not logged.
+    Last,
+    /// Past it: drop the line.
+    Drop,
+}
+
+impl LogBudget {
+    fn new(limit: usize) -> LogBudget {
+        LogBudget {
+            limit,
+            used: AtomicUsize::new(0),
+            dropped: AtomicU64::new(0),
+        }
+    }
+
+    /// Counts a line of `bytes`.
+    fn take(&self, bytes: usize) -> Spend {
+        let before = self.used.fetch_add(bytes, Ordering::Relaxed);
+        if before.saturating_add(bytes) <= self.limit {
+            Spend::Write
+        } else {
+            // `used` only grows: exactly one line is the first past the limit.
+            self.dropped.fetch_add(1, Ordering::Relaxed);
+            if before <= self.limit {
+                Spend::Last
+            } else {
+                Spend::Drop
+            }
         }
     }
 }

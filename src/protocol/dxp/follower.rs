@@ -78,7 +78,16 @@ pub fn serve_connection<P: Evaluate>(
             After::Closed => break,
         }
     }
-    conn.log(&format!("connection ends after {} game(s)", records.len()));
+    let unlogged = match conn.unlogged() {
+        0 => String::new(),
+        n => format!(" ({n} log lines not written)"),
+    };
+    // Past the log's budget too: one line a connection.
+    (cfg.log)(&format!(
+        "{}: connection ends after {} game(s){unlogged}",
+        conn.peer(),
+        records.len()
+    ));
     conn.close();
     records
 }

@@ -54,6 +54,14 @@ pub type Waiting = Arc<dyn Fn() -> bool + Send + Sync>;
 /// request cannot claim the server for hours (DXP allows 999 minutes).
 pub const DEFAULT_MAX_MINUTES: u32 = 120;
 
+/// Bytes of log one connection may write by default: a long match's every message (about
+/// 80 bytes a message) fits many times, a flood of valid messages does not fill the disk.
+pub const DEFAULT_MAX_LOG_BYTES: usize = 1 << 20;
+
+/// Seconds a connection with no game may stay silent while another waits, by default: an
+/// honest initiator sends its GAMEREQ at once.
+pub const DEFAULT_BUSY_IDLE_SECONDS: u64 = 3;
+
 /// How a DXP session behaves: its name, timeouts and thinking time.
 #[derive(Clone)]
 pub struct Config {
@@ -86,6 +94,9 @@ pub struct Config {
     /// How long a connection may stay without a game, and without a message, while another
     /// one waits (instead of `idle_timeout`).
     pub busy_idle_timeout: Duration,
+    /// Bytes of log one connection may write; past them its lines are dropped (one says so,
+    /// and the connection's last line counts them).
+    pub max_log_bytes: usize,
     /// Whether another connection waits (the server sets it; never, by default).
     pub waiting: Waiting,
     /// Where log lines go.
@@ -108,7 +119,8 @@ impl Default for Config {
             write_timeout: Duration::from_secs(10),
             max_minutes: DEFAULT_MAX_MINUTES,
             max_hold: Duration::from_secs(900),
-            busy_idle_timeout: Duration::from_secs(10),
+            busy_idle_timeout: Duration::from_secs(DEFAULT_BUSY_IDLE_SECONDS),
+            max_log_bytes: DEFAULT_MAX_LOG_BYTES,
             waiting: Arc::new(|| false),
             log: stderr_log(),
             evals: Evaluators::default(),

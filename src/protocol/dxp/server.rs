@@ -12,10 +12,11 @@ use crate::dispatch::GameTask;
 use crate::engine::GameSession;
 use crate::eval::Evaluate;
 use crate::variant::{Notation, Perft};
-use crossbeam_channel::{Receiver, TrySendError};
-use std::net::{TcpListener, TcpStream, ToSocketAddrs};
+use std::collections::VecDeque;
+use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::path::PathBuf;
-use std::time::Duration;
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 /// Search resources of the engine behind a DXP session.
 #[derive(Clone, Debug)]
@@ -65,12 +66,13 @@ impl GameTask for Serve {
         if let Ok(addr) = self.listener.local_addr() {
             (self.config.log)(&format!("{} follower listening on {addr}", P::VARIANT));
         }
-        let queue = spawn_acceptor(self.listener, self.config.log.clone())?;
+        let silent_for = self.config.busy_idle_timeout;
+        let queue = spawn_acceptor(self.listener, self.config.log.clone(), silent_for)?;
         let mut cfg = self.config.clone();
         let waiting = queue.clone();
-        cfg.waiting = std::sync::Arc::new(move || !waiting.is_empty());
+        cfg.waiting = std::sync::Arc::new(move || waiting.others_wait());
         while self.max_connections.is_none_or(|m| served < m) {
-            let Ok(stream) = queue.recv() else { break };
+            let stream = queue.next();
             match Link::tcp(stream) {
                 Ok(link) => records.extend(serve_connection(&mut session, link, &cfg)),
                 Err(e) => (cfg.log)(&format!("cannot use a connection: {e}")),
@@ -81,27 +83,167 @@ impl GameTask for Serve {
     }
 }
 
-/// Connections accepted and waiting for the server; more are closed at once.
+/// Connections accepted and waiting for the server; past them a silent one makes way for a
+/// newcomer, or the newcomer is closed.
 pub const MAX_WAITING: usize = 8;
+
+/// A connection waiting for the server.
+struct Waiter {
+    stream: TcpStream,
+    addr: SocketAddr,
+    since: Instant,
+}
+
+/// What a waiting connection has done, seen without reading from it.
+#[derive(PartialEq)]
+enum Heard {
+    /// It sent something (an honest initiator's GAMEREQ comes at once).
+    Spoke,
+    /// Nothing yet.
+    Silent,
+    /// It closed, or broke.
+    Gone,
+}
+
+impl Waiter {
+    fn heard(&self) -> Heard {
+        if self.stream.set_nonblocking(true).is_err() {
+            return Heard::Gone;
+        }
+        let r = self.stream.peek(&mut [0u8; 1]);
+        let restored = self.stream.set_nonblocking(false).is_ok();
+        match r {
+            Ok(n) if n > 0 && restored => Heard::Spoke,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock && restored => Heard::Silent,
+            _ => Heard::Gone,
+        }
+    }
+}
+
+/// The connections waiting for the server, fair to a peer that speaks: one that stays silent
+/// while another waits is closed after [`Config::busy_idle_timeout`], a full queue closes
+/// its longest-silent connection for a newcomer, and the server takes a connection that has
+/// spoken before the silent ones. (Nine silent connections, reopened when closed, used to
+/// keep an honest peer out: it was refused, or waited behind each for the full timeout.)
+#[derive(Clone)]
+struct WaitingRoom {
+    inner: std::sync::Arc<(Mutex<VecDeque<Waiter>>, Condvar)>,
+    silent_for: Duration,
+    log: super::Log,
+}
+
+impl WaitingRoom {
+    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<Waiter>> {
+        // The queue holds connections only: a panic elsewhere leaves it usable.
+        self.inner.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Closes the waiting connections that are gone, and those silent for
+    /// [`Config::busy_idle_timeout`] when another waits (or is served: the server is busy
+    /// whenever a connection waits).
+    fn sweep(&self, queue: &mut VecDeque<Waiter>) {
+        let now = Instant::now();
+        queue.retain(|w| match w.heard() {
+            Heard::Spoke => true,
+            Heard::Gone => false,
+            Heard::Silent if now.duration_since(w.since) < self.silent_for => true,
+            Heard::Silent => {
+                (self.log)(&format!(
+                    "{}: closed, silent for {:.0} s while waiting",
+                    w.addr,
+                    now.duration_since(w.since).as_secs_f64()
+                ));
+                let _ = w.stream.shutdown(std::net::Shutdown::Both);
+                false
+            }
+        });
+    }
+
+    /// Takes a newly accepted connection, making way for it if the queue is full.
+    fn admit(&self, stream: TcpStream, addr: SocketAddr) {
+        let mut queue = self.lock();
+        self.sweep(&mut queue);
+        if queue.len() >= MAX_WAITING {
+            let silent = queue.iter().position(|w| w.heard() != Heard::Spoke);
+            match silent {
+                Some(i) => {
+                    if let Some(w) = queue.remove(i) {
+                        (self.log)(&format!(
+                            "{}: closed, silent while waiting, for {addr}",
+                            w.addr
+                        ));
+                        let _ = w.stream.shutdown(std::net::Shutdown::Both);
+                    }
+                }
+                None => {
+                    (self.log)(&format!(
+                        "{addr}: refused, {MAX_WAITING} connections wait already"
+                    ));
+                    let _ = stream.shutdown(std::net::Shutdown::Both);
+                    return;
+                }
+            }
+        }
+        queue.push_back(Waiter {
+            stream,
+            addr,
+            since: Instant::now(),
+        });
+        self.inner.1.notify_one();
+    }
+
+    /// The next connection to serve: the first that has spoken, else the one waiting
+    /// longest. Blocks until there is one.
+    fn next(&self) -> TcpStream {
+        let mut queue = self.lock();
+        loop {
+            self.sweep(&mut queue);
+            let pick = queue
+                .iter()
+                .position(|w| w.heard() == Heard::Spoke)
+                .or((!queue.is_empty()).then_some(0));
+            if let Some(w) = pick.and_then(|i| queue.remove(i)) {
+                return w.stream;
+            }
+            queue = self
+                .inner
+                .1
+                .wait_timeout(queue, TICK)
+                .map(|(q, _)| q)
+                .unwrap_or_else(|e| e.into_inner().0);
+        }
+    }
+
+    /// Whether a connection waits for the server (silent ones past their time are closed
+    /// first, so they do not make the one being served give way).
+    fn others_wait(&self) -> bool {
+        let mut queue = self.lock();
+        self.sweep(&mut queue);
+        !queue.is_empty()
+    }
+}
+
+/// How often the server looks at its waiting connections when none may be served yet.
+const TICK: Duration = Duration::from_millis(250);
 
 /// Accepts connections on a thread of its own, so that the session serving one knows when
 /// others wait (see [`Config::max_hold`]); returns the queue of accepted connections.
-fn spawn_acceptor(listener: TcpListener, log: super::Log) -> Result<Receiver<TcpStream>, String> {
-    let (tx, rx) = crossbeam_channel::bounded(MAX_WAITING);
+fn spawn_acceptor(
+    listener: TcpListener,
+    log: super::Log,
+    silent_for: Duration,
+) -> Result<WaitingRoom, String> {
+    let room = WaitingRoom {
+        inner: Default::default(),
+        silent_for,
+        log: log.clone(),
+    };
+    let admit = room.clone();
     std::thread::Builder::new()
         .name("dxp-accept".into())
         .spawn(move || loop {
             match listener.accept() {
-                Ok((stream, addr)) => match tx.try_send(stream) {
-                    Ok(()) => {}
-                    Err(TrySendError::Full(stream)) => {
-                        log(&format!(
-                            "{addr}: refused, {MAX_WAITING} connections wait already"
-                        ));
-                        let _ = stream.shutdown(std::net::Shutdown::Both);
-                    }
-                    Err(TrySendError::Disconnected(_)) => return,
-                },
+                Ok((stream, addr)) => admit.admit(stream, addr),
                 Err(e) => {
                     // Accept errors are transient (a connection reset before it was taken, no
                     // file descriptors left for a moment): wait and go on serving.
@@ -111,7 +253,7 @@ fn spawn_acceptor(listener: TcpListener, log: super::Log) -> Result<Receiver<Tcp
             }
         })
         .map_err(|e| format!("no accepting thread: {e}"))?;
-    Ok(rx)
+    Ok(room)
 }
 
 /// Connects to a DXP follower and plays a match as the initiator.

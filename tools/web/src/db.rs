@@ -164,6 +164,11 @@ const MIGRATIONS: &[&str] = &[
      ALTER TABLE games ADD COLUMN running TEXT;
      ALTER TABLE games ADD COLUMN turn_started BIGINT;
      ALTER TABLE games ADD COLUMN ending TEXT",
+    // 4: who started a local game (its client address, whose quota it counts in when read
+    // back), and what each of its last moves took from its mover's clock (milliseconds,
+    // separated by spaces: a take-back gives that back).
+    "ALTER TABLE games ADD COLUMN owner TEXT;
+     ALTER TABLE games ADD COLUMN took TEXT",
 ];
 
 /// A finished game as the lobby lists it.

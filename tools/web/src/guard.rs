@@ -146,7 +146,7 @@ impl Listener for GuardedListener {
 /// headers are in (their blank line read, blank lines before the request not counting), then
 /// the idle timeout from the last byte read; after an answer, the idle timeout until the next
 /// request's first byte, which starts its header timeout (a trickled second request
-/// no longer resets it). Past it, reads and blocked writes fail. A WebSocket (the server wrote
+/// does not reset it). Past it, reads and blocked writes fail. A WebSocket (the server wrote
 /// `101`) has the idle timeout from the last byte read.
 pub struct Guarded {
     inner: TcpStream,

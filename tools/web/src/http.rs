@@ -250,3 +250,54 @@ async fn room_pdn(
 ) -> Result<Response, ApiError> {
     Ok(pdn_file(app.room_pdn(&id)?, &id))
 }
+
+/// Whether a request for `host` (a `Host` header: a name or address, and perhaps a port) is
+/// for this server: an IP address (a DNS-rebinding page reaches the server under its own
+/// name, never an address), `localhost` and names under it, and the names of `allowed`
+/// (`*`: any name).
+pub fn host_allowed(host: &str, allowed: &[String]) -> bool {
+    let host = host.trim();
+    let name = match host.strip_prefix('[') {
+        Some(rest) => rest.split(']').next().unwrap_or(""),
+        None => match host.rsplit_once(':') {
+            Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name,
+            _ => host,
+        },
+    };
+    let name = name.trim_end_matches('.').to_ascii_lowercase();
+    name.parse::<std::net::IpAddr>().is_ok()
+        || name == "localhost"
+        || name.ends_with(".localhost")
+        || allowed.iter().any(|a| {
+            let a = a.trim_end_matches('.');
+            a == "*" || a.eq_ignore_ascii_case(&name) || a.eq_ignore_ascii_case(host)
+        })
+}
+
+/// Refuses (421 Misdirected Request) a request whose `Host` names another server: see
+/// [`host_allowed`]. A request without one (not from a browser) is served.
+pub async fn check_host(
+    State(allowed): State<Arc<Vec<String>>>,
+    req: Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let host = req
+        .headers()
+        .get(header::HOST)
+        .map(|h| h.to_str().unwrap_or("?").to_string());
+    match host {
+        Some(h) if !host_allowed(&h, &allowed) => {
+            let shown: String = h.chars().take(100).collect();
+            let msg = format!(
+                "this server does not answer to the name {shown:?} (its --allowed-hosts option \
+                 lists the names it answers to)"
+            );
+            let res = (
+                StatusCode::MISDIRECTED_REQUEST,
+                Json(serde_json::json!({ "error": msg })),
+            );
+            security_headers(res.into_response()).await
+        }
+        _ => next.run(req).await,
+    }
+}

@@ -55,6 +55,10 @@ pub struct Config {
     /// The folder of the in-browser engine (`tools/wasm/build.sh`'s `target/wasm/`), served
     /// beside the page so that local games run in the browser; `None`: on the server only.
     pub wasm: Option<std::path::PathBuf>,
+    /// Host names the server answers to besides IP addresses and loopback names (`*`: any):
+    /// a request for another name is refused (421), so that a page of another site whose name
+    /// was made to point here (DNS rebinding) cannot use the server as its own.
+    pub allowed_hosts: Vec<String>,
 }
 
 impl Config {
@@ -68,6 +72,7 @@ impl Config {
             egtb: None,
             origins: Vec::new(),
             wasm: None,
+            allowed_hosts: Vec::new(),
         }
     }
 }
@@ -88,7 +93,12 @@ pub fn serve(config: &Config) -> Result<(Arc<app::App>, axum::Router), String> {
     let pool = pool::Pool::with_endgames(config.threads, config.hash_mb, QUEUE, endgames);
     let app = app::App::with_origins(pool, MAX_GAMES, online, config.origins.clone());
     app.resume_rooms()?;
-    let router = http::router(app.clone()).merge(http::offline_files(config.wasm.as_deref()));
+    let router = http::router(app.clone())
+        .merge(http::offline_files(config.wasm.as_deref()))
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::new(config.allowed_hosts.clone()),
+            http::check_host,
+        ));
     Ok((app, router))
 }
 

@@ -83,6 +83,11 @@ struct Args {
     /// browser.
     #[arg(long, value_name = "DIR")]
     wasm: Option<PathBuf>,
+    /// A host name the server answers to (the name in its address, `damka.example.org`);
+    /// repeat for several, `*` for any. IP addresses and `localhost` always work; a request
+    /// for another name is refused (421), against DNS rebinding.
+    #[arg(long = "allowed-hosts", value_name = "NAME", value_delimiter = ',')]
+    allowed_hosts: Vec<String>,
 }
 
 /// Seconds for the first move: 0.1 to 3600.
@@ -208,6 +213,7 @@ fn main() -> ExitCode {
             .map(|dir| (dir, args.egtb_cache as usize)),
             origins: args.allow_origin.clone(),
             wasm: args.wasm.clone(),
+            allowed_hosts: args.allowed_hosts.clone(),
         };
         let net = damka_web::guard::NetLimits {
             max_connections: args.max_connections as usize,

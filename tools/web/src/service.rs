@@ -150,6 +150,14 @@ fn engine_request(e: &Entry, now: Instant, cancel: Arc<AtomicBool>) -> SearchReq
     }
 }
 
+/// The answer to a change that could not be saved (503): it was not made, and the page
+/// shows why.
+pub fn unsaved(why: &str) -> ApiError {
+    ApiError::Limit(format!(
+        "could not save the game, so the last change was not made: {why}"
+    ))
+}
+
 /// How the engine's turn began (see [`App::kick`]).
 enum Start {
     /// Not its turn, or searching already.
@@ -195,12 +203,15 @@ impl App {
     }
 
     /// Runs `f` on game `id`, read back from the database if the server does not hold it
-    /// (after a restart, or made way for others); a change `f` makes is saved.
+    /// (after a restart, or made way for others); a change `f` makes is saved. A change that
+    /// cannot be saved (a full disk, a database file removed) is not acknowledged: the answer
+    /// is [`unsaved`] and the game goes back to what was last saved ([`App::revert`]).
     fn with<R>(&self, id: &str, f: impl FnOnce(&mut Entry) -> R) -> Result<R, ApiError> {
         if self.store.with(id, |_| ()).is_none() {
             self.restore_game(id)?;
         }
-        self.store
+        let (r, saved) = self
+            .store
             .with(id, |e| {
                 let version = e.version;
                 // Once the server is stopping the clocks are saved paused: nothing changes.
@@ -210,19 +221,48 @@ impl App {
                     e.changed(id);
                 }
                 let r = f(e);
-                if running && e.version != version {
-                    self.save_game(id, e);
-                }
-                r
+                let saved = if running && e.version != version {
+                    self.save_game(id, e)
+                } else {
+                    Ok(())
+                };
+                (r, saved)
             })
-            .ok_or_else(|| ApiError::UnknownGame(id.to_string()))
+            .ok_or_else(|| ApiError::UnknownGame(id.to_string()))?;
+        if let Err(m) = saved {
+            self.revert(id);
+            return Err(unsaved(&m));
+        }
+        Ok(r)
     }
 
-    /// Saves game `id` (a failure is logged: the game goes on in memory).
-    fn save_game(&self, id: &str, e: &Entry) {
-        if let Err(m) = self.online.db.save_game(id, e) {
-            eprintln!("damka-web: game {id}: {m}");
+    /// Puts game `id` back as last saved after a change that could not be saved, and tells
+    /// its watchers (under a newer version, so that the page takes it); a game that cannot be
+    /// read back either is dropped from memory.
+    fn revert(&self, id: &str) {
+        let saved = self.online.db.load_game(id);
+        let reverted = self.store.with(id, |e| {
+            let Ok(Some(mut back)) = saved else {
+                return false;
+            };
+            e.cancel_search();
+            back.version = e.version;
+            back.events = e.events.clone();
+            back.owner = back.owner.or(e.owner);
+            *e = back;
+            e.changed(id);
+            true
+        });
+        if reverted != Some(true) {
+            self.store.remove(id);
         }
+    }
+
+    /// Saves game `id`; a failure is logged and returned.
+    fn save_game(&self, id: &str, e: &Entry) -> Result<(), String> {
+        self.online.db.save_game(id, e).inspect_err(|m| {
+            eprintln!("damka-web: game {id}: {m}");
+        })
     }
 
     /// Reads game `id` back from the database into the store.
@@ -289,7 +329,11 @@ impl App {
         let token = crate::online::random_hex::<16>()?;
         entry.token = Some(crate::api::token_hash(&token));
         let id = self.store.insert(entry).map_err(ApiError::Limit)?;
-        self.store.with(&id, |e| self.save_game(&id, e));
+        let saved = self.store.with(&id, |e| self.save_game(&id, e));
+        if let Some(Err(m)) = saved {
+            self.store.remove(&id);
+            return Err(unsaved(&m));
+        }
         let mut view = self.view(&id)?;
         view.token = Some(token);
         Ok(view)
@@ -355,17 +399,18 @@ impl App {
             if e.game.ply() == 0 {
                 return Err(ApiError::Bad("nothing to take back".into()));
             }
-            // The time used so far stays used; the clock of the side to move after the
-            // take-back runs from now.
+            // The time of the turn in progress stays used; each move taken back gives its
+            // mover what it took; the clock of the side to move after the take-back runs
+            // from now.
             let now = Instant::now();
             let side = e.game.side_to_move();
             if let Some(c) = e.clocks.as_mut() {
                 c.settle(side, now, false);
             }
-            e.game.undo();
+            e.take_back();
             while e.setup.opponent == Opponent::Engine
                 && e.game.side_to_move() != e.setup.human
-                && e.game.undo()
+                && e.take_back()
             {}
             if let Some(c) = e.clocks.as_mut() {
                 c.turn_start = Some(now);

@@ -305,7 +305,11 @@ impl Connection {
 
     /// Watches local game `id` (a connection watches one game or room at a time).
     fn watch(&mut self, id: &str) -> Result<(), ApiError> {
-        if self.seat.is_none() && self.watched.as_ref().is_some_and(|(w, _)| w == id) {
+        // Watched already, unless its game was dropped from memory (its channel closed).
+        let live = |(w, tasks): &(String, Vec<JoinHandle<()>>)| {
+            w == id && tasks.iter().all(|t| !t.is_finished())
+        };
+        if self.seat.is_none() && self.watched.as_ref().is_some_and(live) {
             return Ok(());
         }
         let rx = self.app.subscribe(id)?;

@@ -498,3 +498,47 @@ async fn rooms_lobby_and_room_page_over_http() {
     assert_eq!(s, StatusCode::OK);
     assert!(html.contains("id=\"live-rooms\"") && html.contains("/assets/lobby.js"));
 }
+
+/// A request for a name the server does not answer to is refused (421): a page of another
+/// site whose name was made to point at 127.0.0.1 (DNS rebinding) passed the WebSocket's
+/// origin check, its origin being its own name. Addresses and `localhost` always work, and
+/// `--allowed-hosts` adds names.
+#[tokio::test]
+async fn a_request_for_another_host_name_is_misdirected() {
+    let status = |app: &axum::Router, host: &'static str| {
+        let req = Request::get("/api/info")
+            .header("host", host)
+            .body(Body::empty())
+            .unwrap();
+        let app = app.clone();
+        async move { app.oneshot(req).await.unwrap().status() }
+    };
+    let app = router();
+    for host in ["evil.example", "evil.example:8080", "damka.example.org"] {
+        assert_eq!(
+            status(&app, host).await,
+            StatusCode::MISDIRECTED_REQUEST,
+            "{host}"
+        );
+    }
+    for host in [
+        "127.0.0.1:8080",
+        "localhost",
+        "LOCALHOST:80",
+        "[::1]:8080",
+        "192.168.1.5",
+    ] {
+        assert_eq!(status(&app, host).await, StatusCode::OK, "{host}");
+    }
+    let mut config = damka_web::Config::new(1, 1);
+    config.allowed_hosts = vec!["damka.example.org".into()];
+    let named = damka_web::serve(&config).unwrap().1;
+    assert_eq!(
+        status(&named, "damka.example.org:443").await,
+        StatusCode::OK
+    );
+    assert_eq!(
+        status(&named, "evil.example").await,
+        StatusCode::MISDIRECTED_REQUEST
+    );
+}

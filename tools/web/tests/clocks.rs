@@ -206,3 +206,49 @@ async fn a_database_written_before_the_clocks_is_upgraded() {
     assert_eq!(back.time, Some([180.0, 2.0]));
     assert_eq!(back.running, Some("white"));
 }
+
+/// A move and its take-back leave the clocks where they were: before, the increment stayed
+/// with every take-back, and a loop of them grew a 60 s clock past 250 s.
+#[tokio::test]
+async fn a_take_back_gives_back_only_what_the_move_took() {
+    let (app, _) = damka_web::build(1, 1);
+    let (view, token) = hot_seat(&app, 60.0, 10.0);
+    for _ in 0..10 {
+        app.play(&view.id, &mv("c3-d4", Some(&token))).unwrap();
+        app.undo(&view.id, Some(&token)).unwrap();
+    }
+    let [white, black] = clocks(&app.view(&view.id).unwrap());
+    assert!((55_000..=60_000).contains(&white), "{white}");
+    assert_eq!(black, 60_000);
+    // A move's cost comes back, not more: Black thinks, moves, and takes it back.
+    app.play(&view.id, &mv("c3-d4", Some(&token))).unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    app.play(&view.id, &mv("f6-e5", Some(&token))).unwrap();
+    let (back, _) = app.undo(&view.id, Some(&token)).unwrap();
+    let [_, black] = clocks(&back);
+    assert!((59_000..=60_000).contains(&black), "{black}");
+}
+
+/// Against the engine a take-back gives the engine back the time its move took: a loop of
+/// moves and take-backs drained the engine's clock while the person's stayed.
+#[tokio::test]
+async fn a_take_back_gives_the_engine_its_time_back() {
+    let (app, _) = damka_web::build(1, 1);
+    let form = NewGame {
+        time: Some(3.0),
+        increment: Some(0.0),
+        ..NewGame::default()
+    };
+    let view = app.new_game(&form).unwrap();
+    let token = view.token.clone().unwrap();
+    for _ in 0..3 {
+        let (_, done) = app.play(&view.id, &mv("c3-d4", Some(&token))).unwrap();
+        done.expect("the engine replies").await.unwrap();
+        let moved = app.view(&view.id).unwrap();
+        assert_eq!(moved.board.moves.len(), 2);
+        assert!(clocks(&moved)[1] < 3_000, "the engine used time");
+        let (back, _) = app.undo(&view.id, Some(&token)).unwrap();
+        assert_eq!(back.board.moves.len(), 0);
+        assert_eq!(clocks(&back)[1], 3_000, "the engine's clock is whole again");
+    }
+}

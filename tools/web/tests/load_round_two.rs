@@ -1,5 +1,5 @@
-//! The hostile-plus-honest load test, on loopback, about a minute: twenty hostile
-//! clients of every kind the issue lists, each from its own loopback address (127.0.0.x),
+//! The hostile-plus-honest load test, on loopback, about a minute: twenty hostile clients of
+//! every kind `tests/hostile_two.rs` stops, each from its own loopback address (127.0.0.x),
 //! while an honest player plays against the engine and newcomers start games and rooms. The
 //! honest move's round trip (until the engine's answer) must stay under 500 ms at the median
 //! and 2 s at most, the server under 150 MB, and every newcomer must be served.

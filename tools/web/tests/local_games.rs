@@ -78,3 +78,64 @@ async fn a_game_against_the_engine_goes_on_after_a_restart() {
         .unwrap();
     assert_eq!(app.view(&id).unwrap().board.moves.len(), 4);
 }
+
+/// A change that cannot be saved is answered as a failure (503, "could not save") and not
+/// made: before, a full disk or a database file removed while the server ran acknowledged
+/// every game and move (201, 200) and kept none. Always on SQLite (the file is removed).
+#[tokio::test]
+async fn a_change_that_cannot_be_saved_is_refused_and_says_so() {
+    use axum::body::Body;
+    use axum::http::{Request, StatusCode};
+    use tower::ServiceExt;
+    let db = db_path("removed");
+    let mut sqlite = damka_web::Config::new(1, 1);
+    sqlite.db = db.clone();
+    let (app, router) = damka_web::serve(&sqlite).unwrap();
+    let hot_seat = NewGame {
+        opponent: Some("human".into()),
+        ..NewGame::default()
+    };
+    let view = app.new_game(&hot_seat).unwrap();
+    let token = view.token.clone().unwrap();
+    app.play(&view.id, &mv("c3-d4", Some(&token))).unwrap();
+    let mut watcher = app.subscribe(&view.id).unwrap();
+    std::fs::remove_file(&db).unwrap();
+    let refused = app.play(&view.id, &mv("f6-g5", Some(&token))).unwrap_err();
+    assert!(refused.to_string().contains("could not save"), "{refused}");
+    assert!(refused.to_string().contains("removed"), "{refused}");
+    // Not made: the game is as last saved, and its page hears so (after the move it drew),
+    // under a newer version, which it takes.
+    let moves = app.view(&view.id).unwrap().board.moves.len();
+    assert_eq!(moves, 1);
+    let states: Vec<serde_json::Value> = std::iter::from_fn(|| watcher.try_recv().ok())
+        .map(|m| serde_json::from_str(&m).unwrap())
+        .collect();
+    let last = &states.last().expect("the watchers hear the game put back")["game"];
+    assert_eq!(last["moves"].as_array().unwrap().len(), 1);
+    assert!(last["version"].as_u64() > states[0]["game"]["version"].as_u64());
+    let post = |uri: &str, body: &str| {
+        Request::post(uri)
+            .header("content-type", "application/json")
+            .header("x-game-token", token.as_str())
+            .body(Body::from(body.to_string()))
+            .unwrap()
+    };
+    let moved = router
+        .clone()
+        .oneshot(post(
+            &format!("/api/games/{}/move", view.id),
+            r#"{"move": "f6-g5"}"#,
+        ))
+        .await
+        .unwrap();
+    assert_eq!(moved.status(), StatusCode::SERVICE_UNAVAILABLE);
+    let started = router
+        .oneshot(post("/api/games", r#"{"opponent": "human"}"#))
+        .await
+        .unwrap();
+    assert_eq!(started.status(), StatusCode::SERVICE_UNAVAILABLE);
+    let body = axum::body::to_bytes(started.into_body(), 1 << 16)
+        .await
+        .unwrap();
+    assert!(String::from_utf8_lossy(&body).contains("could not save"));
+}

@@ -74,12 +74,12 @@ impl Db {
         let mut stmts = vec![Stmt::new(
             "INSERT INTO games (id, variant, start_fen, moves, opponent, human, skill, movetime,
                  token, version, updated, base_ms, inc_ms, white_ms, black_ms, running,
-                 turn_started, ending)
+                 turn_started, ending, owner, took)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-                 $17, $18)
+                 $17, $18, $19, $20)
              ON CONFLICT(id) DO UPDATE SET moves = $4, version = $10, updated = $11,
                  white_ms = $14, black_ms = $15, running = $16, turn_started = $17,
-                 ending = $18",
+                 ending = $18, took = $20",
             vec![
                 Value::Text(id.into()),
                 Value::Text(e.game.variant().name().into()),
@@ -99,6 +99,14 @@ impl Db {
                 c.running.into(),
                 c.turn_started.into(),
                 c.ending.into(),
+                e.owner.map(|o| o.to_string()).into(),
+                Value::Text(
+                    e.took
+                        .iter()
+                        .map(i64::to_string)
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                ),
             ],
         )];
         if fresh {
@@ -117,11 +125,11 @@ impl Db {
     pub fn load_game(&self, id: &str) -> Result<Option<Entry>, String> {
         let rows = self.backend.query(
             "SELECT variant, start_fen, moves, opponent, human, skill, movetime, token,
-                 version, base_ms, inc_ms, white_ms, black_ms, running, turn_started, ending
-                 FROM games WHERE id = $1",
+                 version, base_ms, inc_ms, white_ms, black_ms, running, turn_started, ending,
+                 owner, took FROM games WHERE id = $1",
             &[Value::Text(id.into())],
         )?;
-        let Some(r) = rows.into_iter().next().filter(|r| r.len() == 16) else {
+        let Some(r) = rows.into_iter().next().filter(|r| r.len() == 18) else {
             return Ok(None);
         };
         let (variant, fen, moves) = (r[0].string(), r[1].string(), r[2].string());
@@ -163,6 +171,17 @@ impl Db {
         entry.version = version.max(0) as u64;
         entry.clocks = clocks;
         entry.ending = clock.ending.as_deref().and_then(Ending::from_code);
+        // A game saved before owners were (or with an address that does not read) counts
+        // as one of no address's.
+        entry.owner = r[16].text().and_then(|o| o.parse().ok());
+        // Unreadable costs are dropped: a take-back then only takes the increment away.
+        entry.took = r[17]
+            .text()
+            .unwrap_or_default()
+            .split_whitespace()
+            .map(str::parse)
+            .collect::<Result<_, _>>()
+            .unwrap_or_default();
         Ok(Some(entry))
     }
 
@@ -190,5 +209,37 @@ impl Db {
             vec![],
         ));
         self.backend.transaction(&stmts).map(|_| ())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{Entry, Opponent, Setup};
+
+    /// A game read back keeps its owner (before, it came back without one, and its owner's
+    /// games no longer counted against its quota) and what its moves took from the clocks.
+    #[test]
+    fn a_game_read_back_keeps_its_owner_and_its_moves_costs() {
+        let db = Db::open(":memory:").unwrap();
+        let setup = Setup {
+            opponent: Opponent::Human,
+            human: Color::White,
+            skill: 10,
+            movetime: 1.0,
+            clock: Some(TimeControl {
+                base_ms: 60_000,
+                inc_ms: 5_000,
+            }),
+        };
+        let mut e = Entry::new(PageGame::new(Variant::Russian, None).unwrap(), setup);
+        e.owner = Some("2001:db8::7".parse().unwrap());
+        e.game.play_text("c3-d4").unwrap();
+        e.clock_moved(Color::White, Instant::now());
+        assert_eq!(e.took.len(), 1);
+        db.save_game("g1-abc", &e).unwrap();
+        let back = db.load_game("g1-abc").unwrap().unwrap();
+        assert_eq!(back.owner, e.owner);
+        assert_eq!(back.took, e.took);
     }
 }

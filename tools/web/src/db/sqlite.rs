@@ -9,6 +9,31 @@ use std::sync::Mutex;
 /// A SQLite database.
 pub struct Sqlite {
     conn: Mutex<Connection>,
+    /// The file and what it was when opened (`None`: in memory): a file removed or replaced
+    /// while the server runs would take every later write with it, unseen (SQLite writes on
+    /// to the removed file), so each write first checks that it is still there.
+    file: Option<(String, FileId)>,
+}
+
+/// What tells one file from another that took its name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FileId(u64, u64);
+
+impl FileId {
+    fn of(path: &str) -> std::io::Result<FileId> {
+        let meta = std::fs::metadata(path)?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            Ok(FileId(meta.dev(), meta.ino()))
+        }
+        #[cfg(not(unix))]
+        {
+            // Elsewhere an open file cannot be removed: being there is enough.
+            let _ = meta;
+            Ok(FileId(0, 0))
+        }
+    }
 }
 
 fn err(e: rusqlite::Error) -> String {
@@ -42,9 +67,34 @@ impl Sqlite {
         let conn = Connection::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
         conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
             .map_err(err)?;
+        let on_disk = !(path == ":memory:" || path.is_empty() || path.starts_with("file:"));
+        let file = if on_disk {
+            let id = FileId::of(path).map_err(|e| format!("cannot open {path}: {e}"))?;
+            Some((path.to_string(), id))
+        } else {
+            None
+        };
         Ok(Sqlite {
             conn: Mutex::new(conn),
+            file,
         })
+    }
+
+    /// An error if the database file is no longer the one opened (removed or replaced).
+    fn still_there(&self) -> Result<(), String> {
+        let Some((path, id)) = &self.file else {
+            return Ok(());
+        };
+        match FileId::of(path) {
+            Ok(now) if now == *id => Ok(()),
+            Ok(_) => Err(format!(
+                "the database file {path} was replaced while the server ran; restart it"
+            )),
+            Err(e) => Err(format!(
+                "the database file {path} is gone ({e}): it was removed while the server \
+                 ran; restart it"
+            )),
+        }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Connection> {
@@ -70,6 +120,7 @@ impl Backend for Sqlite {
     }
 
     fn transaction(&self, stmts: &[Stmt]) -> Result<bool, String> {
+        self.still_there()?;
         let mut conn = self.lock();
         let tx = conn.transaction().map_err(err)?;
         for s in stmts {
