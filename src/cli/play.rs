@@ -410,7 +410,13 @@ impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
             s.set_book_variety(variety);
             if let Some((dir, cache)) = egtb {
                 match crate::egtb::endgames::open_for::<P>(&dir, cache) {
-                    Ok((_, eg)) => s.searcher_mut().set_endgames(Some(eg)),
+                    Ok((tb, eg)) => {
+                        // Files of the folder left out (another game's, cut short): once.
+                        for m in tb.take_messages() {
+                            eprintln!("damka play: {m}");
+                        }
+                        s.searcher_mut().set_endgames(Some(eg))
+                    }
                     Err(e) => eprintln!("damka play: endgame databases not used: {e}"),
                 }
             }

@@ -23,7 +23,13 @@ pub struct EndgameConfig {
     pub tables: Option<Arc<Tablebase>>,
     /// Messages not yet shown.
     pub messages: Vec<String>,
+    /// Messages already shown for this folder: the same problem is said once, even when a
+    /// change of game opens the folder again.
+    shown: Vec<String>,
 }
+
+/// Most distinct messages remembered as shown for one folder.
+const MAX_SHOWN: usize = 64;
 
 impl EndgameConfig {
     /// No tables, default cache.
@@ -34,10 +40,23 @@ impl EndgameConfig {
         }
     }
 
+    /// Sets the folder and cache size (the tables are opened by [`EndgameConfig::reopen`]);
+    /// another folder may have other problems, so what was shown is forgotten.
+    pub fn configure(&mut self, path: &str, cache_mb: usize) {
+        if path != self.path {
+            self.shown.clear();
+        }
+        self.path = path.to_string();
+        self.cache_mb = cache_mb;
+    }
+
     /// Opens the tables of `variant` from the configured folder (none when the path is
     /// empty); a failure becomes a message and play goes on without tables.
     pub fn reopen(&mut self, variant: Variant) {
-        self.tables = None;
+        // Problems of the tables closed now were said, or are said again if they recur.
+        if let Some(t) = self.tables.take() {
+            self.messages.extend(t.take_messages());
+        }
         let path = self.path.trim();
         if path.is_empty() {
             return;
@@ -50,13 +69,29 @@ impl EndgameConfig {
         }
     }
 
-    /// Messages not yet shown, including the tables' own (a missing or damaged table).
+    /// Messages not yet shown, including the tables' own (a missing or damaged table); a
+    /// message already shown for this folder is not repeated.
     pub fn take_messages(&mut self) -> Vec<String> {
         let mut out = std::mem::take(&mut self.messages);
         if let Some(t) = &self.tables {
             out.extend(t.take_messages());
         }
+        out.retain(|m| !self.shown.contains(m));
+        out.dedup();
+        for m in &out {
+            if self.shown.len() < MAX_SHOWN {
+                self.shown.push(m.clone());
+            }
+        }
         out
+    }
+
+    /// Where the tables in use were found (`russian tables up to 4 pieces in DIR`), or
+    /// `none`.
+    pub fn found(&self) -> String {
+        self.tables
+            .as_ref()
+            .map_or_else(|| "none".to_string(), |t| t.describe())
     }
 
     /// Successful probes so far, when tables are in use.

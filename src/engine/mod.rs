@@ -442,9 +442,15 @@ impl Engine {
 
     /// Uses the endgame databases in `path` (empty: none) with a cache of `cache_mb` MiB.
     pub fn set_endgames(&mut self, path: &str, cache_mb: usize) {
-        self.endgames.path = path.to_string();
-        self.endgames.cache_mb = cache_mb.clamp(1, MAX_EGTB_CACHE_MB);
+        self.endgames
+            .configure(path, cache_mb.clamp(1, MAX_EGTB_CACHE_MB));
         self.attach_endgames();
+    }
+
+    /// Where the endgame databases in use were found, for the user (`russian tables up to 4
+    /// pieces in DIR`), or `none`.
+    pub fn egtb_found(&self) -> String {
+        self.endgames.found()
     }
 
     /// Successful endgame database probes so far (`None` without databases).

@@ -29,11 +29,16 @@ pub struct Resources {
 }
 
 impl Resources {
-    /// A game session with these resources (the endgame databases opened for `P`).
-    pub fn session<P: Evaluate>(&self) -> Result<GameSession<P>, String> {
+    /// A game session with these resources (the endgame databases opened for `P`; the files
+    /// of the folder left out, if any, are said once on `log`).
+    pub fn session<P: Evaluate>(&self, log: &super::Log) -> Result<GameSession<P>, String> {
         let mut session = GameSession::<P>::new(self.threads, self.hash_mb);
         if let Some((dir, cache_mb)) = &self.egtb {
-            let (_, tables) = crate::egtb::endgames::open_for::<P>(dir, *cache_mb)?;
+            let (tb, tables) = crate::egtb::endgames::open_for::<P>(dir, *cache_mb)?;
+            for m in tb.take_messages() {
+                log(&m);
+            }
+            log(&format!("endgame databases: {}", tb.describe()));
             session.searcher_mut().set_endgames(Some(tables));
         }
         Ok(session)
@@ -58,7 +63,7 @@ impl GameTask for Serve {
     type Output = Result<Vec<GameRecord>, String>;
 
     fn run<P: Evaluate + Perft>(self) -> Self::Output {
-        let mut session = self.resources.session::<P>()?;
+        let mut session = self.resources.session::<P>(&self.config.log)?;
         session.set_evaluator(self.config.evals.get(P::VARIANT).clone())?;
         let mut records = Vec::new();
         let mut served = 0;
@@ -144,10 +149,13 @@ impl GameTask for Connect {
     fn run<P: Evaluate + Perft>(self) -> Self::Output {
         match self.connect::<P>() {
             Ok((start, link)) => {
-                let session = self.resources.session::<P>().and_then(|mut s| {
-                    s.set_evaluator(self.config.evals.get(P::VARIANT).clone())?;
-                    Ok(s)
-                });
+                let session = self
+                    .resources
+                    .session::<P>(&self.config.log)
+                    .and_then(|mut s| {
+                        s.set_evaluator(self.config.evals.get(P::VARIANT).clone())?;
+                        Ok(s)
+                    });
                 let mut session = match session {
                     Ok(s) => s,
                     Err(e) => return (Vec::new(), Err(e)),

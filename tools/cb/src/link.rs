@@ -191,6 +191,8 @@ pub struct Brain {
     start: String,
     moves: Vec<String>,
     egtb_path: String,
+    /// Messages for the user not yet shown (tables of the default folder left out).
+    notes: Vec<String>,
 }
 
 impl Default for Brain {
@@ -211,12 +213,28 @@ impl Brain {
             engine.set_endgames(&egtb_path, DEFAULT_EGTB_CACHE_MB);
         }
         let start = engine.fen();
+        let notes = engine.take_notices();
         Brain {
             engine,
             start,
             moves: Vec::new(),
             egtb_path,
+            notes,
         }
+    }
+
+    /// Messages for the user not yet shown (endgame database files left out, a table found
+    /// damaged in a search), each once. Call with no search running.
+    pub fn take_notes(&mut self) -> Vec<String> {
+        let mut out = std::mem::take(&mut self.notes);
+        out.extend(self.engine.take_notices());
+        out
+    }
+
+    /// Where the endgame databases in use were found (`russian tables up to 4 pieces in
+    /// DIR`), or `none`.
+    pub fn egtb_found(&self) -> String {
+        self.engine.egtb_found()
     }
 
     /// Sets the game: a start position (FEN) and the moves played from it (any notation damka
@@ -392,7 +410,7 @@ impl Brain {
         self.halt();
         self.engine.set_endgames(path, DEFAULT_EGTB_CACHE_MB);
         self.egtb_path = path.to_string();
-        self.engine.take_notices()
+        self.take_notes()
     }
 
     /// Forgets what earlier games taught the table.

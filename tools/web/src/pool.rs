@@ -127,9 +127,12 @@ impl SharedEndgames {
             cache_mb: usize,
             messages: &mut Vec<String>,
         ) -> Option<Opened<P>> {
-            open_for::<P>(dir, cache_mb)
+            let opened = open_for::<P>(dir, cache_mb)
                 .map_err(|e| messages.push(format!("endgame databases not used: {e}")))
-                .ok()
+                .ok()?;
+            // Files of the folder left out (another game's, cut short), said once at start.
+            messages.extend(opened.0.take_messages());
+            Some(opened)
         }
         let mut messages = Vec::new();
         let russian = one(dir, cache_mb, &mut messages);
@@ -145,14 +148,7 @@ impl SharedEndgames {
         ]
         .into_iter()
         .flatten()
-        .map(|t| {
-            format!(
-                "{} tables up to {} pieces in {}",
-                t.variant(),
-                t.max_pieces(),
-                t.dir().display()
-            )
-        })
+        .map(|t| t.describe())
         .collect()
     }
 
