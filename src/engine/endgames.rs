@@ -99,3 +99,16 @@ impl EndgameConfig {
         self.tables.as_ref().map(|t| t.hits())
     }
 }
+
+impl super::Engine {
+    /// Where the endgame databases in use were found (`russian tables up to 4 pieces in DIR`),
+    /// or `none`.
+    pub fn egtb_found(&self) -> String {
+        self.endgames.found()
+    }
+
+    /// Successful endgame database probes so far (`None` without databases).
+    pub fn egtb_hits(&self) -> Option<u64> {
+        self.endgames.hits()
+    }
+}

@@ -442,20 +442,9 @@ impl Engine {
 
     /// Uses the endgame databases in `path` (empty: none) with a cache of `cache_mb` MiB.
     pub fn set_endgames(&mut self, path: &str, cache_mb: usize) {
-        self.endgames
-            .configure(path, cache_mb.clamp(1, MAX_EGTB_CACHE_MB));
+        let cache_mb = cache_mb.clamp(1, MAX_EGTB_CACHE_MB);
+        self.endgames.configure(path, cache_mb);
         self.attach_endgames();
-    }
-
-    /// Where the endgame databases in use were found, for the user (`russian tables up to 4
-    /// pieces in DIR`), or `none`.
-    pub fn egtb_found(&self) -> String {
-        self.endgames.found()
-    }
-
-    /// Successful endgame database probes so far (`None` without databases).
-    pub fn egtb_hits(&self) -> Option<u64> {
-        self.endgames.hits()
     }
 
     fn stop_and_wait(&mut self) {
