@@ -378,6 +378,13 @@ fn bad_files_in_the_default_folder_are_said_once_and_left_out() {
         .any(|m| write_hub_move::<TurkishPosition>(m) == mv));
     let err = hub.quit();
     assert_eq!(err, "", "nothing on stderr during a Hub session");
+
+    // A client that turns the tables off before `init` hears nothing of the default folder.
+    let mut hub = Hub::start(&data);
+    hub.send("set-param name=egtb-path value=\"\"");
+    hub.send("init");
+    assert_eq!(hub.until("ready"), vec!["ready"]);
+    assert_eq!(hub.quit(), "");
     let _ = std::fs::remove_dir_all(&data);
 }
 

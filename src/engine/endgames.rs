@@ -40,11 +40,17 @@ impl EndgameConfig {
         }
     }
 
-    /// Sets the folder and cache size (the tables are opened by [`EndgameConfig::reopen`]);
-    /// another folder may have other problems, so what was shown is forgotten.
+    /// Sets the folder and cache size (the tables are opened by [`EndgameConfig::reopen`]).
+    /// Another folder has its own problems: what was said, or waits to be said, about the
+    /// last one is dropped (a client that names its own folder before `init` hears nothing
+    /// of the default one).
     pub fn configure(&mut self, path: &str, cache_mb: usize) {
         if path != self.path {
             self.shown.clear();
+            self.messages.clear();
+            if let Some(t) = &self.tables {
+                t.take_messages();
+            }
         }
         self.path = path.to_string();
         self.cache_mb = cache_mb;
