@@ -4,7 +4,8 @@
 //! both games; and bad files in the default folder (another game's tables, a file cut short,
 //! a block that fails its check) are said once in the Hub's own `info string` lines, never on
 //! stderr, and left out, while every move stays legal and the intact tables stay in use.
-//! `damka dxp` and `damka analyse` start with such a folder and say what they left out.
+//! `damka dxp` and `damka analyse` start with such a folder and say what they left out, and
+//! `damka --help` names the folder and what it holds.
 
 mod egtb_support;
 
@@ -440,6 +441,37 @@ fn analyse_and_dxp_say_what_they_left_out_and_play_on() {
             .count(),
         1,
         "{log:?}"
+    );
+    let _ = std::fs::remove_dir_all(&data);
+}
+
+/// `damka --help` ends with the default folder and what it holds.
+#[test]
+fn help_names_the_default_folder_and_what_it_holds() {
+    let data = data_home("help");
+    let folder = default_folder(&data);
+    let help = || {
+        let out = Command::new(DAMKA)
+            .arg("--help")
+            .env("XDG_DATA_HOME", &data)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let text = help();
+    assert!(
+        text.contains(&format!("from {}; none found there", folder.display())),
+        "{text}"
+    );
+    build_all::<TurkishPosition>(&folder, 2, |_, _, _| {}).unwrap();
+    let text = help();
+    assert!(
+        text.contains(&format!(
+            "from {}; found there: turkish up to 2 pieces.",
+            folder.display()
+        )),
+        "{text}"
     );
     let _ = std::fs::remove_dir_all(&data);
 }
