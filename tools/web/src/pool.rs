@@ -152,6 +152,13 @@ impl SharedEndgames {
         .collect()
     }
 
+    /// Messages of both games' tables not yet said (a block that failed its check).
+    pub fn take_messages(&self) -> Vec<String> {
+        let ru = self.russian.as_ref().map(|(t, _)| t.take_messages());
+        let tu = self.turkish.as_ref().map(|(t, _)| t.take_messages());
+        ru.into_iter().chain(tu).flatten().collect()
+    }
+
     /// Successful probes so far, both games together.
     pub fn hits(&self) -> u64 {
         let russian = self.russian.as_ref().map_or(0, |(t, _)| t.hits());
@@ -252,6 +259,10 @@ fn worker(fair: Arc<queue::Fair>, mut sessions: Sessions) {
                 search_in(&mut sessions.turkish, hash, &tables.turkish, g, r, &stop)
             }
         };
+        // A table found damaged by this search: said once in the server's log.
+        for m in sessions.endgames.take_messages() {
+            eprintln!("damka-web: {m}");
+        }
         fair.done(r.client, started.elapsed().as_secs_f64());
         // The asker may have gone (a closed page): nothing to do then.
         let _ = job.reply.send(out);
