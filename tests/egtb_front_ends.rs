@@ -389,8 +389,8 @@ fn bad_files_in_the_default_folder_are_said_once_and_left_out() {
     let _ = std::fs::remove_dir_all(&data);
 }
 
-/// The other programs with the same folder: `damka analyse` says once what it left out and
-/// still analyses; `damka dxp`, whose default-folder tables are of the other game only,
+/// The other programs with the same folder: `damka analyse` and `damka play` say once what
+/// they left out and still analyse and play; `damka dxp`, whose default-folder tables are of the other game only,
 /// says so and serves without them (a folder it is given must open, as before).
 #[test]
 fn analyse_and_dxp_say_what_they_left_out_and_play_on() {
@@ -411,6 +411,32 @@ fn analyse_and_dxp_say_what_they_left_out_and_play_on() {
     assert!(out.status.success(), "{stdout}{stderr}");
     assert_eq!(stderr.matches("0201.egtb").count(), 1, "{stderr}");
     assert!(stdout.contains("bestmove "), "{stdout}");
+
+    // `damka play`, engine against engine, with K-KK damaged too: each said once, the game
+    // played to its end.
+    damage_blocks(&folder.join("russian").join("0102.egtb"));
+    let out = Command::new(DAMKA)
+        .args([
+            "play",
+            "--fen",
+            "W:WKc3,Ke1:BKh8",
+            "--depth",
+            "2",
+            "--ascii",
+        ])
+        .args(["--white", "engine", "--black", "engine"])
+        .env("XDG_DATA_HOME", &data)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stdout.contains("Game over"), "{stdout}");
+    assert_eq!(stderr.matches("0201.egtb").count(), 1, "{stderr}");
+    assert_eq!(stderr.matches("(0102) is damaged").count(), 1, "{stderr}");
 
     // The default folder now holds only Turkish tables, and DXP plays Russian.
     std::fs::remove_dir_all(folder.join("russian")).unwrap();
