@@ -124,6 +124,7 @@ fn server(change: impl FnOnce(&mut Config)) -> (std::net::SocketAddr, Lines) {
             threads: 1,
             hash_mb: 4,
             egtb: None,
+            egtb_optional: false,
         },
         max_connections: Some(3),
     };

@@ -23,6 +23,7 @@ const RESOURCES: Resources = Resources {
     threads: 1,
     hash_mb: 8,
     egtb: None,
+    egtb_optional: false,
 };
 
 fn serve(variant: Variant, connections: usize) -> (u16, thread::JoinHandle<Vec<GameRecord>>) {

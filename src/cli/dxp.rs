@@ -157,22 +157,16 @@ pub fn run(args: DxpArgs) -> i32 {
         Ok(c) => Config { evals, ..c },
         Err(e) => return fail(&e),
     };
-    let mut resources = Resources {
+    let resources = Resources {
         threads: args.search.threads_or(1),
         hash_mb: args.search.hash_or(crate::engine::DEFAULT_HASH_MB),
         egtb: args.search.egtb.tables(),
+        // Tables named on the command line must open (a wrong folder is a bad argument);
+        // those of the default folder are used when they open, and else the games are played
+        // without them.
+        egtb_optional: args.search.egtb.path.is_none(),
     };
     let log = cfg.log.clone();
-    // Tables named on the command line must open (a wrong folder is a bad argument); those of
-    // the default folder are used when they open, and else the games are played without.
-    if args.search.egtb.path.is_none() {
-        if let Some((dir, cache)) = &resources.egtb {
-            if let Err(e) = crate::egtb::Tablebase::open(dir, args.variant, *cache) {
-                log(&format!("endgame databases not used: {e}"));
-                resources.egtb = None;
-            }
-        }
-    }
     if let Some(address) = args.connect.clone() {
         let task = Connect {
             address,

@@ -26,22 +26,32 @@ pub struct Resources {
     pub hash_mb: usize,
     /// Endgame databases: folder and cache size in MiB.
     pub egtb: Option<(PathBuf, usize)>,
+    /// The folder is the default one, not named by the user: when its tables cannot be used
+    /// for the game, that is said in the log and the games are played without them (a folder
+    /// named must open).
+    pub egtb_optional: bool,
 }
 
 impl Resources {
-    /// A game session with these resources (the endgame databases opened for `P`; the files
-    /// of the folder left out, if any, are said once on `log`).
-    pub fn session<P: Evaluate>(&self, log: &super::Log) -> Result<GameSession<P>, String> {
+    /// A game session with these resources (the endgame databases opened for `P`), and the
+    /// lines for the log about the tables: which were found, and the files left out.
+    pub fn session<P: Evaluate>(&self) -> Result<(GameSession<P>, Vec<String>), String> {
         let mut session = GameSession::<P>::new(self.threads, self.hash_mb);
+        let mut said = Vec::new();
         if let Some((dir, cache_mb)) = &self.egtb {
-            let (tb, tables) = crate::egtb::endgames::open_for::<P>(dir, *cache_mb)?;
-            for m in tb.take_messages() {
-                log(&m);
+            match crate::egtb::endgames::open_for::<P>(dir, *cache_mb) {
+                Ok((tb, tables)) => {
+                    said.push(format!("endgame databases: {}", tb.describe()));
+                    said.extend(tb.take_messages());
+                    session.searcher_mut().set_endgames(Some(tables));
+                }
+                Err(e) if self.egtb_optional => {
+                    said.push(format!("endgame databases not used: {e}"));
+                }
+                Err(e) => return Err(e),
             }
-            log(&format!("endgame databases: {}", tb.describe()));
-            session.searcher_mut().set_endgames(Some(tables));
         }
-        Ok(session)
+        Ok((session, said))
     }
 }
 
@@ -63,12 +73,16 @@ impl GameTask for Serve {
     type Output = Result<Vec<GameRecord>, String>;
 
     fn run<P: Evaluate + Perft>(self) -> Self::Output {
-        let mut session = self.resources.session::<P>(&self.config.log)?;
+        let (mut session, said) = self.resources.session::<P>()?;
         session.set_evaluator(self.config.evals.get(P::VARIANT).clone())?;
         let mut records = Vec::new();
         let mut served = 0;
+        // The port first: a caller that asked for any free port reads it from the first line.
         if let Ok(addr) = self.listener.local_addr() {
             (self.config.log)(&format!("{} follower listening on {addr}", P::VARIANT));
+        }
+        for line in &said {
+            (self.config.log)(line);
         }
         let queue = spawn_acceptor(self.listener, self.config.log.clone())?;
         let mut cfg = self.config.clone();
@@ -149,13 +163,13 @@ impl GameTask for Connect {
     fn run<P: Evaluate + Perft>(self) -> Self::Output {
         match self.connect::<P>() {
             Ok((start, link)) => {
-                let session = self
-                    .resources
-                    .session::<P>(&self.config.log)
-                    .and_then(|mut s| {
-                        s.set_evaluator(self.config.evals.get(P::VARIANT).clone())?;
-                        Ok(s)
-                    });
+                let session = self.resources.session::<P>().and_then(|(mut s, said)| {
+                    for line in &said {
+                        (self.config.log)(line);
+                    }
+                    s.set_evaluator(self.config.evals.get(P::VARIANT).clone())?;
+                    Ok(s)
+                });
                 let mut session = match session {
                     Ok(s) => s,
                     Err(e) => return (Vec::new(), Err(e)),
