@@ -133,6 +133,7 @@ fn server_of(
             threads: 1,
             hash_mb: 4,
             egtb: None,
+            egtb_optional: false,
         },
         max_connections: connections,
     };

@@ -1,6 +1,7 @@
 //! DXP over TCP on the loopback interface: damka against damka (initiator against follower)
 //! for whole games in both games, a server that keeps serving after bad connections, and the
-//! `damka dxp` program itself.
+//! `damka dxp` program itself (with the endgame databases of its default folder, played
+//! perfectly).
 
 mod dxp_support;
 
@@ -23,6 +24,7 @@ const RESOURCES: Resources = Resources {
     threads: 1,
     hash_mb: 8,
     egtb: None,
+    egtb_optional: false,
 };
 
 fn serve(variant: Variant, connections: usize) -> (u16, thread::JoinHandle<Vec<GameRecord>>) {
@@ -313,4 +315,102 @@ fn bad_arguments_and_busy_ports_are_one_line_errors() {
             "{args:?}: {err}"
         );
     }
+}
+
+/// `damka dxp` with tables built into its default folder and no option about them: every
+/// move it plays in won endings is the fastest conversion the tables know, and each game is
+/// won (the peer defends with the tables' slowest loss).
+#[test]
+fn the_program_plays_the_default_folders_tables_perfectly() {
+    use damka::core::Color;
+    use damka::egtb::{preference, Tablebase};
+    use damka::protocol::dxp::board::move_message;
+    use damka::variant::GameMove;
+    let data = std::env::temp_dir().join(format!("damka-dxp-tables-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let folder = data.join("damka").join("egtb");
+    damka::egtb::build::build_all::<RussianPosition>(&folder, 3, |_, _, _| {}).unwrap();
+    let tb = Tablebase::open(&folder, Variant::Russian, 4).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_damka"))
+        .args([
+            "dxp",
+            "--port",
+            "0",
+            "--connections",
+            "1",
+            "--movetime",
+            "0.05",
+        ])
+        .env("XDG_DATA_HOME", &data)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut log = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    log.read_line(&mut line).unwrap();
+    let port: u16 = line.trim_end().rsplit(':').next().unwrap().parse().unwrap();
+    let mut c = Client::connect(port);
+    let mut checked = 0;
+    for fen in ["W:WKc3,Ke1:Bh6", "W:WKa1,Kg1:Bd4", "W:WKb2,Kh2:Bf6"] {
+        let start = RussianPosition::from_fen(fen).unwrap();
+        c.text(&dxp_support::gamereq(&start, Color::White, 10).to_wire());
+        c.expect_acc(AccCode::Accept);
+        let mut game = Game::new(start);
+        loop {
+            let pos = *game.position();
+            if pos.side_to_move() == Color::White {
+                match c.expect() {
+                    Message::GameEnd { reason, .. } => {
+                        assert_eq!(reason, EndReason::IWin, "{fen}");
+                        c.text(
+                            &Message::GameEnd {
+                                reason,
+                                stop: false,
+                            }
+                            .to_wire(),
+                        );
+                        break;
+                    }
+                    m => dxp_support::take_move(&mut game, &m),
+                }
+                let m = *game.moves().last().unwrap();
+                let child = pos.play(&m);
+                let kept = tb
+                    .probe(&child)
+                    .unwrap()
+                    .back(m.is_capture() || m.promotes());
+                let best = tb.rank_moves(&pos).unwrap()[0].1;
+                assert_eq!(preference(kept), preference(best), "{}", pos.to_fen());
+                checked += 1;
+            } else if let Some(end) = game.result() {
+                assert_eq!(
+                    end.outcome,
+                    damka::variant::Outcome::Win(Color::White),
+                    "{fen}"
+                );
+                c.text(
+                    &Message::GameEnd {
+                        reason: EndReason::Unknown,
+                        stop: false,
+                    }
+                    .to_wire(),
+                );
+                c.expect_gameend(EndReason::Unknown, false);
+                break;
+            } else {
+                let m = tb.rank_moves(&pos).unwrap()[0].0;
+                game.play(m).unwrap();
+                c.text(&move_message::<RussianPosition>(&m, 0).to_wire());
+            }
+        }
+    }
+    assert!(checked >= 6, "{checked} moves checked");
+    drop(c);
+    let mut rest = String::new();
+    log.read_to_string(&mut rest).unwrap();
+    assert!(child.wait().unwrap().success(), "{rest}");
+    assert!(rest.contains("russian tables up to 3 pieces"), "{rest}");
+    let _ = std::fs::remove_dir_all(&data);
 }

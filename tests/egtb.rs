@@ -200,6 +200,50 @@ fn a_damaged_block_is_detected_and_never_used() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Headers that declare more than their file holds (a huge number of positions, a file cut
+/// short, one grown longer) are refused by a look at their first bytes and their length,
+/// before anything they declare is allocated; `Tablebase::open` leaves such files out with
+/// one message naming them, and a folder with none left is an error that says why.
+#[test]
+fn headers_are_bounded_by_the_file_and_bad_files_left_out_at_open() {
+    use damka::egtb::store::{check_file, read_header};
+    let dir = temp_dir("headers");
+    build_all::<RussianPosition>(&dir, 2, |_, _, _| {}).unwrap();
+    let path = |stem: &str| dir.join("russian").join(format!("{stem}.egtb"));
+    let good = check_file(&path("0101")).unwrap();
+    assert_eq!(good, (Variant::Russian, Signature::new(0, 1, 0, 1)));
+    // Positions (bytes 22..30) and blocks (30..34) raised together past any file: 2^40
+    // positions in 2^28 blocks of 4096.
+    let mut bytes = std::fs::read(path("0110")).unwrap();
+    bytes[22..30].copy_from_slice(&(1u64 << 40).to_le_bytes());
+    bytes[30..34].copy_from_slice(&(1u32 << 28).to_le_bytes());
+    std::fs::write(path("0110"), &bytes).unwrap();
+    let err = check_file(&path("0110")).unwrap_err().to_string();
+    assert!(err.contains("cut short"), "{err}");
+    let mut f = std::fs::File::open(path("0110")).unwrap();
+    assert!(read_header(&mut f).is_err());
+    // Grown by a byte: its length is not the one its header gives.
+    let mut bytes = std::fs::read(path("1001")).unwrap();
+    bytes.push(0);
+    std::fs::write(path("1001"), &bytes).unwrap();
+    assert!(check_file(&path("1001")).is_err());
+    let tb = Tablebase::open(&dir, Variant::Russian, 1).unwrap();
+    let messages = tb.take_messages();
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    assert!(
+        messages[0].contains("2 file(s) left out") && messages[0].contains("0110.egtb"),
+        "{messages:?}"
+    );
+    let p = RussianPosition::from_fen("W:WKa1:Bh6").unwrap();
+    assert!(matches!(tb.probe(&p), Err(ProbeError::Damaged(..))));
+    assert!(tb.take_messages().is_empty(), "said once");
+    // The same files as Turkish tables: none usable, and the error says why.
+    std::fs::rename(dir.join("russian"), dir.join("turkish")).unwrap();
+    let err = Tablebase::open(&dir, Variant::Turkish, 1).err().unwrap();
+    assert!(err.contains("is a russian table"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Runs `damka` with the words of `line` as its arguments (no quoting: paths without spaces).
 fn damka_line(line: &str) -> (i32, String) {
     damka(&line.split_whitespace().collect::<Vec<_>>())

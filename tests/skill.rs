@@ -1,6 +1,7 @@
 //! Strength levels (`skill` 1 to 10): level 10 is the engine as it is; lower levels play
 //! legal moves, chosen among near-best ones with a seeded randomness (the same seed gives the
-//! same moves, other seeds other moves), and weaker ones than full strength.
+//! same moves, other seeds other moves), and weaker ones than full strength; every level, in
+//! both games, answers within its clock at fast time controls.
 
 use damka::core::{Rng, Variant};
 use damka::engine::{Engine, GoMode, Limits};
@@ -136,5 +137,45 @@ fn the_weakest_level_gives_up_more_than_full_strength() {
             weak > full + 50,
             "{variant}: level 1 gave up {weak}, level 10 {full}"
         );
+    }
+}
+
+/// Every level of both games on a fast clock (a second left and 0.05 s a move, as at the end
+/// of a blitz game), from the start and from positions of a random game: each move is legal
+/// and comes before the clock would run out. The levels below 10 search several root lines
+/// under their node caps, which the clock must still cut short.
+#[test]
+fn every_level_moves_legally_within_its_time_at_fast_clocks() {
+    let clock = Limits {
+        time: Some(1.0),
+        inc: 0.05,
+        ..Limits::default()
+    };
+    let allowed = clock.time.unwrap() + clock.inc;
+    for variant in Variant::ALL {
+        let games = openings(variant, 21, 40);
+        let positions: Vec<Vec<String>> = [0, 12, 24, 36]
+            .iter()
+            .filter_map(|&i| games.get(i).cloned())
+            .collect();
+        assert_eq!(positions.len(), 4, "{variant}: a game long enough");
+        for level in 1..=10u8 {
+            let mut e = Engine::new(variant);
+            e.set_option("skill", &level.to_string()).unwrap();
+            e.set_option("seed", "3").unwrap();
+            for moves in &positions {
+                let start = std::time::Instant::now();
+                let (m, _, _) = think(&mut e, moves, clock.clone());
+                let took = start.elapsed().as_secs_f64();
+                assert!(
+                    e.legal_moves().iter().any(|l| l.hub == m),
+                    "{variant} level {level}: {m} after {moves:?}"
+                );
+                assert!(
+                    took < allowed,
+                    "{variant} level {level}: {took:.3} s of {allowed} s after {moves:?}"
+                );
+            }
+        }
     }
 }

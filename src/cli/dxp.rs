@@ -161,6 +161,10 @@ pub fn run(args: DxpArgs) -> i32 {
         threads: args.search.threads_or(1),
         hash_mb: args.search.hash_or(crate::engine::DEFAULT_HASH_MB),
         egtb: args.search.egtb.tables(),
+        // Tables named on the command line must open (a wrong folder is a bad argument);
+        // those of the default folder are used when they open, and else the games are played
+        // without them.
+        egtb_optional: args.search.egtb.path.is_none(),
     };
     let log = cfg.log.clone();
     if let Some(address) = args.connect.clone() {

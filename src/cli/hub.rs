@@ -48,16 +48,13 @@ pub fn run(args: HubArgs) -> i32 {
     if let Some(s) = args.skill {
         config.options.push(("skill".into(), s.to_string()));
     }
-    if let Some((path, cache)) = args.search.egtb.tables() {
-        config
-            .options
-            .push(("egtb-cache".into(), cache.to_string()));
-        config
-            .options
-            .push(("egtb-path".into(), path.to_string_lossy().into_owned()));
-    }
     let mut engine = Engine::new(args.variant.unwrap_or(Variant::Russian));
     engine.set_evaluators(evals);
+    // Opened now, so that `hub` declares `egtb-found` as it is; what went wrong waits in the
+    // engine's notices and reaches the client as `info string` after `init` (never stderr).
+    if let Some((path, cache)) = args.search.egtb.tables() {
+        engine.set_endgames(&path.to_string_lossy(), cache);
+    }
     let input = BufReader::with_capacity(1 << 16, io::stdin());
     // A write error means the client closed our stdout: it is gone, which ends the session
     // normally.

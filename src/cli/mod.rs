@@ -69,10 +69,47 @@ fn hint_on_a_terminal() {
     }
 }
 
+/// The end of `damka --help`: where the endgame databases used without options are, and
+/// what was found there.
+fn tables_help() -> String {
+    use crate::core::Variant;
+    let dir = crate::egtb::default_dir();
+    let found: Vec<String> = match crate::egtb::default_dir_if_present() {
+        None => Vec::new(),
+        Some(d) => Variant::ALL
+            .iter()
+            .filter_map(|&v| crate::egtb::Tablebase::open(&d, v, 1).ok())
+            .map(|t| format!("{} up to {} pieces", t.variant(), t.max_pieces()))
+            .collect(),
+    };
+    let what = if found.is_empty() {
+        "none found there (build them with `damka egtb build`)".to_string()
+    } else {
+        format!("found there: {}", found.join(", "))
+    };
+    format!(
+        "Endgame databases: used without options from {}; {what}. \
+         `--egtb-path DIR` names another folder, `--egtb-path \"\"` none.",
+        dir.display()
+    )
+}
+
 /// Parses the command line, runs it, and returns the process exit status (0 ok, 1 a check
 /// failed, 2 bad usage or input).
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
+    use clap::{CommandFactory, FromArgMatches};
+    // The folder is looked at only when help is asked for, not at every start.
+    let wants_help = std::env::args_os()
+        .skip(1)
+        .any(|a| a == "--help" || a == "-h" || a == "help");
+    let mut command = Cli::command();
+    if wants_help {
+        command = command.after_help(tables_help());
+    }
+    let cli = match command
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m))
+    {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };

@@ -153,6 +153,7 @@ fn run_variant<P: Evaluate>(
         game,
         eval,
         engine: None,
+        tables: None,
         flipped: args.flip,
         announced: None,
     }
@@ -184,6 +185,8 @@ struct Session<'a, P: Evaluate, R: BufRead, W: Write> {
     /// The evaluation of the engine's session, made when it is first needed.
     eval: Evaluator,
     engine: Option<GameSession<P>>,
+    /// The engine's endgame databases, for their messages (a table found damaged).
+    tables: Option<std::sync::Arc<crate::egtb::Tablebase>>,
     flipped: bool,
     /// The ply at which the result was last announced (announce once per ending).
     announced: Option<usize>,
@@ -400,6 +403,7 @@ impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
             self.args.search.hash_or(DEFAULT_HASH_MB),
         );
         let eval = self.eval.clone();
+        let kept = &mut self.tables;
         self.engine.get_or_insert_with(|| {
             let mut s = GameSession::new(threads, hash);
             // Made for this game by `run_variant`.
@@ -410,7 +414,14 @@ impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
             s.set_book_variety(variety);
             if let Some((dir, cache)) = egtb {
                 match crate::egtb::endgames::open_for::<P>(&dir, cache) {
-                    Ok((_, eg)) => s.searcher_mut().set_endgames(Some(eg)),
+                    Ok((tb, eg)) => {
+                        // Files of the folder left out (another game's, cut short): once.
+                        for m in tb.take_messages() {
+                            eprintln!("damka play: {m}");
+                        }
+                        *kept = Some(tb);
+                        s.searcher_mut().set_endgames(Some(eg))
+                    }
                     Err(e) => eprintln!("damka play: endgame databases not used: {e}"),
                 }
             }
@@ -441,6 +452,10 @@ impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
         let res = engine
             .search_blocking(&limits, GoMode::Think, |_| {})
             .map_err(|e| e.to_string())?;
+        // A table found damaged by this search: said once (the terminal's error stream).
+        for m in self.tables.iter().flat_map(|t| t.take_messages()) {
+            eprintln!("damka play: {m}");
+        }
         let mv = res.best.ok_or("the engine found no move")?;
         Ok((mv, res.score, res.depth))
     }

@@ -39,6 +39,11 @@ impl Tablebase {
     }
 
     /// Never called (there is no value).
+    pub fn describe(&self) -> String {
+        match *self {}
+    }
+
+    /// Never called (there is no value).
     pub fn hits(&self) -> u64 {
         match *self {}
     }

@@ -27,6 +27,10 @@ pub trait Endgames<P: Position>: Send + Sync {
     /// counters `state`; `None` when the databases cannot tell (missing, damaged, or a
     /// counter the tables cannot judge).
     fn value(&self, pos: &P, state: &P::RuleState) -> Option<Value>;
+    /// Messages for the user not yet taken (a table found missing or damaged), each once.
+    fn take_messages(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 impl<P: CountedDraws> Endgames<P> for Tablebase {
@@ -38,6 +42,10 @@ impl<P: CountedDraws> Endgames<P> for Tablebase {
     fn value(&self, pos: &P, state: &P::RuleState) -> Option<Value> {
         let v = self.probe(pos).ok()?;
         under_rules(v, pos.plies_left(state))
+    }
+
+    fn take_messages(&self) -> Vec<String> {
+        Tablebase::take_messages(self)
     }
 }
 

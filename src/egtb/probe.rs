@@ -60,37 +60,63 @@ pub struct Tablebase {
 
 impl Tablebase {
     /// Opens the tables of `variant` under `dir` (the directory given to `egtb build`, which
-    /// holds one folder per game), with a cache of `cache_mib` MiB of decoded blocks. Fails when
-    /// the folder holds no table.
+    /// holds one folder per game), with a cache of `cache_mib` MiB of decoded blocks. Each file's
+    /// header is looked at first (a few bytes): a file of another game, of another table than
+    /// its name says, or cut short is left out, and one message (`take_messages`) names them.
+    /// Fails when the folder holds no usable table.
     pub fn open(dir: &Path, variant: Variant, cache_mib: usize) -> Result<Tablebase, String> {
         let folder = dir.join(variant.name());
         let entries = std::fs::read_dir(&folder)
             .map_err(|e| format!("cannot read {}: {e}", folder.display()))?;
         let mut max_pieces = 0;
-        for e in entries.flatten() {
+        let mut refused = FxHashMap::default();
+        let mut problems = Vec::new();
+        // Bounded: a folder of many stray files costs at most this many looks.
+        for e in entries.flatten().take(MAX_FILES) {
             let name = e.file_name();
             let name = name.to_string_lossy();
-            if let Some(sig) = name.strip_suffix(".egtb").and_then(Signature::from_stem) {
-                max_pieces = max_pieces.max(sig.pieces());
+            let Some(sig) = name.strip_suffix(".egtb").and_then(Signature::from_stem) else {
+                continue;
+            };
+            match usable(&e.path(), variant, sig) {
+                Ok(()) => max_pieces = max_pieces.max(sig.pieces()),
+                Err(why) => {
+                    problems.push(format!("{name} {why}"));
+                    refused.insert(sig, Err(ProbeError::Damaged(sig, why)));
+                }
             }
         }
+        problems.sort();
+        let left_out = (!problems.is_empty()).then(|| refused_message(&problems));
         if max_pieces == 0 {
-            return Err(format!("no {variant} tables in {}", folder.display()));
+            let why = left_out.map_or(String::new(), |l| format!(" ({l})"));
+            return Err(format!("no {variant} tables in {}{why}", folder.display()));
         }
+        let summary = left_out.map(|l| format!("endgame databases in {}: {l}", folder.display()));
         let block_bytes = store::BLOCK_VALUES as usize * 2 + 64;
         Ok(Tablebase {
             dir: dir.to_path_buf(),
             variant,
             max_pieces,
-            tables: Mutex::new(FxHashMap::default()),
+            tables: Mutex::new(refused),
             cache: Mutex::new(Cache {
                 map: FxHashMap::default(),
                 order: VecDeque::new(),
                 capacity: (cache_mib.max(1) << 20) / block_bytes,
             }),
             hits: AtomicU64::new(0),
-            messages: Mutex::new(Vec::new()),
+            messages: Mutex::new(summary.into_iter().collect()),
         })
+    }
+
+    /// What is in use, for the user: `russian tables up to 4 pieces in DIR`.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} tables up to {} pieces in {}",
+            self.variant,
+            self.max_pieces,
+            self.dir.display()
+        )
     }
 
     /// The largest number of pieces of a table present.
@@ -247,3 +273,26 @@ impl Tablebase {
 }
 
 pub use super::preference;
+
+/// Most directory entries [`Tablebase::open`] looks at (the 6-piece Russian set has 155 files).
+const MAX_FILES: usize = 4096;
+
+/// Why the file at `path`, named as table `sig` of `variant`, cannot be used, if it cannot.
+fn usable(path: &Path, variant: Variant, sig: Signature) -> Result<(), String> {
+    match store::check_file(path) {
+        Err(e) => Err(format!("is damaged: {e}")),
+        Ok((v, _)) if v != variant => Err(format!("is a {v} table")),
+        Ok((_, s)) if s != sig => Err(format!("holds table {}", s.stem())),
+        Ok(_) => Ok(()),
+    }
+}
+
+/// The one message about the files left out: the first few named, the rest counted.
+fn refused_message(problems: &[String]) -> String {
+    const NAMED: usize = 4;
+    let mut text = problems[..problems.len().min(NAMED)].join("; ");
+    if problems.len() > NAMED {
+        text.push_str(&format!("; and {} more", problems.len() - NAMED));
+    }
+    format!("{} file(s) left out: {text}", problems.len())
+}

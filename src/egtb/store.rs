@@ -320,11 +320,38 @@ fn bad(msg: &str) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, msg.to_string())
 }
 
-/// Reads and checks the header of an open file.
-pub fn read_header(f: &mut File) -> io::Result<Header> {
+/// Most values per block a file may declare: decoding a block allocates that many.
+const MAX_BLOCK_VALUES: u32 = 1 << 16;
+
+/// Most tokens a file's entropy code may declare.
+const MAX_TOKENS: usize = (1 << 16) + 64;
+
+/// The fixed start of a file: its game and signature, what it holds and how long its header
+/// is. Read before anything is allocated, so a damaged or foreign file costs a few bytes.
+struct Prefix {
+    fixed: [u8; HEADER_LEN],
+    code_head: [u8; 6],
+    variant: Variant,
+    sig: Signature,
+    width: u8,
+    block: u32,
+    positions: u64,
+    blocks: u64,
+    tokens: usize,
+}
+
+impl Prefix {
+    /// Where the data starts: after the fixed part, the code, the offsets and the CRC.
+    fn data_start(&self) -> u64 {
+        (HEADER_LEN + 6 + 5 * self.tokens) as u64 + 8 * (self.blocks + 1) + 4
+    }
+}
+
+fn read_prefix(f: &mut File) -> io::Result<Prefix> {
     f.seek(SeekFrom::Start(0))?;
     let mut h = [0u8; HEADER_LEN];
-    f.read_exact(&mut h)?;
+    f.read_exact(&mut h)
+        .map_err(|_| bad("shorter than a table header"))?;
     if &h[0..8] != MAGIC {
         return Err(bad("not a damka endgame database file"));
     }
@@ -337,16 +364,70 @@ pub fn read_header(f: &mut File) -> io::Result<Header> {
     let block = u32::from_le_bytes(h[18..22].try_into().unwrap());
     let positions = u64::from_le_bytes(h[22..30].try_into().unwrap());
     let blocks = u32::from_le_bytes(h[30..34].try_into().unwrap()) as u64;
-    if !matches!(width, 1 | 2) || block == 0 || blocks != positions.div_ceil(block as u64) {
+    if !matches!(width, 1 | 2)
+        || block == 0
+        || block > MAX_BLOCK_VALUES
+        || blocks != positions.div_ceil(block as u64)
+    {
         return Err(bad("inconsistent header"));
     }
     let mut code_head = [0u8; 6];
-    f.read_exact(&mut code_head)?;
-    let common = u16::from_le_bytes([code_head[0], code_head[1]]);
+    f.read_exact(&mut code_head)
+        .map_err(|_| bad("shorter than a table header"))?;
     let tokens = u32::from_le_bytes(code_head[2..6].try_into().unwrap()) as usize;
-    if tokens > (1 << 16) + 64 || blocks > 1 << 32 {
+    if tokens > MAX_TOKENS {
         return Err(bad("inconsistent header"));
     }
+    Ok(Prefix {
+        fixed: h,
+        code_head,
+        variant,
+        sig,
+        width,
+        block,
+        positions,
+        blocks,
+        tokens,
+    })
+}
+
+/// A quick look at a table file without reading its data: the game and signature its header
+/// names, after checking that the file is as long as its header says (a file cut short by a
+/// failed copy or download is caught here, before any probe).
+pub fn check_file(path: &Path) -> io::Result<(Variant, Signature)> {
+    let mut f = File::open(path)?;
+    let len = f.metadata()?.len();
+    let p = read_prefix(&mut f)?;
+    let start = p.data_start();
+    if len < start {
+        return Err(bad(&format!(
+            "cut short: {len} bytes, its header alone takes {start}"
+        )));
+    }
+    f.seek(SeekFrom::Start(start - 12))?;
+    let mut end = [0u8; 8];
+    f.read_exact(&mut end)?;
+    let want = start.saturating_add(u64::from_le_bytes(end));
+    if len != want {
+        return Err(bad(&format!(
+            "{len} bytes where its header says {want}{}",
+            if len < want { " (cut short)" } else { "" }
+        )));
+    }
+    Ok((p.variant, p.sig))
+}
+
+/// Reads and checks the header of an open file: everything it declares is bounded by the
+/// file's length before it is allocated, and the data must end where the file ends.
+pub fn read_header(f: &mut File) -> io::Result<Header> {
+    let len = f.metadata()?.len();
+    let p = read_prefix(f)?;
+    if len < p.data_start() {
+        return Err(bad("cut short: shorter than its header"));
+    }
+    let (h, code_head, blocks, tokens) = (p.fixed, p.code_head, p.blocks, p.tokens);
+    let (variant, sig, width, block, positions) = (p.variant, p.sig, p.width, p.block, p.positions);
+    let common = u16::from_le_bytes([code_head[0], code_head[1]]);
     let mut code_bytes = vec![0u8; 5 * tokens];
     f.read_exact(&mut code_bytes)?;
     let mut rest = vec![0u8; 8 * (blocks as usize + 1) + 4];
@@ -366,6 +447,17 @@ pub fn read_header(f: &mut File) -> io::Result<Header> {
     if offsets.windows(2).any(|w| w[1] < w[0]) {
         return Err(bad("block offsets out of order"));
     }
+    let data_start = p.data_start();
+    if offsets.last().map(|&end| data_start.saturating_add(end)) != Some(len) {
+        return Err(bad(
+            "its length is not the one its header gives (cut short?)",
+        ));
+    }
+    // No block is longer than its values written raw, with the mode byte and the CRC.
+    let longest = 1 + u64::from(block) * u64::from(width) + 4;
+    if offsets.windows(2).any(|w| w[1] - w[0] > longest) {
+        return Err(bad("a block longer than a block can be"));
+    }
     let lengths = code_bytes
         .chunks(5)
         .map(|c| (u32::from_le_bytes(c[0..4].try_into().unwrap()), c[4]))
@@ -381,7 +473,7 @@ pub fn read_header(f: &mut File) -> io::Result<Header> {
         block,
         positions,
         offsets,
-        data_start: (HEADER_LEN + code_head.len() + code_bytes.len() + rest.len()) as u64,
+        data_start,
         code,
     })
 }

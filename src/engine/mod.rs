@@ -462,8 +462,7 @@ impl Engine {
     /// Opens the endgame databases for the current game and gives them to its searcher.
     fn attach_endgames(&mut self) {
         self.stop_and_wait();
-        let (path, cache_mb) = (&self.settings.egtb_path, self.settings.egtb_cache_mb);
-        self.endgames.reopen(path, cache_mb, self.variant());
+        self.endgames.reopen(self.variant());
         let tables = self.endgames.tables.clone();
         match &mut self.game {
             AnySession::Russian(s) => s
@@ -477,14 +476,11 @@ impl Engine {
 
     /// Uses the endgame databases in `path` (empty: none) with a cache of `cache_mb` MiB.
     pub fn set_endgames(&mut self, path: &str, cache_mb: usize) {
+        let cache_mb = cache_mb.clamp(1, MAX_EGTB_CACHE_MB);
         self.settings.egtb_path = path.to_string();
-        self.settings.egtb_cache_mb = cache_mb.clamp(1, MAX_EGTB_CACHE_MB);
+        self.settings.egtb_cache_mb = cache_mb;
+        self.endgames.configure(path, cache_mb);
         self.attach_endgames();
-    }
-
-    /// Successful endgame database probes so far (`None` without databases).
-    pub fn egtb_hits(&self) -> Option<u64> {
-        self.endgames.hits()
     }
 
     fn stop_and_wait(&mut self) {

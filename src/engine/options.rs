@@ -103,6 +103,16 @@ const OPTIONS: &[Declared] = &[
         },
     },
     Declared {
+        // What `egtb-path` found for the current game, for a GUI to show; read-only (a value
+        // set is accepted and changes nothing, so a client that sends back every parameter
+        // it was given gets no error).
+        name: "egtb-found",
+        access: Access::Text {
+            get: |e| e.egtb_found(),
+            set: |_, _| Ok(()),
+        },
+    },
+    Declared {
         name: "egtb-cache",
         access: Access::Int {
             min: 1,

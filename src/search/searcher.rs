@@ -138,6 +138,14 @@ impl<P: Evaluate> Searcher<P> {
         std::mem::take(&mut self.notices)
     }
 
+    /// Messages of the endgame databases not yet taken (a table found damaged by a search),
+    /// for front ends that hold no handle on the tables themselves (DXP).
+    pub fn take_endgame_messages(&self) -> Vec<String> {
+        self.endgames
+            .as_ref()
+            .map_or_else(Vec::new, |e| e.take_messages())
+    }
+
     /// Forgets everything learnt: table (cleared in parallel), killers and history.
     pub fn clear(&mut self) {
         self.stop_and_wait();

@@ -27,17 +27,32 @@ pub struct Resources {
     pub hash_mb: usize,
     /// Endgame databases: folder and cache size in MiB.
     pub egtb: Option<(PathBuf, usize)>,
+    /// The folder is the default one, not named by the user: when its tables cannot be used
+    /// for the game, that is said in the log and the games are played without them (a folder
+    /// named must open).
+    pub egtb_optional: bool,
 }
 
 impl Resources {
-    /// A game session with these resources (the endgame databases opened for `P`).
-    pub fn session<P: Evaluate>(&self) -> Result<GameSession<P>, String> {
+    /// A game session with these resources (the endgame databases opened for `P`), and the
+    /// lines for the log about the tables: which were found, and the files left out.
+    pub fn session<P: Evaluate>(&self) -> Result<(GameSession<P>, Vec<String>), String> {
         let mut session = GameSession::<P>::new(self.threads, self.hash_mb);
+        let mut said = Vec::new();
         if let Some((dir, cache_mb)) = &self.egtb {
-            let (_, tables) = crate::egtb::endgames::open_for::<P>(dir, *cache_mb)?;
-            session.searcher_mut().set_endgames(Some(tables));
+            match crate::egtb::endgames::open_for::<P>(dir, *cache_mb) {
+                Ok((tb, tables)) => {
+                    said.push(format!("endgame databases: {}", tb.describe()));
+                    said.extend(tb.take_messages());
+                    session.searcher_mut().set_endgames(Some(tables));
+                }
+                Err(e) if self.egtb_optional => {
+                    said.push(format!("endgame databases not used: {e}"));
+                }
+                Err(e) => return Err(e),
+            }
         }
-        Ok(session)
+        Ok((session, said))
     }
 }
 
@@ -59,12 +74,16 @@ impl GameTask for Serve {
     type Output = Result<Vec<GameRecord>, String>;
 
     fn run<P: Evaluate + Perft>(self) -> Self::Output {
-        let mut session = self.resources.session::<P>()?;
+        let (mut session, said) = self.resources.session::<P>()?;
         session.set_evaluator(self.config.evals.get(P::VARIANT).clone())?;
         let mut records = Vec::new();
         let mut served = 0;
+        // The port first: a caller that asked for any free port reads it from the first line.
         if let Ok(addr) = self.listener.local_addr() {
             (self.config.log)(&format!("{} follower listening on {addr}", P::VARIANT));
+        }
+        for line in &said {
+            (self.config.log)(line);
         }
         let silent_for = self.config.busy_idle_timeout;
         let queue = spawn_acceptor(self.listener, self.config.log.clone(), silent_for)?;
@@ -286,7 +305,10 @@ impl GameTask for Connect {
     fn run<P: Evaluate + Perft>(self) -> Self::Output {
         match self.connect::<P>() {
             Ok((start, link)) => {
-                let session = self.resources.session::<P>().and_then(|mut s| {
+                let session = self.resources.session::<P>().and_then(|(mut s, said)| {
+                    for line in &said {
+                        (self.config.log)(line);
+                    }
                     s.set_evaluator(self.config.evals.get(P::VARIANT).clone())?;
                     Ok(s)
                 });

@@ -277,6 +277,10 @@ impl<'a, P: Evaluate> Table<'a, P> {
             f.depth,
             self.ours.remaining(sent)
         ));
+        // A table found damaged by this search: said once in the log.
+        for m in self.session.searcher().take_endgame_messages() {
+            self.conn.log(&m);
+        }
         let mut game = self.session.game().clone();
         game.play_unchecked(mv);
         self.session.set_game(game);

@@ -210,6 +210,12 @@ pub unsafe extern "system" fn getmove(
             // SAFETY: `mv` is a writable CBmove.
             unsafe { *mv = moves::cb_move(chosen, &before) };
         }
+        // A message about the endgame databases replaces the last status line, once.
+        let notes = s.brain.take_notes();
+        if !notes.is_empty() {
+            // SAFETY: `str` is NULL or 255 bytes.
+            unsafe { write_cstr(str, STATUS_SIZE, &format!("damka: {}", notes.join("; "))) };
+        }
         let me = before.side;
         match s.brain.ending_after(&chosen.text) {
             Some(Ending::Draw) => CB_DRAW,
@@ -307,8 +313,10 @@ pub fn command(text: &str) -> (bool, String) {
             true,
             format!(
                 "{}\nRussian draughts engine (CheckerBoard game type 25).\n\
-                 The same search as the damka program (Hub, DXP).\nGPL-3.0-or-later",
-                link::engine_name()
+                 The same search as the damka program (Hub, DXP).\n\
+                 Endgame databases: {}\nGPL-3.0-or-later",
+                link::engine_name(),
+                crate::shared().brain.egtb_found()
             ),
         ),
         ("help", _) => (true, HELP_FILE.to_string()),

@@ -198,6 +198,8 @@ pub struct Brain {
     /// The settings the GUI can change (the session holds what it was given of them).
     settings: EngineSettings,
     endgames: EndgameConfig,
+    /// Messages for the user not yet shown (tables of the default folder left out).
+    notes: Vec<String>,
 }
 
 impl Default for Brain {
@@ -215,12 +217,28 @@ impl Brain {
             session: GameSession::new(settings.threads, settings.hash_mb),
             settings,
             endgames: EndgameConfig::new(),
+            notes: Vec::new(),
         };
         let _ = brain.set_book(default_book(Variant::Russian));
         if let Some(dir) = damka::egtb::default_dir_if_present() {
-            let _ = brain.set_egtb_path(&dir.to_string_lossy());
+            brain.notes = brain.set_egtb_path(&dir.to_string_lossy());
         }
         brain
+    }
+
+    /// Messages for the user not yet shown (endgame database files left out, a table found
+    /// damaged in a search), each once. Call with no search running.
+    pub fn take_notes(&mut self) -> Vec<String> {
+        let mut out = std::mem::take(&mut self.notes);
+        out.extend(self.session.searcher_mut().take_notices());
+        out.extend(self.endgames.take_messages());
+        out
+    }
+
+    /// Where the endgame databases in use were found (`russian tables up to 4 pieces in
+    /// DIR`), or `none`.
+    pub fn egtb_found(&self) -> String {
+        self.endgames.found()
     }
 
     /// Sets the game: a start position (FEN) and the moves played from it (any notation damka
@@ -410,15 +428,13 @@ impl Brain {
     pub fn set_egtb_path(&mut self, path: &str) -> Vec<String> {
         self.halt();
         self.settings.egtb_path = path.to_string();
-        let cache_mb = self.settings.egtb_cache_mb;
-        self.endgames.reopen(path, cache_mb, Variant::Russian);
+        self.endgames.configure(path, self.settings.egtb_cache_mb);
+        self.endgames.reopen(Variant::Russian);
         let tables = self.endgames.tables.clone();
         self.session
             .searcher_mut()
             .set_endgames(tables.map(|t| t as Arc<dyn Endgames<RussianPosition>>));
-        let mut notes = self.session.searcher_mut().take_notices();
-        notes.extend(self.endgames.take_messages());
-        notes
+        self.take_notes()
     }
 
     /// Forgets what earlier games taught the table.

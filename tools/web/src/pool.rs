@@ -127,9 +127,12 @@ impl SharedEndgames {
             cache_mb: usize,
             messages: &mut Vec<String>,
         ) -> Option<Opened<P>> {
-            open_for::<P>(dir, cache_mb)
+            let opened = open_for::<P>(dir, cache_mb)
                 .map_err(|e| messages.push(format!("endgame databases not used: {e}")))
-                .ok()
+                .ok()?;
+            // Files of the folder left out (another game's, cut short), said once at start.
+            messages.extend(opened.0.take_messages());
+            Some(opened)
         }
         let mut messages = Vec::new();
         let russian = one(dir, cache_mb, &mut messages);
@@ -145,15 +148,15 @@ impl SharedEndgames {
         ]
         .into_iter()
         .flatten()
-        .map(|t| {
-            format!(
-                "{} tables up to {} pieces in {}",
-                t.variant(),
-                t.max_pieces(),
-                t.dir().display()
-            )
-        })
+        .map(|t| t.describe())
         .collect()
+    }
+
+    /// Messages of both games' tables not yet said (a block that failed its check).
+    pub fn take_messages(&self) -> Vec<String> {
+        let ru = self.russian.as_ref().map(|(t, _)| t.take_messages());
+        let tu = self.turkish.as_ref().map(|(t, _)| t.take_messages());
+        ru.into_iter().chain(tu).flatten().collect()
     }
 
     /// Successful probes so far, both games together.
@@ -256,6 +259,10 @@ fn worker(fair: Arc<queue::Fair>, mut sessions: Sessions) {
                 search_in(&mut sessions.turkish, hash, &tables.turkish, g, r, &stop)
             }
         };
+        // A table found damaged by this search: said once in the server's log.
+        for m in sessions.endgames.take_messages() {
+            eprintln!("damka-web: {m}");
+        }
         fair.done(r.client, started.elapsed().as_secs_f64());
         // The asker may have gone (a closed page): nothing to do then.
         let _ = job.reply.send(out);

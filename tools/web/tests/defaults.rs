@@ -1,7 +1,9 @@
 //! What damka-web takes without options: endgame databases built into the default folder
 //! (`damka egtb build` with no `--dir`) are used, and `--egtb-path ""` turns them off; the
 //! games are kept in the user's data folder. The server says at start which tables it uses and
-//! where it keeps the games, which is what these tests read.
+//! where it keeps the games, which is what these tests read. Bad files in the folder (another
+//! game's tables, a table cut short) are said once at start and left out, and the searches of
+//! the server's pool play the endings the tables cover perfectly.
 
 use damka::variant::RussianPosition;
 use std::io::{BufRead, BufReader};
@@ -89,4 +91,90 @@ fn games_are_kept_in_the_data_folder_named_in_the_first_line() {
     let left: Vec<_> = std::fs::read_dir(&cwd).unwrap().collect();
     assert!(left.is_empty(), "files in the working folder: {left:?}");
     let _ = std::fs::remove_dir_all(&root);
+}
+
+/// A folder with Russian tables up to 3 pieces, one cut short, and Russian files where the
+/// Turkish tables go: one message per game at start, and every move of won Russian endings
+/// searched by the pool is the fastest conversion (or the slowest loss).
+#[test]
+fn bad_files_are_said_once_and_the_pool_plays_endings_perfectly() {
+    use damka::dispatch::PerGame;
+    use damka::egtb::{preference, Tablebase, Value};
+    use damka::game::Game;
+    use damka::variant::{GameMove, Notation, Position};
+    use damka_web::pool::{Pool, SearchRequest, SharedEndgames, FULL_SKILL};
+
+    let dir = std::env::temp_dir().join(format!("damka-web-badtables-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    damka::egtb::build::build_all::<RussianPosition>(&dir, 3, |_, _, _| {}).unwrap();
+    let (ru, tu) = (dir.join("russian"), dir.join("turkish"));
+    std::fs::create_dir_all(&tu).unwrap();
+    for f in ["0101.egtb", "0210.egtb"] {
+        std::fs::copy(ru.join(f), tu.join(f)).unwrap();
+    }
+    let cut = std::fs::OpenOptions::new()
+        .write(true)
+        .open(ru.join("0120.egtb"))
+        .unwrap();
+    cut.set_len(cut.metadata().unwrap().len() - 3).unwrap();
+
+    let (endgames, messages) = SharedEndgames::open(&dir, 1);
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("0120.egtb") && m.contains("cut short")),
+        "{messages:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("turkish") && m.contains("russian table")),
+        "{messages:?}"
+    );
+    assert_eq!(endgames.describe().len(), 1);
+
+    let tb = Tablebase::open(&dir, damka::core::Variant::Russian, 4).unwrap();
+    let pool = Pool::with_endgames(1, 1, 4, endgames);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let mut checked = 0;
+    for fen in ["W:WKc3,Ke1:Bh6", "W:WKa1,Kg1:Bd4", "W:WKb2,Kh2:Bf6"] {
+        let start = RussianPosition::from_fen(fen).unwrap();
+        assert!(matches!(tb.probe(&start), Ok(Value::Win(_))), "{fen}");
+        let mut game = Game::new(start);
+        while !game.is_over() && game.ply() < 40 {
+            let pos = *game.position();
+            let request = SearchRequest {
+                game: PerGame::Russian(game.clone()),
+                movetime: 0.05,
+                clock: None,
+                skill: FULL_SKILL,
+                client: None,
+                cancel: None,
+            };
+            let reply = rt.block_on(pool.search(request)).unwrap();
+            let m = reply.best;
+            assert!(pos.legal_moves().contains(&m), "{fen}");
+            if damka::egtb::pieces_on_board(&pos) <= 3 {
+                let kept = tb
+                    .probe(&pos.play(&m))
+                    .unwrap()
+                    .back(m.is_capture() || m.promotes());
+                let best = tb.rank_moves(&pos).unwrap()[0].1;
+                assert_eq!(preference(kept), preference(best), "{}", game.ply());
+                checked += 1;
+            }
+            game.play(m).unwrap();
+        }
+        assert_eq!(
+            game.result().map(|e| e.outcome),
+            Some(damka::variant::Outcome::Win(damka::core::Color::White)),
+            "{fen}"
+        );
+    }
+    assert!(checked >= 6, "{checked}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
