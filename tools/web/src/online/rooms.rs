@@ -6,7 +6,7 @@ use crate::api::parse_color;
 use crate::app::App;
 use crate::service::Hint;
 
-/// The rooms being played `creator` holds, if that is its share or more (issue 50): a quarter
+/// The rooms being played `creator` holds, if that is its share or more: a quarter
 /// of the places still free, at least one. However many addresses open rooms, the server
 /// fills up slowly enough that a newcomer still gets a place, unless as many address groups
 /// as places each hold one.
@@ -88,21 +88,33 @@ impl App {
         room.first_move_ms = self.online.limits.first_move_ms;
         let now = Instant::now();
         room.take_seat(color, token.clone(), now);
+        room.creator = client.map(crate::guard::group);
+        self.open_room(room, true, now)?;
+        Ok(Seat {
+            room: id,
+            role: Role::Player(color),
+            token: Some(token),
+        })
+    }
+
+    /// Saves the new `room` and holds it (under the creator's fair share if `share`), once
+    /// there is space and, on a node of several, its lease.
+    fn open_room(&self, mut room: Room, share: bool, now: Instant) -> Result<(), ApiError> {
         let mut rooms = self.online.lock();
-        let creator = client.map(crate::guard::group);
-        if let Some(held) = over_room_share(&rooms, creator, self.online.limits.max_rooms) {
+        let held = over_room_share(&rooms, room.creator, self.online.limits.max_rooms);
+        if let Some(held) = held.filter(|_| share) {
             return Err(ApiError::Limit(format!(
                 "this address holds {held} of the games being played, its share while the \
                  server fills up; finish one first"
             )));
         }
-        room.creator = creator;
         if !make_space(&mut rooms, self.online.limits.max_rooms, &self.online.db) {
             return Err(ApiError::Limit(format!(
                 "the server holds {} games being played, the most it takes; try again later",
                 self.online.limits.max_rooms
             )));
         }
+        let id = room.id.clone();
         if let Some(c) = &self.online.cluster {
             // The lease first: a room is never saved without its owner.
             if !c.claim(&self.online.db, &id).map_err(super::reconnecting)? {
@@ -111,12 +123,8 @@ impl App {
             (room.events, room.watch_events) = c.channels(&id);
         }
         self.online.commit(&mut room, now)?;
-        rooms.insert(id.clone(), room);
-        Ok(Seat {
-            room: id,
-            role: Role::Player(color),
-            token: Some(token),
-        })
+        rooms.insert(id, room);
+        Ok(())
     }
 
     /// Enters room `id`: the seat `token` holds, else the free seat (unless `watch`), else a
@@ -179,7 +187,12 @@ impl App {
                             "a player of room {id} cannot watch it as a spectator"
                         )))
                     }
-                    Some(c) => (Role::Player(c), Some(t.to_string())),
+                    Some(c) => {
+                        if room.release(c, now) {
+                            left = self.online.commit(room, now)?;
+                        }
+                        (Role::Player(c), Some(t.to_string()))
+                    }
                     None => {
                         return Err(ApiError::Bad(format!(
                             "stale or forged token: it holds no seat in room {id}"
@@ -218,6 +231,9 @@ impl App {
                     }
                 },
             };
+            if let Role::Player(c) = role {
+                room.present[c.index()] += 1;
+            }
             let spectator = matches!(role, Role::Spectator(_));
             let mut first = vec![serde_json::json!({ "type": "room", "room": room.view(now) }).to_string()];
             if spectator {
@@ -256,6 +272,13 @@ impl App {
 
     /// [`App::leave_room`] on a room this node plays.
     pub(crate) fn leave_here(&self, seat: &Seat) {
+        if let Role::Player(c) = seat.role {
+            let _ = self.online.with(&seat.room, |room, _| {
+                let n = &mut room.present[c.index()];
+                *n = n.saturating_sub(1);
+                Ok(())
+            });
+        }
         if let Role::Spectator(n) = seat.role {
             let _ = self.online.with(&seat.room, |room, _| {
                 room.spectators = room.spectators.saturating_sub(1);
@@ -331,6 +354,72 @@ impl App {
         self.route_op(seat, "decline", serde_json::json!({}), || {
             self.player_change(seat, |room, c, _| room.decline_draw(c))
         })
+    }
+
+    /// The player aborts the game (before its first move only).
+    pub fn room_abort(self: &Arc<Self>, seat: &Seat) -> Result<(), ApiError> {
+        self.route_op(seat, "abort", serde_json::json!({}), || {
+            self.player_change(seat, |room, c, now| room.abort(c, now))
+        })
+    }
+
+    /// The player offers a rematch, or accepts the opponent's offer: then a new room opens
+    /// with the colours swapped, each player's token holding its new seat, and the old room
+    /// names it ([`Room::rematch`]). It counts in the rooms `client` may create.
+    pub fn room_rematch(
+        self: &Arc<Self>,
+        seat: &Seat,
+        client: Option<IpAddr>,
+    ) -> Result<(), ApiError> {
+        let args = serde_json::json!({ "client": client.map(|a| a.to_string()) });
+        self.route_op(seat, "rematch", args, || self.rematch_here(seat, client))
+    }
+
+    /// [`App::room_rematch`] on a room this node plays.
+    pub(crate) fn rematch_here(
+        self: &Arc<Self>,
+        seat: &Seat,
+        client: Option<IpAddr>,
+    ) -> Result<(), ApiError> {
+        let color = player_of(seat)?;
+        self.online.check_running()?;
+        // The new room's id is set in the old one at once (not yet saved nor sent), so that a
+        // second acceptance finds it; the old room tells its pages once the new one exists.
+        let planned = self.online.with(&seat.room, |room, now| {
+            if !room.offer_rematch(color).map_err(ApiError::Bad)? {
+                self.online.commit(room, now)?;
+                return Ok(None);
+            }
+            if !self.online.created.take(client) {
+                return Err(ApiError::Limit(format!(
+                    "at most {} new rooms a minute from one address; try again later",
+                    self.online.limits.rooms_per_minute
+                )));
+            }
+            let id = format!("r{}", random_hex::<8>()?);
+            let new = room
+                .rematch_room(id.clone(), unix_now(), now)
+                .map_err(ApiError::Bad)?;
+            room.rematch = Some(id);
+            Ok(Some(new))
+        })?;
+        let Some(mut new) = planned else {
+            return Ok(());
+        };
+        let (id, now) = (new.id.clone(), Instant::now());
+        new.creator = client.map(crate::guard::group);
+        let left = new.time_to_flag(now);
+        let opened = self.open_room(new, false, now);
+        self.online.with(&seat.room, |room, now| {
+            match &opened {
+                Ok(()) => room.rematch_offer = None,
+                Err(_) => room.rematch = None,
+            }
+            self.online.commit(room, now).map(|_| ())
+        })?;
+        opened?;
+        self.arm_flag(&id, left);
+        Ok(())
     }
 
     /// A spectator's proposal for the next move (its text or, preferred, its squares); the
@@ -488,6 +577,9 @@ impl App {
                     room.first_move_ms = self.online.limits.first_move_ms;
                     if room.started() && !room.is_over() {
                         room.turn_start = Some(now);
+                        // The server's stop was nobody's doing: the player to move is not
+                        // charged for finding it again, up to the grace.
+                        room.hold(now, self.online.limits.grace_ms);
                         armed.push((id.clone(), room.time_to_flag(now)));
                     }
                     rooms.insert(id.clone(), room);
