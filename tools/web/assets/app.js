@@ -45,6 +45,19 @@ function connected() {
   return socket && socket.readyState === WebSocket.OPEN;
 }
 
+// The header's word on the connection (`data-state`: online, offline, connecting, local).
+function setConnection(state, text) {
+  const el = $("#connection");
+  el.dataset.state = state;
+  el.textContent = text;
+  el.classList.toggle("online", state === "online");
+}
+
+// Whether the game shown is played by the server (a room, or a local game kept there).
+function serverGame() {
+  return Boolean(room.online.room || (game && !game.id.startsWith(local.PREFIX)));
+}
+
 // Games against the engine and hot seat run in this browser (local.js) unless the settings
 // say "on the server" or the browser cannot (no WebAssembly, or the engine's files are not
 // served beside the page).
@@ -201,8 +214,7 @@ function connect() {
   socket.addEventListener("open", () => {
     net.reached();
     retryDelay = 500;
-    $("#connection").textContent = "connected";
-    $("#connection").classList.add("online");
+    setConnection("online", "connected");
     const id = location.hash.slice(1);
     const inRoom = room.online.room || room.roomFromPath();
     // Back in a room after a reload or a dropped connection: the same seat, by its token,
@@ -218,6 +230,7 @@ function connect() {
       // A game's link, or the last game this browser played: never one nobody asked for.
       socket.send(JSON.stringify({ type: "join", game: id || start.lastGame() }));
     } else {
+      document.body.classList.add("choosing");
       start.showForm();
       drawStatus();
     }
@@ -226,13 +239,35 @@ function connect() {
   });
   socket.addEventListener("message", (e) => receive(JSON.parse(e.data)));
   socket.addEventListener("close", () => {
-    $("#connection").textContent = "disconnected, retrying";
-    $("#connection").classList.remove("online");
+    if (!game || serverGame()) {
+      setConnection("offline", "Offline: reconnecting, the clocks are stopped");
+      room.freezeClocks();
+    } else {
+      setConnection("local", "engine in this browser");
+    }
     draw();
-    // Back-off, so that a server that is down is not called ten times a second.
+    // Tried again twice a second, then every second: back at once when the server is, and
+    // not called ten times a second while it is down.
     retryTimer = setTimeout(connect, retryDelay);
-    retryDelay = Math.min(8000, retryDelay * 2);
+    retryDelay = Math.min(1000, retryDelay * 2);
   });
+}
+
+// A game arrived to be played or watched: the form folds away (the New game button brings
+// it back) and the board comes wholly into view, whatever the page was scrolled to.
+function began() {
+  document.body.classList.remove("choosing");
+  if (!game.status.over) start.hideForm();
+  $("#move-input").placeholder = game.variant === "turkish" ? "d3-d4, d3xd5 or 10-14" : "c3-d4, c3:e5:g7 or 10-14";
+  requestAnimationFrame(boardInView);
+}
+
+// Scrolls the page so that the clocks, the board and the status are wholly on screen: to the
+// top when they fit below the header (a phone's layout), else to the board's section.
+function boardInView() {
+  const bottom = $("#status").getBoundingClientRect().bottom + window.scrollY;
+  if (bottom <= window.innerHeight) window.scrollTo(0, 0);
+  else $(".play").scrollIntoView({ block: "start" });
 }
 
 // A state that holds more moves than the one shown: the new move is animated and heard, and
@@ -278,6 +313,8 @@ function receive(msg) {
     if (game && game.id === msg.room.id && msg.room.moves.length !== game.moves.length) viewing = null;
     const before = game;
     game = withBoards(room.asGame(msg.room));
+    if (!before || before.id !== game.id) began();
+    if (before && before.id === game.id && !before.rematch && game.rematch) room.followRematch(game.rematch);
     arrived(before, game);
     settleOffline(game);
     settleTyped(game, before);
@@ -300,6 +337,7 @@ function receive(msg) {
       }
       const before = game;
       game = withBoards(msg.game);
+      if (fresh) began();
       room.showClocks(game, clockOwner);
       arrived(before, game);
       settleOffline(game);
@@ -396,10 +434,15 @@ function drawResult() {
   const over = game && game.status.over && viewing === null;
   $("#result").hidden = !over;
   if (!over) return;
-  $("#result-text").textContent = resultWords(game.status) + " (" + game.status.result + ")";
-  // A rematch of an online game needs both players' consent, which the server does not
-  // negotiate yet: offered for local games only.
-  $('[data-action="rematch"]').hidden = Boolean(room.online.room);
+  const aborted = game.status.result === "*";
+  const words = resultWords(game.status, game.board);
+  $("#result-text").textContent = aborted ? words : words + " (" + game.status.result + ")";
+  // Online, a rematch is offered to the opponent, who accepts with the same button.
+  const v = room.online.room ? room.online.view : null;
+  const rematch = $('[data-action="rematch"]');
+  rematch.hidden = Boolean(v && (room.online.role === "spectator" || v.rematch));
+  rematch.disabled = Boolean(v && v.rematch_offer === room.online.role);
+  rematch.textContent = !v ? "Rematch" : v.rematch_offer === room.online.role ? "Rematch offered" : v.rematch_offer ? "Accept rematch" : "Offer a rematch";
 }
 
 // Whether Black made the game's first move: the side to move at the start, worked out from
@@ -409,6 +452,9 @@ function startsWithBlack() {
   return (game.side === "black") === (n % 2 === 0);
 }
 
+// The status line: one message, the one that matters now (a move held while offline, a
+// refusal, an earlier position looked at, the connection lost, then the game's own state),
+// worded for whoever is at this page.
 function drawStatus() {
   if (!game) {
     let ready = connected() ? "Choose a game and press Start" : "Connecting to the server";
@@ -417,10 +463,20 @@ function drawStatus() {
     return;
   }
   let text;
-  if (room.online.room) {
+  if (offline) {
+    text = "Not connected: your move " + offline.move.text + " is pending and will be sent when the connection is back";
+  } else if (lastError) {
+    text = lastError;
+  } else if (viewing !== null) {
+    text = "Looking at move " + viewing + " of " + game.moves.length + " (click the last move or press End to go back)";
+  } else if (serverGame() && !connected() && !game.status.over) {
+    text = "Not connected to the server: the clocks are stopped until it is back; a move you make is held and sent then";
+  } else if (room.online.room) {
     text = room.statusText(game);
   } else if (game.status.over) {
     text = "Game over: " + game.status.text + ", " + game.status.result;
+  } else if (!owned()) {
+    text = "Read-only: you are watching this game. " + game.status.text;
   } else if (game.thinking) {
     text = game.status.text + ": the engine is thinking";
   } else if (game.opponent === "engine") {
@@ -428,16 +484,28 @@ function drawStatus() {
   } else {
     text = game.status.text;
   }
-  if (!room.online.room && !owned()) text += ". Read-only: " + READ_ONLY;
-  if (viewing !== null) {
-    text += ". Looking at move " + viewing + " of " + game.moves.length + " (click the last move to go back)";
-  }
-  if (game.notice) text += ". " + game.notice;
-  if (offline) {
-    text += ". Not connected: your move " + offline.move.text + " is pending and will be sent when the connection is back";
-  }
-  if (lastError) text += ". " + lastError;
+  if (game.notice && !offline && !lastError) text += ". " + game.notice;
   statusEl.textContent = text;
+}
+
+// A score in plain words, from White's: "White +0.17", "Black +0.40", "Even".
+function plainScore(whiteScore) {
+  if (Math.abs(whiteScore) < 1) return "Even";
+  return (whiteScore > 0 ? "White +" : "Black +") + (Math.abs(whiteScore) / 100).toFixed(2);
+}
+
+// A line of moves numbered as in a score sheet from the position shown: "12. c3-d4 f6-g5",
+// "12... f6-g5 13. c3-d4" when Black moves first.
+function numberedLine(moves) {
+  const before = game.moves.length + (startsWithBlack() ? 1 : 0);
+  return moves
+    .map((m, i) => {
+      const ply = before + i;
+      const number = Math.floor(ply / 2) + 1;
+      if (ply % 2 === 0) return number + ". " + m;
+      return i === 0 ? number + "... " + m : m;
+    })
+    .join(" ");
 }
 
 function drawEvaluation() {
@@ -452,8 +520,7 @@ function drawEvaluation() {
     // White's share of the bar is on White's side of the board.
     $("#evalbar").classList.toggle("flipped", flipped);
     $("#evalfill").style.height = (share * 100).toFixed(1) + "%";
-    const forWhite = ev.white_score >= 0 ? "+" : "";
-    parts.push("White " + forWhite + (ev.white_score / 100).toFixed(2) + " (" + ev.score_text + " for " + game.side + ", depth " + ev.depth + "): " + ev.pv.join(" "));
+    parts.push(plainScore(ev.white_score) + " (depth " + ev.depth + "): " + numberedLine(ev.pv.slice(0, 10)));
   }
   analysisEl.textContent = parts.join("  |  ");
 }
@@ -511,25 +578,36 @@ const actions = {
   },
   pdn: downloadPdn,
   import: importGame,
-  rematch: () => game && startGame(start.rematchValues(game)),
+  rematch: () => {
+    if (room.online.room) return send({ type: "rematch", room: room.online.room });
+    if (game) startGame(start.rematchValues(game));
+  },
   new: () => start.showForm(true),
   mute: feel.toggleMute,
   theme: feel.toggleTheme,
   "copy-link": feel.copyLink,
-  resign: () => room.online.room && confirmResign() && send({ type: "resign", room: room.online.room }),
+  // Resigning ends the game: asked once more, beside the button.
+  resign: () => {
+    room.online.confirming = true;
+    room.drawPanel();
+  },
+  "resign-confirm": () => {
+    room.online.confirming = false;
+    if (room.online.room) send({ type: "resign", room: room.online.room });
+  },
+  abort: () => room.online.room && send({ type: "abort", room: room.online.room }),
   draw: () => room.online.room && send({ type: "draw", room: room.online.room }),
   decline: () => room.online.room && send({ type: "decline", room: room.online.room }),
   opinion: () => room.online.room && send({ type: "opinion", room: room.online.room }),
 };
 
-// Resigning ends the game: asked once more, unless the page is driven by a test (the
-// dialog would block it).
-function confirmResign() {
-  return navigator.webdriver || window.confirm("Resign this game?");
-}
-
 document.addEventListener("click", (e) => {
   const el = e.target.closest("[data-action]");
+  // A click anywhere else takes the question back.
+  if (room.online.confirming && !(el && /^resign/.test(el.dataset.action))) {
+    room.online.confirming = false;
+    room.drawPanel();
+  }
   if (el && actions[el.dataset.action]) {
     e.preventDefault();
     actions[el.dataset.action]();
@@ -559,8 +637,8 @@ $("#keyboard").addEventListener("submit", (e) => {
 
 document.addEventListener("keydown", (e) => {
   if (e.target.closest("input, textarea, select") || e.ctrlKey || e.metaKey || e.altKey) return;
-  // On the board the arrow keys move its cursor (board.js).
-  if (e.target.closest("#board")) return;
+  // Wherever the focus is: on the board too, where the arrow keys reach here unless the board
+  // is in keyboard mode (board.js keeps them then).
   if (!game) return;
   const ply = viewing === null ? game.moves.length : viewing;
   const keys = {
@@ -579,6 +657,12 @@ document.addEventListener("keydown", (e) => {
   }
 });
 
+// The network back, or the page shown again: try the server at once.
+window.addEventListener("online", () => serverGame() && connect());
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible" && game && serverGame()) connect();
+});
+
 net.keep();
 net.onBack(() => {
   $("#connection").textContent = localPlay() ? "engine in this browser" : "connecting";
@@ -591,6 +675,7 @@ Promise.all([local.setup($("#engine-place"), connect), net.probe()]).then(() =>
     join: (id) => send({ type: "join", game: id }),
     form: (notice) => {
       lastError = notice;
+      document.body.classList.add("choosing");
       start.showForm();
       drawStatus();
     },

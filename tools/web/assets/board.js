@@ -15,8 +15,9 @@
 //   });
 //   board.set({ board, playable, legal, lastMove, hint, flipped, mustCapture, pending });
 //
-// The board takes the keyboard focus too: arrow keys move a cursor (drawn only while the board
-// has the focus), Enter or Space does what a click on the cursor's square does.
+// The board takes the keyboard focus too. In keyboard mode (the board reached by Tab, or Enter
+// pressed on it; a pointer on the board ends it) the arrow keys move a cursor and Enter or
+// Space does what a click on the cursor's square does; out of it the keys go to the page.
 
 const FILES = "abcdefgh";
 const SVG = "http://www.w3.org/2000/svg";
@@ -69,6 +70,7 @@ export class DraughtsBoard {
       pending: [], // squares marked data-pending (a move not yet confirmed by the server)
     };
     this.cursor = null; // [column, row] on screen of the keyboard cursor
+    this.keyboard = false; // keyboard mode (see setKeyboard)
     this.selection = null; // {from, steps: [landing squares entered so far]}
     this.legalKey = "[]";
     this.drag = null;
@@ -85,7 +87,17 @@ export class DraughtsBoard {
     this.el.setAttribute("aria-label", "Board: arrow keys move the cursor, Enter picks a square");
     this.el.addEventListener("keydown", (e) => this.handleKey(e));
     this.el.addEventListener("click", (e) => this.handleClick(e));
-    this.el.addEventListener("pointerdown", (e) => this.pointerDown(e));
+    this.el.addEventListener("pointerdown", (e) => {
+      this.pointedAt = performance.now();
+      this.setKeyboard(false);
+      this.pointerDown(e);
+    });
+    this.pointedAt = 0;
+    // Focus that no pointer brought (Tab): the person is on the keyboard.
+    this.el.addEventListener("focus", () => {
+      if (performance.now() - this.pointedAt > 500) this.setKeyboard(true);
+    });
+    this.el.addEventListener("blur", () => this.setKeyboard(false));
     window.addEventListener("pointermove", (e) => this.pointerMove(e));
     window.addEventListener("pointerup", (e) => this.pointerUp(e));
     window.addEventListener("pointercancel", () => this.endDrag());
@@ -181,10 +193,30 @@ export class DraughtsBoard {
     this.render();
   }
 
-  // Arrow keys move the cursor on screen; Enter or Space clicks its square.
+  /** Keyboard mode on or off (`data-keyboard` on the board while on). */
+  setKeyboard(on) {
+    if (this.keyboard === on) return;
+    this.keyboard = on;
+    this.el.toggleAttribute("data-keyboard", on);
+    this.render();
+  }
+
+  // In keyboard mode the arrow keys move the cursor on screen and Enter or Space clicks its
+  // square; Enter or Space enters the mode, Escape leaves it; any other key is the page's.
   handleKey(event) {
     const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
     if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (!this.keyboard) {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      event.preventDefault();
+      event.stopPropagation();
+      this.setKeyboard(true);
+      return;
+    }
+    if (event.key === "Escape") {
+      event.stopPropagation();
+      return this.setKeyboard(false);
+    }
     if (!this.cursor) this.cursor = this.startCursor();
     if (steps[event.key]) {
       const [dc, dr] = steps[event.key];
@@ -361,8 +393,9 @@ export class DraughtsBoard {
   drawLines() {
     const st = this.state;
     const lines = [];
-    if (st.lastMove) lines.push([st.lastMove, "last-line"]);
+    // The hint under the last move's line, which stays readable where they cross.
     if (st.hint) lines.push([st.hint, "hint-line"]);
+    if (st.lastMove) lines.push([st.lastMove, "last-line"]);
     const shapes = [];
     for (const [mv, cls] of lines) {
       const points = [mv.from, ...mv.path].map((n) => {

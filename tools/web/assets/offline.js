@@ -77,13 +77,16 @@ export function begin(here, page) {
   if (!serverless()) {
     if (!local.chosen() || onServer) return page.connect();
     connection.textContent = "engine in this browser";
+    connection.dataset.state = "local";
   } else if (!here) {
     // Nothing to play here: only the server can help, so it is called until it answers.
     connection.textContent = "offline";
+    connection.dataset.state = "offline";
     if (server === "unreachable") page.connect();
     return page.form("");
   } else {
     connection.textContent = badge();
+    connection.dataset.state = "local";
     if (onServer) {
       notice = "The " + (inRoom ? "room " + inRoom : "game " + id) + " is played on the server, which is not reachable";
       history.replaceState(null, "", "/");

@@ -5,6 +5,9 @@
 const $ = (sel) => document.querySelector(sel);
 const form = $("#new-game");
 const LAST_KEY = "damka-last-game";
+const FORM_KEY = "damka-form";
+// The form's settings this browser remembers (the place to play is local.js's).
+const REMEMBERED = ["variant", "opponent", "color", "clock", "skill", "movetime"];
 const tokenKey = (id) => "damka-game-" + id;
 
 function storage(fn) {
@@ -54,6 +57,36 @@ export function clockValues() {
   if (value === "none") return null;
   const [time, increment] = value.split("+").map(Number);
   return { time, increment };
+}
+
+/** Remembers the form's settings and the evaluation switch in this browser. */
+export function saveForm() {
+  const kept = {};
+  for (const name of REMEMBERED) kept[name] = form.elements[name].value;
+  kept.eval = document.querySelector("#eval-toggle").checked;
+  storage((s) => s.setItem(FORM_KEY, JSON.stringify(kept)));
+}
+
+// The settings remembered, each only if the form still offers it.
+function restoreForm() {
+  let kept = null;
+  try {
+    kept = JSON.parse(storage((s) => s.getItem(FORM_KEY)) || "null");
+  } catch (e) {
+    kept = null; // damaged: the defaults
+  }
+  if (!kept || typeof kept !== "object") return;
+  for (const name of REMEMBERED) {
+    const field = form.elements[name];
+    const value = String(kept[name]);
+    if ([...field.options].some((o) => o.value === value)) field.value = value;
+  }
+  document.querySelector("#eval-toggle").checked = kept.eval === true;
+}
+
+/** Folds the form away (a game is being played; the New game button brings it back). */
+export function hideForm() {
+  form.hidden = true;
 }
 
 /** Shows the form; `focus`: and takes the person to it (the New game button). */
@@ -106,4 +139,7 @@ export function rematchValues(game) {
 
 form.elements.opponent.addEventListener("change", showFields);
 form.elements.clock.addEventListener("change", showFields);
+form.addEventListener("change", saveForm);
+document.querySelector("#eval-toggle").addEventListener("change", saveForm);
+restoreForm();
 showFields();

@@ -7,10 +7,12 @@ const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 const other = (c) => (c === "white" ? "black" : "white");
 
 /** The banner's sentence for a finished game, from the server's status text (`White wins
- *  (no legal move)`, `draw (threefold repetition)`, `Black wins (White's time ran out)`). */
-export function resultWords(status) {
+ *  (no legal move)`, `draw (threefold repetition)`, `Black wins (White's time ran out)`) and
+ *  the final `board` (64 characters), which tells a side with no pieces from one blocked. */
+export function resultWords(status, board) {
   const aborted = /^game aborted \((.*)\)$/.exec(status.text || "");
   if (aborted) return "Game aborted: " + aborted[1];
+  if (/^game aborted by /.test(status.text || "")) return cap(status.text);
   const m = /^(White wins|Black wins|draw)(?: \((.*)\))?$/.exec(status.text || "");
   if (!m) return cap(status.text || "Game over");
   const [, outcome, reason] = m;
@@ -21,7 +23,11 @@ export function resultWords(status) {
   const winner = outcome.split(" ")[0];
   const loser = winner === "White" ? "Black" : "White";
   if (!reason) return outcome;
-  if (reason === "no legal move") return `${outcome}: ${loser} has no legal move`;
+  if (reason === "no legal move") {
+    const mine = loser === "White" ? /[wW]/ : /[bB]/;
+    if (board && !mine.test(board)) return `${outcome}: ${loser} has no pieces left`;
+    return `${outcome}: ${loser} has no legal move`;
+  }
   if (/time ran out$/.test(reason)) return `${outcome} on time`;
   return `${outcome}: ${reason}`;
 }
