@@ -194,3 +194,33 @@ def test_online_abort_rematch_resign_decline(first, new_browser):
     finally:
         b.d.quit()
         c.d.quit()
+
+
+def test_premoves(p):
+    """Against the engine thinking 2 s a move: a premove queued while it thinks is shown and
+    played at once after its move; one that is not legal then is dropped with a note; a
+    click cancels a queued one."""
+    p.new_game("russian", "engine", "black", movetime="2")
+    p.wait(lambda: "thinking" in p.status(), "the engine thinking")
+    p.click_square("f6")
+    p.click_square("g5")
+    p.wait(lambda: p.status().startswith("premove f6-g5 queued"), "the premove queued")
+    assert p.d.find_elements(By.CSS_SELECTOR, '#board [data-square="g5"][data-premove]'), "shown"
+    p.wait(lambda: len(p.moves()) >= 2, "the engine's move and the premove")
+    assert p.moves()[1] == "f6-g5", p.moves()
+    p.wait(lambda: "thinking" in p.status(), "the engine thinking again")
+    p.click_square("h6")
+    p.click_square("e3")
+    p.wait(lambda: p.status().startswith("premove h6-e3 queued"), "a premove that cannot be legal")
+    p.wait(lambda: p.status() == "premove h6-e3 dropped: not a legal move now", "dropped with a note")
+    assert len(p.moves()) == 3, p.moves()
+    p.play(["g5", "h4"] if "h4" not in p.pieces() else ["b6", "a5"])
+    p.wait(lambda: "thinking" in p.status(), "the engine thinking a third time")
+    p.click_square("d6")
+    p.click_square("c5")
+    p.wait(lambda: "queued" in p.status(), "queued")
+    p.click_square("a1")
+    p.wait(lambda: p.status() == "premove cancelled", "cancelled by a click")
+    assert not p.d.find_elements(By.CSS_SELECTOR, "#board [data-premove]")
+    p.wait(lambda: len(p.moves()) == 5, "the engine's move")
+    p.my_turn()

@@ -523,6 +523,7 @@ def main():
              lambda: play.test_board_in_view(sized, server.url)),
             ("play: keys after a board click, keyboard mode", fresh(lambda: play.test_keys_after_a_board_click(p))),
             ("play: one status message", fresh(lambda: play.test_one_status_message(p))),
+            ("play: premoves played, dropped, cancelled", fresh(lambda: play.test_premoves(p))),
             ("play: offline banner, clocks stopped", fresh(lambda: play.test_offline_clocks_stop(p, server.stop, server.start))),
             ("play: online abort, rematch, declined draw, resign confirmed",
              fresh(lambda: play.test_online_abort_rematch_resign_decline(p, sized))),

@@ -109,6 +109,7 @@ function sendMove(move, view) {
 // must capture marked.
 function refused(square, from) {
   if (!game) return;
+  if (premoveClick(square)) return;
   const live = viewing === null;
   const mover = live && game.can_move && !offline ? moverNow() : null;
   let why = null;
@@ -124,6 +125,68 @@ function refused(square, from) {
   lastError = r.text;
   feel.sound("refused");
   draw();
+}
+
+// Premoves, as on lidraughts: while the other side (the engine, the online opponent) thinks,
+// the player may queue one move of their own, its piece then its landing square; it is shown
+// on the board, cancelled by another click, played at once on the player's turn when it is
+// legal then, and dropped with a note when it is not.
+let premove = null; // {from} picked, or {from, to} queued
+
+// The colour this page plays against someone who may be thinking now, or null.
+function premoveColour() {
+  if (room.online.room) return /^(white|black)$/.test(room.online.role) ? room.online.role : null;
+  return game.opponent === "engine" && owned() ? game.color : null;
+}
+
+// A click while it is not the player's turn: a premove picked, queued or cancelled; true if
+// the click was that.
+function premoveClick(square) {
+  const colour = premoveColour();
+  if (!colour || viewing !== null || game.status.over || offline || game.side === colour) return false;
+  if (room.online.room && !(game.seats[0] && game.seats[1])) return false;
+  const piece = game.boards[game.moves.length][squareIndex(square)];
+  const own = piece !== "." && (piece.toLowerCase() === "w") === (colour === "white");
+  if (premove && premove.to) {
+    premove = null;
+    lastError = "premove cancelled";
+  } else if (!premove) {
+    if (!own) return false;
+    premove = { from: square };
+    lastError = "premove: now its landing square (played when it is your turn)";
+  } else if (own) {
+    premove = square === premove.from ? null : { from: square };
+    lastError = premove ? "premove: now its landing square (played when it is your turn)" : "premove cancelled";
+  } else {
+    premove.to = square;
+    lastError = "premove " + premove.from + "-" + square + " queued: played on your turn if legal then (click the board to cancel)";
+  }
+  draw();
+  return true;
+}
+
+// A new state: a queued premove is played if it is the player's turn and it is legal, else
+// dropped with the reason.
+function playPremove() {
+  if (!premove || !game) return;
+  if (!premove.to) {
+    if (game.status.over || myTurn()) premove = null;
+    return;
+  }
+  if (game.status.over) {
+    lastError = "premove " + premove.from + "-" + premove.to + " dropped: the game is over";
+    premove = null;
+    return draw();
+  }
+  if (!myTurn()) return;
+  const { from, to } = premove;
+  premove = null;
+  const mv = game.legal.find((m) => m.from === from && (m.path[m.path.length - 1] === to || m.path[0] === to));
+  if (!mv) {
+    lastError = "premove " + from + "-" + to + " dropped: not a legal move now";
+    return draw();
+  }
+  sendMove({ path: [mv.from, ...mv.path] }, mv);
 }
 
 const READ_ONLY = "this game belongs to the browser that started it: you are watching it";
@@ -253,6 +316,12 @@ function connect() {
   });
 }
 
+// A move was played since `before`: what was said about the position before is over (a
+// refusal, a premove's note), so the status line says what is true now.
+function moved(before) {
+  if (before && before.id === game.id && before.moves.length !== game.moves.length) lastError = "";
+}
+
 // A game arrived to be played or watched: the form folds away (the New game button brings
 // it back) and the board comes wholly into view, whatever the page was scrolled to.
 function began() {
@@ -313,12 +382,14 @@ function receive(msg) {
     if (game && game.id === msg.room.id && msg.room.moves.length !== game.moves.length) viewing = null;
     const before = game;
     game = withBoards(room.asGame(msg.room));
+    moved(before);
     if (!before || before.id !== game.id) began();
     if (before && before.id === game.id && !before.rematch && game.rematch) room.followRematch(game.rematch);
     arrived(before, game);
     settleOffline(game);
     settleTyped(game, before);
     draw();
+    playPremove();
   } else if (msg.type === "owner") {
     start.keepToken(msg.game, msg.token);
   } else if (room.receiveOnline(msg)) {
@@ -337,6 +408,7 @@ function receive(msg) {
       }
       const before = game;
       game = withBoards(msg.game);
+      moved(before);
       if (fresh) began();
       room.showClocks(game, clockOwner);
       arrived(before, game);
@@ -344,7 +416,9 @@ function receive(msg) {
       settleTyped(game, before);
       start.rememberGame(game);
       if (location.hash.slice(1) !== game.id) history.replaceState(null, "", "#" + game.id);
+      if (fresh) premove = null;
       draw();
+      playPremove();
       requestEvaluation();
     }
   } else if (msg.type === "hint") {
@@ -410,6 +484,7 @@ function draw() {
     flipped: flipped,
     mustCapture: live ? mustCapture : [],
     pending: pendingMove ? [pendingMove.from, pendingMove.path[pendingMove.path.length - 1]] : [],
+    premove: premove && live ? [premove.from, premove.to].filter(Boolean) : [],
   });
   if (board.pendingAnimation) {
     const [mv, before] = board.pendingAnimation;

@@ -13,7 +13,7 @@
 //     onChoose: (moves, pick) => ...,        // several moves fit: call pick(move) or pick(null)
 //     onRefuse: (square, from) => ...,       // a click that starts or ends no legal move
 //   });
-//   board.set({ board, playable, legal, lastMove, hint, flipped, mustCapture, pending });
+//   board.set({ board, playable, legal, lastMove, hint, flipped, mustCapture, pending, premove });
 //
 // The board takes the keyboard focus too. In keyboard mode (the board reached by Tab, or Enter
 // pressed on it; a pointer on the board ends it) the arrow keys move a cursor and Enter or
@@ -68,6 +68,7 @@ export class DraughtsBoard {
       flipped: false,
       mustCapture: [], // squares marked data-must-capture
       pending: [], // squares marked data-pending (a move not yet confirmed by the server)
+      premove: [], // squares marked data-premove (a move queued for the player's turn)
     };
     this.cursor = null; // [column, row] on screen of the keyboard cursor
     this.keyboard = false; // keyboard mode (see setKeyboard)
@@ -349,6 +350,7 @@ export class DraughtsBoard {
     const movable = new Set(sel ? [] : st.legal.map((m) => m.from));
     const must = new Set(st.mustCapture || []);
     const pending = new Set(st.pending || []);
+    const premove = new Set(st.premove || []);
     const cursor = this.cursor;
     const cells = [];
     for (let row = 0; row < 8; row++) {
@@ -370,6 +372,7 @@ export class DraughtsBoard {
           if (movable.has(name)) cell.classList.add("movable");
           if (must.has(name)) cell.dataset.mustCapture = "true";
           if (pending.has(name)) cell.dataset.pending = "true";
+          if (premove.has(name)) cell.dataset.premove = "true";
           const p = st.board[index];
           if (p !== ".") {
             const piece = document.createElement("div");
