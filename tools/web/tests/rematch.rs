@@ -233,6 +233,11 @@ async fn white_back_after(grace_ms: i64, away_ms: u64, name: &str) -> (i64, i64)
 
 #[tokio::test]
 async fn a_restart_charges_the_player_to_move_only_beyond_the_grace() {
+    if std::env::var_os("DAMKA_WEB_TEST_PG").is_some() {
+        // A site of several nodes (PostgreSQL) keeps its clocks running across a stop by
+        // design (docs/web.md, "A site of several nodes"): the grace is a single server's.
+        return;
+    }
     // Back within the grace: nothing charged for the time the server took away.
     let (now, saved) = white_back_after(5_000, 800, "grace-within").await;
     assert!(now <= saved && now > saved - 300, "{now} of {saved}");
