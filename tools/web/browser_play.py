@@ -41,7 +41,8 @@ def bottom(p):
 
 def test_board_in_view(new_browser, url):
     """On each size: Start reachable on the first load, the board wholly on screen after Start
-    (the page scrolled to the bottom before), after every move and after a rematch."""
+    (the page scrolled to the bottom before), after every move and after a rematch; a move in
+    a finished game refused with the reason."""
     for width, height, touch_screen in SIZES:
         d = new_browser(width, height, touch_screen)
         try:
@@ -66,6 +67,9 @@ def test_board_in_view(new_browser, url):
             tap_move(p, ["c3", "e5"], touch_screen)
             p.wait(lambda: shown(p, "#result"), "the banner")
             assert p.text("result-text").startswith("White wins: Black has no pieces left"), p.text("result-text")
+            # A move (or a premove) in a finished game: refused with the reason.
+            tap(p, "e5", touch_screen)
+            p.wait(lambda: p.status() == "the game is over", "the refusal after the end")
             bottom(p)
             before = p.js("return location.hash")
             p.action("rematch")
