@@ -322,12 +322,17 @@ function moved(before) {
   if (before && before.id === game.id && before.moves.length !== game.moves.length) lastError = "";
 }
 
+// The typed-move box's examples, in the notation of `variant`.
+function movePlaceholder(variant) {
+  $("#move-input").placeholder = variant === "turkish" ? "d3-d4, d3xd5 or 10-14" : "c3-d4, c3:e5:g7 or 10-14";
+}
+
 // A game arrived to be played or watched: the form folds away (the New game button brings
 // it back) and the board comes wholly into view, whatever the page was scrolled to.
 function began() {
   document.body.classList.remove("choosing");
   if (!game.status.over) start.hideForm();
-  $("#move-input").placeholder = game.variant === "turkish" ? "d3-d4, d3xd5 or 10-14" : "c3-d4, c3:e5:g7 or 10-14";
+  movePlaceholder(game.variant);
   requestAnimationFrame(boardInView);
 }
 
@@ -695,6 +700,9 @@ $("#eval-toggle").addEventListener("change", () => {
   draw();
   requestEvaluation();
 });
+
+form.elements.variant.addEventListener("change", () => game || movePlaceholder(form.elements.variant.value));
+movePlaceholder(form.elements.variant.value);
 
 form.addEventListener("submit", (e) => {
   e.preventDefault();
