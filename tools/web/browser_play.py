@@ -147,8 +147,9 @@ def test_offline_clocks_stop(p, stop, start):
 def test_online_abort_rematch_resign_decline(first, new_browser):
     """White on a desktop, Black on a 390x844 phone, a watcher on a 360x740 phone: Black
     aborts before the first move, White offers a rematch, Black accepts: both move to the
-    new room with the colours swapped (the watcher follows); a draw declined is told to the
-    offerer and the watcher; a resignation needs its confirmation."""
+    new room with the colours swapped (the watcher follows); a premove by White while Black
+    thinks; a draw declined is told to the offerer and the watcher; a resignation needs its
+    confirmation."""
     a = Room(first.d, first.url)
     a.open()
     a.new_game("russian", "online", "white", clock="300+3")
@@ -183,12 +184,19 @@ def test_online_abort_rematch_resign_decline(first, new_browser):
         tap_move(b, ["c3", "d4"], True)
         a.wait(lambda: a.status().startswith("Your move"), "Black's turn")
         assert not shown(a, '[data-action="abort"]'), "no abort after the first move"
+        # White queues a premove while Black thinks; it is played on White's turn.
+        tap(b, "g3", True)
+        tap(b, "h4", True)
+        b.wait(lambda: b.status().startswith("premove g3-h4 queued"), "White's premove")
         a.action("draw")
         b.wait(lambda: shown(b, '[data-action="decline"]'), "the draw offer beside the board")
         assert inside_screen(b, ['[data-action="decline"]'])[0] == [], "Decline on screen"
         b.action("decline")
         a.wait(lambda: a.status().startswith("Your draw offer was declined"), "the offerer told")
         c.wait(lambda: "declined the draw" in c.status(), "the watcher told")
+        a.play(["f6", "g5"])
+        for page in (a, b, c):
+            page.wait(lambda p=page: p.moves() == ["c3-d4", "f6-g5", "g3-h4"], "the premove played at once")
         a.action("resign")
         a.wait(lambda: shown(a, '[data-action="resign-confirm"]'), "the question")
         assert not b.text("result-text"), "one tap does not resign"
