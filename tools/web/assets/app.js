@@ -5,15 +5,16 @@
 // moves played, not a board per move: the page rebuilds the earlier positions from the start
 // board (see replay in board.js).
 
-import { DraughtsBoard, squareIndex, playedMove, replay } from "/assets/board.js";
+import { DraughtsBoard, squareIndex } from "/assets/board.js";
 import * as room from "/assets/online.js";
 import * as feel from "/assets/feel.js";
 import { animateMove } from "/assets/animate.js";
-import { drawMoveList, afterMove } from "/assets/moves.js";
-import { resultWords, refusal, typedRefusal } from "/assets/words.js";
+import { drawMoveList, afterMove, choose, downloadPdn, withBoards } from "/assets/moves.js";
+import { resultWords, refusal, typedRefusal, gameLine, plainScore, numberedLine } from "/assets/words.js";
 import * as start from "/assets/start.js";
 import * as local from "/assets/local.js";
 import * as net from "/assets/offline.js";
+import * as premove from "/assets/premove.js";
 
 const $ = (sel) => document.querySelector(sel);
 const statusEl = $("#status");
@@ -37,7 +38,7 @@ const pendingRequests = [];
 
 const board = new DraughtsBoard($("#board"), {
   onMove: (mv) => sendMove({ path: [mv.from, ...mv.path] }, mv),
-  onChoose: (moves, pick) => choose(moves, pick),
+  onChoose: (moves, pick) => choose(chooser, moves, pick),
   onRefuse: (square, from) => refused(square, from),
 });
 
@@ -45,13 +46,6 @@ function connected() {
   return socket && socket.readyState === WebSocket.OPEN;
 }
 
-// The header's word on the connection (`data-state`: online, offline, connecting, local).
-function setConnection(state, text) {
-  const el = $("#connection");
-  el.dataset.state = state;
-  el.textContent = text;
-  el.classList.toggle("online", state === "online");
-}
 
 // Whether the game shown is played by the server (a room, or a local game kept there).
 function serverGame() {
@@ -109,7 +103,11 @@ function sendMove(move, view) {
 // must capture marked.
 function refused(square, from) {
   if (!game) return;
-  if (premoveClick(square)) return;
+  const note = premove.click(game, square, premoveColour());
+  if (note) {
+    lastError = note;
+    return draw();
+  }
   const live = viewing === null;
   const mover = live && game.can_move && !offline ? moverNow() : null;
   let why = null;
@@ -127,66 +125,24 @@ function refused(square, from) {
   draw();
 }
 
-// Premoves, as on lidraughts: while the other side (the engine, the online opponent) thinks,
-// the player may queue one move of their own, its piece then its landing square; it is shown
-// on the board, cancelled by another click, played at once on the player's turn when it is
-// legal then, and dropped with a note when it is not.
-let premove = null; // {from} picked, or {from, to} queued
-
-// The colour this page plays against someone who may be thinking now, or null.
+// The colour this page plays against someone who may be thinking now (premove.js), or null.
 function premoveColour() {
-  if (room.online.room) return /^(white|black)$/.test(room.online.role) ? room.online.role : null;
+  if (viewing !== null || offline) return null;
+  if (room.online.room) {
+    const seated = game.seats[0] && game.seats[1];
+    return seated && /^(white|black)$/.test(room.online.role) ? room.online.role : null;
+  }
   return game.opponent === "engine" && owned() ? game.color : null;
 }
 
-// A click while it is not the player's turn: a premove picked, queued or cancelled; true if
-// the click was that.
-function premoveClick(square) {
-  const colour = premoveColour();
-  if (!colour || viewing !== null || game.status.over || offline || game.side === colour) return false;
-  if (room.online.room && !(game.seats[0] && game.seats[1])) return false;
-  const piece = game.boards[game.moves.length][squareIndex(square)];
-  const own = piece !== "." && (piece.toLowerCase() === "w") === (colour === "white");
-  if (premove && premove.to) {
-    premove = null;
-    lastError = "premove cancelled";
-  } else if (!premove) {
-    if (!own) return false;
-    premove = { from: square };
-    lastError = "premove: now its landing square (played when it is your turn)";
-  } else if (own) {
-    premove = square === premove.from ? null : { from: square };
-    lastError = premove ? "premove: now its landing square (played when it is your turn)" : "premove cancelled";
-  } else {
-    premove.to = square;
-    lastError = "premove " + premove.from + "-" + square + " queued: played on your turn if legal then (click the board to cancel)";
-  }
-  draw();
-  return true;
-}
-
-// A new state: a queued premove is played if it is the player's turn and it is legal, else
-// dropped with the reason.
+// A new state: a queued premove played, or dropped with the reason.
 function playPremove() {
-  if (!premove || !game) return;
-  if (!premove.to) {
-    if (game.status.over || myTurn()) premove = null;
-    return;
+  const r = game && premove.settle(game, myTurn());
+  if (r && r.move) return sendMove({ path: [r.move.from, ...r.move.path] }, r.move);
+  if (r) {
+    lastError = r.note;
+    draw();
   }
-  if (game.status.over) {
-    lastError = "premove " + premove.from + "-" + premove.to + " dropped: the game is over";
-    premove = null;
-    return draw();
-  }
-  if (!myTurn()) return;
-  const { from, to } = premove;
-  premove = null;
-  const mv = game.legal.find((m) => m.from === from && (m.path[m.path.length - 1] === to || m.path[0] === to));
-  if (!mv) {
-    lastError = "premove " + from + "-" + to + " dropped: not a legal move now";
-    return draw();
-  }
-  sendMove({ path: [mv.from, ...mv.path] }, mv);
 }
 
 const READ_ONLY = "this game belongs to the browser that started it: you are watching it";
@@ -225,19 +181,6 @@ function formValues() {
   };
 }
 
-// The page's game of a view: every move with its squares, and every board of the game
-// rebuilt from the start (the server sends the board now only, which the last one must be).
-function withBoards(view) {
-  const moves = view.moves.map(playedMove);
-  const boards = replay(view.start, moves);
-  if (boards[boards.length - 1] !== view.board) {
-    // Counted for the browser tests (window.damkaReplayMismatches); the server's board wins.
-    window.damkaReplayMismatches = (window.damkaReplayMismatches || 0) + 1;
-    console.warn("damka: the moves replayed do not give the server's board", view.id);
-    boards[boards.length - 1] = view.board;
-  }
-  return Object.assign({}, view, { moves, boards });
-}
 
 // Whose low time this page warns of in a local game: the person's against the engine, the
 // side to move in hot seat (both players are here).
@@ -277,7 +220,7 @@ function connect() {
   socket.addEventListener("open", () => {
     net.reached();
     retryDelay = 500;
-    setConnection("online", "connected");
+    net.setConnection("online", "connected");
     const id = location.hash.slice(1);
     const inRoom = room.online.room || room.roomFromPath();
     // Back in a room after a reload or a dropped connection: the same seat, by its token,
@@ -303,10 +246,10 @@ function connect() {
   socket.addEventListener("message", (e) => receive(JSON.parse(e.data)));
   socket.addEventListener("close", () => {
     if (!game || serverGame()) {
-      setConnection("offline", "Offline: reconnecting, the clocks are stopped");
+      net.setConnection("offline", "Offline: reconnecting, the clocks are stopped");
       room.freezeClocks();
     } else {
-      setConnection("local", "engine in this browser");
+      net.setConnection("local", "engine in this browser");
     }
     draw();
     // Tried again twice a second, then every second: back at once when the server is, and
@@ -320,28 +263,6 @@ function connect() {
 // refusal, a premove's note), so the status line says what is true now.
 function moved(before) {
   if (before && before.id === game.id && before.moves.length !== game.moves.length) lastError = "";
-}
-
-// The typed-move box's examples, in the notation of `variant`.
-function movePlaceholder(variant) {
-  $("#move-input").placeholder = variant === "turkish" ? "d3-d4, d3xd5 or 10-14" : "c3-d4, c3:e5:g7 or 10-14";
-}
-
-// A game arrived to be played or watched: the form folds away (the New game button brings
-// it back) and the board comes wholly into view, whatever the page was scrolled to.
-function began() {
-  document.body.classList.remove("choosing");
-  if (!game.status.over) start.hideForm();
-  movePlaceholder(game.variant);
-  requestAnimationFrame(boardInView);
-}
-
-// Scrolls the page so that the clocks, the board and the status are wholly on screen: to the
-// top when they fit below the header (a phone's layout), else to the board's section.
-function boardInView() {
-  const bottom = $("#status").getBoundingClientRect().bottom + window.scrollY;
-  if (bottom <= window.innerHeight) window.scrollTo(0, 0);
-  else $(".play").scrollIntoView({ block: "start" });
 }
 
 // A state that holds more moves than the one shown: the new move is animated and heard, and
@@ -388,7 +309,7 @@ function receive(msg) {
     const before = game;
     game = withBoards(room.asGame(msg.room));
     moved(before);
-    if (!before || before.id !== game.id) began();
+    if (!before || before.id !== game.id) start.began(game);
     if (before && before.id === game.id && !before.rematch && game.rematch) room.followRematch(game.rematch);
     arrived(before, game);
     settleOffline(game);
@@ -414,14 +335,14 @@ function receive(msg) {
       const before = game;
       game = withBoards(msg.game);
       moved(before);
-      if (fresh) began();
+      if (fresh) start.began(game);
       room.showClocks(game, clockOwner);
       arrived(before, game);
       settleOffline(game);
       settleTyped(game, before);
       start.rememberGame(game);
       if (location.hash.slice(1) !== game.id) history.replaceState(null, "", "#" + game.id);
-      if (fresh) premove = null;
+      if (fresh) premove.reset();
       draw();
       playPremove();
       requestEvaluation();
@@ -489,7 +410,7 @@ function draw() {
     flipped: flipped,
     mustCapture: live ? mustCapture : [],
     pending: pendingMove ? [pendingMove.from, pendingMove.path[pendingMove.path.length - 1]] : [],
-    premove: premove && live ? [premove.from, premove.to].filter(Boolean) : [],
+    premove: live ? premove.squares() : [],
   });
   if (board.pendingAnimation) {
     const [mv, before] = board.pendingAnimation;
@@ -517,12 +438,7 @@ function drawResult() {
   const aborted = game.status.result === "*";
   const words = resultWords(game.status, game.board);
   $("#result-text").textContent = aborted ? words : words + " (" + game.status.result + ")";
-  // Online, a rematch is offered to the opponent, who accepts with the same button.
-  const v = room.online.room ? room.online.view : null;
-  const rematch = $('[data-action="rematch"]');
-  rematch.hidden = Boolean(v && (room.online.role === "spectator" || v.rematch));
-  rematch.disabled = Boolean(v && v.rematch_offer === room.online.role);
-  rematch.textContent = !v ? "Rematch" : v.rematch_offer === room.online.role ? "Rematch offered" : v.rematch_offer ? "Accept rematch" : "Offer a rematch";
+  room.drawRematch();
 }
 
 // Whether Black made the game's first move: the side to move at the start, worked out from
@@ -532,9 +448,8 @@ function startsWithBlack() {
   return (game.side === "black") === (n % 2 === 0);
 }
 
-// The status line: one message, the one that matters now (a move held while offline, a
-// refusal, an earlier position looked at, the connection lost, then the game's own state),
-// worded for whoever is at this page.
+// The status line: one message, the one that matters now, worded for whoever is at this
+// page (see gameLine in words.js).
 function drawStatus() {
   if (!game) {
     let ready = connected() ? "Choose a game and press Start" : "Connecting to the server";
@@ -542,50 +457,14 @@ function drawStatus() {
     statusEl.textContent = lastError ? lastError + ". " + ready : ready;
     return;
   }
-  let text;
-  if (offline) {
-    text = "Not connected: your move " + offline.move.text + " is pending and will be sent when the connection is back";
-  } else if (lastError) {
-    text = lastError;
-  } else if (viewing !== null) {
-    text = "Looking at move " + viewing + " of " + game.moves.length + " (click the last move or press End to go back)";
-  } else if (serverGame() && !connected() && !game.status.over) {
-    text = "Not connected to the server: the clocks are stopped until it is back; a move you make is held and sent then";
-  } else if (room.online.room) {
-    text = room.statusText(game);
-  } else if (game.status.over) {
-    text = "Game over: " + game.status.text + ", " + game.status.result;
-  } else if (!owned()) {
-    text = "Read-only: you are watching this game. " + game.status.text;
-  } else if (game.thinking) {
-    text = game.status.text + ": the engine is thinking";
-  } else if (game.opponent === "engine") {
-    text = game.side === game.color ? "Your move (" + game.side + ")" : game.status.text;
-  } else {
-    text = game.status.text;
-  }
-  if (game.notice && !offline && !lastError) text += ". " + game.notice;
-  statusEl.textContent = text;
-}
-
-// A score in plain words, from White's: "White +0.17", "Black +0.40", "Even".
-function plainScore(whiteScore) {
-  if (Math.abs(whiteScore) < 1) return "Even";
-  return (whiteScore > 0 ? "White +" : "Black +") + (Math.abs(whiteScore) / 100).toFixed(2);
-}
-
-// A line of moves numbered as in a score sheet from the position shown: "12. c3-d4 f6-g5",
-// "12... f6-g5 13. c3-d4" when Black moves first.
-function numberedLine(moves) {
-  const before = game.moves.length + (startsWithBlack() ? 1 : 0);
-  return moves
-    .map((m, i) => {
-      const ply = before + i;
-      const number = Math.floor(ply / 2) + 1;
-      if (ply % 2 === 0) return number + ". " + m;
-      return i === 0 ? number + "... " + m : m;
-    })
-    .join(" ");
+  statusEl.textContent = gameLine(game, {
+    pending: offline && offline.move.text,
+    note: lastError,
+    viewing,
+    cutOff: serverGame() && !connected(),
+    room: room.online.room && room.statusText(game),
+    watching: !owned(),
+  });
 }
 
 function drawEvaluation() {
@@ -600,27 +479,10 @@ function drawEvaluation() {
     // White's share of the bar is on White's side of the board.
     $("#evalbar").classList.toggle("flipped", flipped);
     $("#evalfill").style.height = (share * 100).toFixed(1) + "%";
-    parts.push(plainScore(ev.white_score) + " (depth " + ev.depth + "): " + numberedLine(ev.pv.slice(0, 10)));
+    const plies = game.moves.length + (startsWithBlack() ? 1 : 0);
+    parts.push(plainScore(ev.white_score) + " (depth " + ev.depth + "): " + numberedLine(ev.pv.slice(0, 10), plies));
   }
   analysisEl.textContent = parts.join("  |  ");
-}
-
-function choose(moves, pick) {
-  const box = $("#choices");
-  box.replaceChildren(
-    ...moves.map((m) => {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.textContent = m.text + " (takes " + m.captured.join(", ") + ")";
-      b.dataset.move = m.text;
-      b.addEventListener("click", () => {
-        chooser.close();
-        pick(m);
-      });
-      return b;
-    })
-  );
-  chooser.showModal();
 }
 
 function showPly(ply) {
@@ -629,17 +491,6 @@ function showPly(ply) {
   draw();
 }
 
-function downloadPdn() {
-  if (!game) return;
-  if (game.id.startsWith(local.PREFIX)) return local.downloadPdn(game.id);
-  const a = document.createElement("a");
-  const kind = room.online.room ? "/api/rooms/" : "/api/games/";
-  a.href = kind + encodeURIComponent(game.id) + "/pdn";
-  a.download = "damka-" + game.id + ".pdn";
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-}
 
 function importGame() {
   const text = $("#import-text").value.trim();
@@ -656,7 +507,7 @@ const actions = {
     flipped = !flipped;
     draw();
   },
-  pdn: downloadPdn,
+  pdn: () => game && downloadPdn(game, room.online.room),
   import: importGame,
   rematch: () => {
     if (room.online.room) return send({ type: "rematch", room: room.online.room });
@@ -666,28 +517,12 @@ const actions = {
   mute: feel.toggleMute,
   theme: feel.toggleTheme,
   "copy-link": feel.copyLink,
-  // Resigning ends the game: asked once more, beside the button.
-  resign: () => {
-    room.online.confirming = true;
-    room.drawPanel();
-  },
-  "resign-confirm": () => {
-    room.online.confirming = false;
-    if (room.online.room) send({ type: "resign", room: room.online.room });
-  },
-  abort: () => room.online.room && send({ type: "abort", room: room.online.room }),
-  draw: () => room.online.room && send({ type: "draw", room: room.online.room }),
-  decline: () => room.online.room && send({ type: "decline", room: room.online.room }),
-  opinion: () => room.online.room && send({ type: "opinion", room: room.online.room }),
+  ...room.actions(send),
 };
 
 document.addEventListener("click", (e) => {
   const el = e.target.closest("[data-action]");
-  // A click anywhere else takes the question back.
-  if (room.online.confirming && !(el && /^resign/.test(el.dataset.action))) {
-    room.online.confirming = false;
-    room.drawPanel();
-  }
+  room.clicked(el);
   if (el && actions[el.dataset.action]) {
     e.preventDefault();
     actions[el.dataset.action]();
@@ -701,8 +536,7 @@ $("#eval-toggle").addEventListener("change", () => {
   requestEvaluation();
 });
 
-form.elements.variant.addEventListener("change", () => game || movePlaceholder(form.elements.variant.value));
-movePlaceholder(form.elements.variant.value);
+form.elements.variant.addEventListener("change", () => game || start.movePlaceholder(form.elements.variant.value));
 
 form.addEventListener("submit", (e) => {
   e.preventDefault();

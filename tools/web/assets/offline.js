@@ -36,6 +36,15 @@ export function reached() {
   start.setServer(true);
 }
 
+/** Sets the header's word on the connection (`data-state`: online, offline, connecting,
+ *  local). */
+export function setConnection(state, text) {
+  const el = document.querySelector("#connection");
+  el.dataset.state = state;
+  el.textContent = text;
+  el.classList.toggle("online", state === "online");
+}
+
 /** Whether the page is known to have no server now. */
 export function serverless() {
   return server === "none" || server === "unreachable";

@@ -203,6 +203,46 @@ function item(p, extra) {
   return li;
 }
 
+/** The room's buttons' actions (data-action), each sending its message with `send`. Resign
+ *  ends the game, so it is asked once more beside the button (resign-confirm). */
+export function actions(send) {
+  const say = (type) => () => online.room && send({ type, room: online.room });
+  return {
+    resign: () => {
+      online.confirming = true;
+      drawPanel();
+    },
+    "resign-confirm": () => {
+      online.confirming = false;
+      say("resign")();
+    },
+    abort: say("abort"),
+    draw: say("draw"),
+    decline: say("decline"),
+    opinion: say("opinion"),
+  };
+}
+
+/** A click on the page (on the element `el` with a data-action, or null): anywhere but the
+ *  resignation's buttons it takes the question back. */
+export function clicked(el) {
+  if (online.confirming && !(el && /^resign/.test(el.dataset.action))) {
+    online.confirming = false;
+    drawPanel();
+  }
+}
+
+/** The banner's Rematch button: local games start one at once; online it is offered to the
+ *  opponent, who accepts with the same button (not a spectator's, nor once made). */
+export function drawRematch() {
+  const v = online.room ? online.view : null;
+  const rematch = $('[data-action="rematch"]');
+  const mine = Boolean(v && v.rematch_offer === online.role);
+  rematch.hidden = Boolean(v && (online.role === "spectator" || v.rematch));
+  rematch.disabled = mine;
+  rematch.textContent = !v ? "Rematch" : mine ? "Rematch offered" : v.rematch_offer ? "Accept rematch" : "Offer a rematch";
+}
+
 /** Redraws the room's panel: seat, buttons, proposals, the engine's opinion. */
 export function drawPanel() {
   const v = online.view;

@@ -137,9 +137,32 @@ export function rematchValues(game) {
   return values;
 }
 
+// The typed-move box's examples, in the notation of `variant`.
+export function movePlaceholder(variant) {
+  document.querySelector("#move-input").placeholder = variant === "turkish" ? "d3-d4, d3xd5 or 10-14" : "c3-d4, c3:e5:g7 or 10-14";
+}
+
+// A game arrived to be played or watched: the form folds away (the New game button brings
+// it back) and the board comes wholly into view, whatever the page was scrolled to.
+export function began(game) {
+  document.body.classList.remove("choosing");
+  if (!game.status.over) hideForm();
+  movePlaceholder(game.variant);
+  requestAnimationFrame(boardInView);
+}
+
+// Scrolls the page so that the clocks, the board and the status are wholly on screen: to the
+// top when they fit below the header (a phone's layout), else to the board's section.
+function boardInView() {
+  const bottom = document.querySelector("#status").getBoundingClientRect().bottom + window.scrollY;
+  if (bottom <= window.innerHeight) window.scrollTo(0, 0);
+  else document.querySelector(".play").scrollIntoView({ block: "start" });
+}
+
 form.elements.opponent.addEventListener("change", showFields);
 form.elements.clock.addEventListener("change", showFields);
 form.addEventListener("change", saveForm);
 document.querySelector("#eval-toggle").addEventListener("change", saveForm);
 restoreForm();
 showFields();
+movePlaceholder(form.elements.variant.value);

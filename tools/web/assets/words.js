@@ -86,3 +86,46 @@ export function typedRefusal(game, message) {
   }
   return message;
 }
+
+/** The status line of a game: one message, the one that matters now. `s` says what the page
+ *  knows beside the game: `pending` (the text of a move held while offline), `note` (a
+ *  refusal or a note, until the next move), `viewing` (an earlier ply looked at, or null),
+ *  `cutOff` (the server, which plays the game, not reachable), `room` (the room's own line,
+ *  worded for its player or watcher) and `watching` (a local game this browser did not start). */
+export function gameLine(game, s) {
+  if (s.pending) return "Not connected: your move " + s.pending + " is pending and will be sent when the connection is back";
+  if (s.note) return s.note;
+  if (s.viewing !== null) {
+    return "Looking at move " + s.viewing + " of " + game.moves.length + " (click the last move or press End to go back)";
+  }
+  if (s.cutOff && !game.status.over) {
+    return "Not connected to the server: the clocks are stopped until it is back; a move you make is held and sent then";
+  }
+  let text;
+  if (s.room) text = s.room;
+  else if (game.status.over) text = "Game over: " + game.status.text + ", " + game.status.result;
+  else if (s.watching) text = "Read-only: you are watching this game. " + game.status.text;
+  else if (game.thinking) text = game.status.text + ": the engine is thinking";
+  else if (game.opponent === "engine" && game.side === game.color) text = "Your move (" + game.side + ")";
+  else text = game.status.text;
+  return game.notice ? text + ". " + game.notice : text;
+}
+
+/** A score in plain words, from White's (centi-men): "White +0.17", "Black +0.40", "Even". */
+export function plainScore(whiteScore) {
+  if (Math.abs(whiteScore) < 1) return "Even";
+  return (whiteScore > 0 ? "White +" : "Black +") + (Math.abs(whiteScore) / 100).toFixed(2);
+}
+
+/** A line of moves numbered as on a score sheet, its first move being the game's ply `plies`
+ *  (counted from a White first move): "12. c3-d4 f6-g5", "12... f6-g5 13. c3-d4". */
+export function numberedLine(moves, plies) {
+  return moves
+    .map((m, i) => {
+      const ply = plies + i;
+      const number = Math.floor(ply / 2) + 1;
+      if (ply % 2 === 0) return number + ". " + m;
+      return i === 0 ? number + "... " + m : m;
+    })
+    .join(" ");
+}
