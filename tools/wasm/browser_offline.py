@@ -184,6 +184,7 @@ def serverless_controls(p, expected):
       };""")
     assert not any(shown.values()), shown
     # The engine's and hot seat's fields are there.
+    p.show_form()  # folded away if the page opened on a game
     Select(p.d.find_element(By.NAME, "opponent")).select_by_value("engine")
     assert p.d.find_element(By.NAME, "skill").is_displayed()
     print(f"ok   no server ({expected!r}): no online rooms, lobby, clocks or server engine offered")

@@ -128,6 +128,10 @@ def test_online_room(first, new_browser, stop, start, shots):
         c.wait(lambda: c.d.find_elements(By.CSS_SELECTOR, f'#live-rooms [data-room="{link.rsplit("/", 1)[1]}"]'),
                "the game in the lobby")
         b.action("resign")
+        b.wait(lambda: b.d.find_element(By.CSS_SELECTOR, '[data-action="resign-confirm"]').is_displayed(),
+               "the question")
+        assert "resigned" not in a.status(), "one tap does not resign"
+        b.action("resign-confirm")
         for page in (a, b):
             page.wait(lambda p=page: "White wins (Black resigned), 2-0" in p.status(), "the resignation")
         c.wait(lambda: c.d.find_elements(By.CSS_SELECTOR, "#finished-rooms [data-room]"), "the finished game")
@@ -149,7 +153,8 @@ def test_online_abort(first, new_browser):
         for page in (a, b):
             page.wait(lambda p=page: p.text("result-text").startswith("Game aborted: White made no first move"),
                       "the abort in the banner")
-            assert "*" in page.text("result-text"), page.text("result-text")
+            # No result, and no "*" for one.
+            assert "*" not in page.text("result-text"), page.text("result-text")
         b.d.get(first.url.rstrip("/") + "/lobby")
         room_id = link.rsplit("/", 1)[1]
         entry = b.wait(lambda: b.d.find_elements(By.CSS_SELECTOR, f'#finished-rooms [data-room="{room_id}"]'),

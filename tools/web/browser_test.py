@@ -67,15 +67,20 @@ PHONE = {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0, "touc
                       "Chrome/130.0 Mobile Safari/537.36"}
 
 
-def start_browser(download_dir, phone=False, dark=False):
-    """A headless Chromium: a 1000x820 desktop window, or with `phone` a 390x844 touch screen;
-    `dark`: the system asks for the dark colour scheme."""
+def start_browser(download_dir, phone=False, dark=False, size=None):
+    """A headless Chromium: a 1000x820 desktop window, or with `phone` a 390x844 touch screen
+    (`phone=(width, height)`: a touch screen of that size); `size=(width, height)`: a desktop
+    window of that size; `dark`: the system asks for the dark colour scheme."""
     opts = webdriver.ChromeOptions()
+    width, height = size or (1000, 820)
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1000,820", "--disable-extensions"):
+                f"--window-size={width},{height}", "--disable-extensions"):
         opts.add_argument(arg)
     if phone:
-        opts.add_experimental_option("mobileEmulation", PHONE)
+        metrics = dict(PHONE["deviceMetrics"])
+        if isinstance(phone, tuple):
+            metrics["width"], metrics["height"] = phone
+        opts.add_experimental_option("mobileEmulation", dict(PHONE, deviceMetrics=metrics))
     opts.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
     opts.add_experimental_option("prefs", {
         "download.default_directory": download_dir,
@@ -172,9 +177,18 @@ class Page:
     def action(self, name):
         self.d.find_element(By.CSS_SELECTOR, f'[data-action="{name}"]').click()
 
+    def show_form(self):
+        """The new-game form, folded away during a game: the New game button brings it back."""
+        form = self.d.find_element(By.ID, "new-game")
+        if not form.is_displayed():
+            self.js("[...document.querySelectorAll('[data-action=\"new\"]')]"
+                    ".find((b) => b.getClientRects().length).click()")
+            self.wait(form.is_displayed, "the form")
+        return form
+
     def new_game(self, variant, opponent, color="white", skill="10", movetime="0.1", fen=None,
                  clock=None):
-        form = self.d.find_element(By.ID, "new-game")
+        form = self.show_form()
         Select(form.find_element(By.NAME, "variant")).select_by_value(variant)
         Select(form.find_element(By.NAME, "opponent")).select_by_value(opponent)
         # A local game has no clock unless asked; a room keeps the form's unless asked.
@@ -282,7 +296,8 @@ def test_hint_eval_and_pdn_download(p, download_dir, shots):
     p.action("hint")
     p.wait(p.hint, "a hint")
     assert p.d.find_elements(By.CSS_SELECTOR, "#board .hint-line")
-    p.d.find_element(By.ID, "eval-toggle").click()
+    if not p.d.find_element(By.ID, "eval-toggle").is_selected():
+        p.d.find_element(By.ID, "eval-toggle").click()
     p.wait(lambda: "depth" in p.d.find_element(By.ID, "analysis").text, "the evaluation")
     assert p.d.find_element(By.ID, "evalbar").is_displayed()
     if shots:
@@ -313,6 +328,7 @@ def test_hint_eval_and_pdn_download(p, download_dir, shots):
 def test_drag_and_pdn_import(p):
     # A PDN record of a Turkish game goes on where it stopped; a piece is moved by dragging.
     pdn = '[GameType "30"]\n1. d3-d4 e6-e5 2. d4-d5 *'
+    p.show_form()
     p.d.find_element(By.CSS_SELECTOR, "details.import summary").click()
     box = p.d.find_element(By.ID, "import-text")
     box.clear()
@@ -451,6 +467,7 @@ def run(tests, driver):
 def main():
     import browser_page as pg
     from browser_online import test_online_abort, test_online_room
+    import browser_play as play
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--server", default="target/ci/damka-web")
@@ -495,6 +512,21 @@ def main():
              fresh(lambda: pg.test_local_game_lasts_and_is_its_owners(p, lambda: start_browser(download_dir), server.stop, server.start))),
             ("online room: two players, a spectator, reload, restart",
              fresh(lambda: test_online_room(p, lambda phone=False: start_browser(download_dir, phone), server.stop, server.start, shots))),
+        ]
+        def sized(width, height, touch_screen):
+            if touch_screen:
+                return start_browser(download_dir, phone=(width, height))
+            return start_browser(download_dir, size=(width, height))
+
+        tests += [
+            ("play: the board in view after Start, moves and Rematch at 360, 390 and 1280 px",
+             lambda: play.test_board_in_view(sized, server.url)),
+            ("play: keys after a board click, keyboard mode", fresh(lambda: play.test_keys_after_a_board_click(p))),
+            ("play: one status message", fresh(lambda: play.test_one_status_message(p))),
+            ("play: premoves played, dropped, cancelled", fresh(lambda: play.test_premoves(p))),
+            ("play: offline banner, clocks stopped", fresh(lambda: play.test_offline_clocks_stop(p, server.stop, server.start))),
+            ("play: online abort, rematch, declined draw, resign confirmed",
+             fresh(lambda: play.test_online_abort_rematch_resign_decline(p, sized))),
         ]
         only = os.environ.get("WEB_TEST_ONLY")
         tests.append(("online: no first move, the game is aborted",

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Browser tests of the damka-web page: a real headless Chromium (Debian's chromium and
 # chromium-driver, installed here when missing) driven by Selenium from a venv. Called by
-# .ci/run; runs on a fresh machine too. About half a minute once built.
+# .ci/run; runs on a fresh machine too. About a minute and a half once built.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 

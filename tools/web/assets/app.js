@@ -5,15 +5,16 @@
 // moves played, not a board per move: the page rebuilds the earlier positions from the start
 // board (see replay in board.js).
 
-import { DraughtsBoard, squareIndex, playedMove, replay } from "/assets/board.js";
+import { DraughtsBoard, squareIndex } from "/assets/board.js";
 import * as room from "/assets/online.js";
 import * as feel from "/assets/feel.js";
 import { animateMove } from "/assets/animate.js";
-import { drawMoveList, afterMove } from "/assets/moves.js";
-import { resultWords, refusal, typedRefusal } from "/assets/words.js";
+import { drawMoveList, afterMove, choose, downloadPdn, withBoards } from "/assets/moves.js";
+import { resultWords, refusal, typedRefusal, gameLine, plainScore, numberedLine } from "/assets/words.js";
 import * as start from "/assets/start.js";
 import * as local from "/assets/local.js";
 import * as net from "/assets/offline.js";
+import * as premove from "/assets/premove.js";
 
 const $ = (sel) => document.querySelector(sel);
 const statusEl = $("#status");
@@ -37,12 +38,18 @@ const pendingRequests = [];
 
 const board = new DraughtsBoard($("#board"), {
   onMove: (mv) => sendMove({ path: [mv.from, ...mv.path] }, mv),
-  onChoose: (moves, pick) => choose(moves, pick),
+  onChoose: (moves, pick) => choose(chooser, moves, pick),
   onRefuse: (square, from) => refused(square, from),
 });
 
 function connected() {
   return socket && socket.readyState === WebSocket.OPEN;
+}
+
+
+// Whether the game shown is played by the server (a room, or a local game kept there).
+function serverGame() {
+  return Boolean(room.online.room || (game && !game.id.startsWith(local.PREFIX)));
 }
 
 // Games against the engine and hot seat run in this browser (local.js) unless the settings
@@ -96,6 +103,11 @@ function sendMove(move, view) {
 // must capture marked.
 function refused(square, from) {
   if (!game) return;
+  const note = premove.click(game, square, premoveColour());
+  if (note) {
+    lastError = note;
+    return draw();
+  }
   const live = viewing === null;
   const mover = live && game.can_move && !offline ? moverNow() : null;
   let why = null;
@@ -111,6 +123,26 @@ function refused(square, from) {
   lastError = r.text;
   feel.sound("refused");
   draw();
+}
+
+// The colour this page plays against someone who may be thinking now (premove.js), or null.
+function premoveColour() {
+  if (viewing !== null || offline) return null;
+  if (room.online.room) {
+    const seated = game.seats[0] && game.seats[1];
+    return seated && /^(white|black)$/.test(room.online.role) ? room.online.role : null;
+  }
+  return game.opponent === "engine" && owned() ? game.color : null;
+}
+
+// A new state: a queued premove played, or dropped with the reason.
+function playPremove() {
+  const r = game && premove.settle(game, myTurn());
+  if (r && r.move) return sendMove({ path: [r.move.from, ...r.move.path] }, r.move);
+  if (r) {
+    lastError = r.note;
+    draw();
+  }
 }
 
 const READ_ONLY = "this game belongs to the browser that started it: you are watching it";
@@ -149,19 +181,6 @@ function formValues() {
   };
 }
 
-// The page's game of a view: every move with its squares, and every board of the game
-// rebuilt from the start (the server sends the board now only, which the last one must be).
-function withBoards(view) {
-  const moves = view.moves.map(playedMove);
-  const boards = replay(view.start, moves);
-  if (boards[boards.length - 1] !== view.board) {
-    // Counted for the browser tests (window.damkaReplayMismatches); the server's board wins.
-    window.damkaReplayMismatches = (window.damkaReplayMismatches || 0) + 1;
-    console.warn("damka: the moves replayed do not give the server's board", view.id);
-    boards[boards.length - 1] = view.board;
-  }
-  return Object.assign({}, view, { moves, boards });
-}
 
 // Whose low time this page warns of in a local game: the person's against the engine, the
 // side to move in hot seat (both players are here).
@@ -201,8 +220,7 @@ function connect() {
   socket.addEventListener("open", () => {
     net.reached();
     retryDelay = 500;
-    $("#connection").textContent = "connected";
-    $("#connection").classList.add("online");
+    net.setConnection("online", "connected");
     const id = location.hash.slice(1);
     const inRoom = room.online.room || room.roomFromPath();
     // Back in a room after a reload or a dropped connection: the same seat, by its token,
@@ -218,6 +236,7 @@ function connect() {
       // A game's link, or the last game this browser played: never one nobody asked for.
       socket.send(JSON.stringify({ type: "join", game: id || start.lastGame() }));
     } else {
+      document.body.classList.add("choosing");
       start.showForm();
       drawStatus();
     }
@@ -226,13 +245,24 @@ function connect() {
   });
   socket.addEventListener("message", (e) => receive(JSON.parse(e.data)));
   socket.addEventListener("close", () => {
-    $("#connection").textContent = "disconnected, retrying";
-    $("#connection").classList.remove("online");
+    if (!game || serverGame()) {
+      net.setConnection("offline", "Offline: reconnecting, the clocks are stopped");
+      room.freezeClocks();
+    } else {
+      net.setConnection("local", "engine in this browser");
+    }
     draw();
-    // Back-off, so that a server that is down is not called ten times a second.
+    // Tried again twice a second, then every second: back at once when the server is, and
+    // not called ten times a second while it is down.
     retryTimer = setTimeout(connect, retryDelay);
-    retryDelay = Math.min(8000, retryDelay * 2);
+    retryDelay = Math.min(1000, retryDelay * 2);
   });
+}
+
+// A move was played since `before`: what was said about the position before is over (a
+// refusal, a premove's note), so the status line says what is true now.
+function moved(before) {
+  if (before && before.id === game.id && before.moves.length !== game.moves.length) lastError = "";
 }
 
 // A state that holds more moves than the one shown: the new move is animated and heard, and
@@ -278,10 +308,14 @@ function receive(msg) {
     if (game && game.id === msg.room.id && msg.room.moves.length !== game.moves.length) viewing = null;
     const before = game;
     game = withBoards(room.asGame(msg.room));
+    moved(before);
+    if (!before || before.id !== game.id) start.began(game);
+    if (before && before.id === game.id && !before.rematch && game.rematch) room.followRematch(game.rematch);
     arrived(before, game);
     settleOffline(game);
     settleTyped(game, before);
     draw();
+    playPremove();
   } else if (msg.type === "owner") {
     start.keepToken(msg.game, msg.token);
   } else if (room.receiveOnline(msg)) {
@@ -300,13 +334,17 @@ function receive(msg) {
       }
       const before = game;
       game = withBoards(msg.game);
+      moved(before);
+      if (fresh) start.began(game);
       room.showClocks(game, clockOwner);
       arrived(before, game);
       settleOffline(game);
       settleTyped(game, before);
       start.rememberGame(game);
       if (location.hash.slice(1) !== game.id) history.replaceState(null, "", "#" + game.id);
+      if (fresh) premove.reset();
       draw();
+      playPremove();
       requestEvaluation();
     }
   } else if (msg.type === "hint") {
@@ -372,6 +410,7 @@ function draw() {
     flipped: flipped,
     mustCapture: live ? mustCapture : [],
     pending: pendingMove ? [pendingMove.from, pendingMove.path[pendingMove.path.length - 1]] : [],
+    premove: live ? premove.squares() : [],
   });
   if (board.pendingAnimation) {
     const [mv, before] = board.pendingAnimation;
@@ -396,10 +435,10 @@ function drawResult() {
   const over = game && game.status.over && viewing === null;
   $("#result").hidden = !over;
   if (!over) return;
-  $("#result-text").textContent = resultWords(game.status) + " (" + game.status.result + ")";
-  // A rematch of an online game needs both players' consent, which the server does not
-  // negotiate yet: offered for local games only.
-  $('[data-action="rematch"]').hidden = Boolean(room.online.room);
+  const aborted = game.status.result === "*";
+  const words = resultWords(game.status, game.board);
+  $("#result-text").textContent = aborted ? words : words + " (" + game.status.result + ")";
+  room.drawRematch();
 }
 
 // Whether Black made the game's first move: the side to move at the start, worked out from
@@ -409,6 +448,8 @@ function startsWithBlack() {
   return (game.side === "black") === (n % 2 === 0);
 }
 
+// The status line: one message, the one that matters now, worded for whoever is at this
+// page (see gameLine in words.js).
 function drawStatus() {
   if (!game) {
     let ready = connected() ? "Choose a game and press Start" : "Connecting to the server";
@@ -416,28 +457,14 @@ function drawStatus() {
     statusEl.textContent = lastError ? lastError + ". " + ready : ready;
     return;
   }
-  let text;
-  if (room.online.room) {
-    text = room.statusText(game);
-  } else if (game.status.over) {
-    text = "Game over: " + game.status.text + ", " + game.status.result;
-  } else if (game.thinking) {
-    text = game.status.text + ": the engine is thinking";
-  } else if (game.opponent === "engine") {
-    text = game.side === game.color ? "Your move (" + game.side + ")" : game.status.text;
-  } else {
-    text = game.status.text;
-  }
-  if (!room.online.room && !owned()) text += ". Read-only: " + READ_ONLY;
-  if (viewing !== null) {
-    text += ". Looking at move " + viewing + " of " + game.moves.length + " (click the last move to go back)";
-  }
-  if (game.notice) text += ". " + game.notice;
-  if (offline) {
-    text += ". Not connected: your move " + offline.move.text + " is pending and will be sent when the connection is back";
-  }
-  if (lastError) text += ". " + lastError;
-  statusEl.textContent = text;
+  statusEl.textContent = gameLine(game, {
+    pending: offline && offline.move.text,
+    note: lastError,
+    viewing,
+    cutOff: serverGame() && !connected(),
+    room: room.online.room && room.statusText(game),
+    watching: !owned(),
+  });
 }
 
 function drawEvaluation() {
@@ -452,28 +479,10 @@ function drawEvaluation() {
     // White's share of the bar is on White's side of the board.
     $("#evalbar").classList.toggle("flipped", flipped);
     $("#evalfill").style.height = (share * 100).toFixed(1) + "%";
-    const forWhite = ev.white_score >= 0 ? "+" : "";
-    parts.push("White " + forWhite + (ev.white_score / 100).toFixed(2) + " (" + ev.score_text + " for " + game.side + ", depth " + ev.depth + "): " + ev.pv.join(" "));
+    const plies = game.moves.length + (startsWithBlack() ? 1 : 0);
+    parts.push(plainScore(ev.white_score) + " (depth " + ev.depth + "): " + numberedLine(ev.pv.slice(0, 10), plies));
   }
   analysisEl.textContent = parts.join("  |  ");
-}
-
-function choose(moves, pick) {
-  const box = $("#choices");
-  box.replaceChildren(
-    ...moves.map((m) => {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.textContent = m.text + " (takes " + m.captured.join(", ") + ")";
-      b.dataset.move = m.text;
-      b.addEventListener("click", () => {
-        chooser.close();
-        pick(m);
-      });
-      return b;
-    })
-  );
-  chooser.showModal();
 }
 
 function showPly(ply) {
@@ -482,17 +491,6 @@ function showPly(ply) {
   draw();
 }
 
-function downloadPdn() {
-  if (!game) return;
-  if (game.id.startsWith(local.PREFIX)) return local.downloadPdn(game.id);
-  const a = document.createElement("a");
-  const kind = room.online.room ? "/api/rooms/" : "/api/games/";
-  a.href = kind + encodeURIComponent(game.id) + "/pdn";
-  a.download = "damka-" + game.id + ".pdn";
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-}
 
 function importGame() {
   const text = $("#import-text").value.trim();
@@ -509,27 +507,22 @@ const actions = {
     flipped = !flipped;
     draw();
   },
-  pdn: downloadPdn,
+  pdn: () => game && downloadPdn(game, room.online.room),
   import: importGame,
-  rematch: () => game && startGame(start.rematchValues(game)),
+  rematch: () => {
+    if (room.online.room) return send({ type: "rematch", room: room.online.room });
+    if (game) startGame(start.rematchValues(game));
+  },
   new: () => start.showForm(true),
   mute: feel.toggleMute,
   theme: feel.toggleTheme,
   "copy-link": feel.copyLink,
-  resign: () => room.online.room && confirmResign() && send({ type: "resign", room: room.online.room }),
-  draw: () => room.online.room && send({ type: "draw", room: room.online.room }),
-  decline: () => room.online.room && send({ type: "decline", room: room.online.room }),
-  opinion: () => room.online.room && send({ type: "opinion", room: room.online.room }),
+  ...room.actions(send),
 };
-
-// Resigning ends the game: asked once more, unless the page is driven by a test (the
-// dialog would block it).
-function confirmResign() {
-  return navigator.webdriver || window.confirm("Resign this game?");
-}
 
 document.addEventListener("click", (e) => {
   const el = e.target.closest("[data-action]");
+  room.clicked(el);
   if (el && actions[el.dataset.action]) {
     e.preventDefault();
     actions[el.dataset.action]();
@@ -542,6 +535,8 @@ $("#eval-toggle").addEventListener("change", () => {
   draw();
   requestEvaluation();
 });
+
+form.elements.variant.addEventListener("change", () => game || start.movePlaceholder(form.elements.variant.value));
 
 form.addEventListener("submit", (e) => {
   e.preventDefault();
@@ -559,8 +554,8 @@ $("#keyboard").addEventListener("submit", (e) => {
 
 document.addEventListener("keydown", (e) => {
   if (e.target.closest("input, textarea, select") || e.ctrlKey || e.metaKey || e.altKey) return;
-  // On the board the arrow keys move its cursor (board.js).
-  if (e.target.closest("#board")) return;
+  // Wherever the focus is: on the board too, where the arrow keys reach here unless the board
+  // is in keyboard mode (board.js keeps them then).
   if (!game) return;
   const ply = viewing === null ? game.moves.length : viewing;
   const keys = {
@@ -579,6 +574,12 @@ document.addEventListener("keydown", (e) => {
   }
 });
 
+// The network back, or the page shown again: try the server at once.
+window.addEventListener("online", () => serverGame() && connect());
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible" && game && serverGame()) connect();
+});
+
 net.keep();
 net.onBack(() => {
   $("#connection").textContent = localPlay() ? "engine in this browser" : "connecting";
@@ -591,6 +592,7 @@ Promise.all([local.setup($("#engine-place"), connect), net.probe()]).then(() =>
     join: (id) => send({ type: "join", game: id }),
     form: (notice) => {
       lastError = notice;
+      document.body.classList.add("choosing");
       start.showForm();
       drawStatus();
     },

@@ -13,10 +13,11 @@
 //     onChoose: (moves, pick) => ...,        // several moves fit: call pick(move) or pick(null)
 //     onRefuse: (square, from) => ...,       // a click that starts or ends no legal move
 //   });
-//   board.set({ board, playable, legal, lastMove, hint, flipped, mustCapture, pending });
+//   board.set({ board, playable, legal, lastMove, hint, flipped, mustCapture, pending, premove });
 //
-// The board takes the keyboard focus too: arrow keys move a cursor (drawn only while the board
-// has the focus), Enter or Space does what a click on the cursor's square does.
+// The board takes the keyboard focus too. In keyboard mode (the board reached by Tab, or Enter
+// pressed on it; a pointer on the board ends it) the arrow keys move a cursor and Enter or
+// Space does what a click on the cursor's square does; out of it the keys go to the page.
 
 const FILES = "abcdefgh";
 const SVG = "http://www.w3.org/2000/svg";
@@ -67,8 +68,10 @@ export class DraughtsBoard {
       flipped: false,
       mustCapture: [], // squares marked data-must-capture
       pending: [], // squares marked data-pending (a move not yet confirmed by the server)
+      premove: [], // squares marked data-premove (a move queued for the player's turn)
     };
     this.cursor = null; // [column, row] on screen of the keyboard cursor
+    this.keyboard = false; // keyboard mode (see setKeyboard)
     this.selection = null; // {from, steps: [landing squares entered so far]}
     this.legalKey = "[]";
     this.drag = null;
@@ -85,7 +88,17 @@ export class DraughtsBoard {
     this.el.setAttribute("aria-label", "Board: arrow keys move the cursor, Enter picks a square");
     this.el.addEventListener("keydown", (e) => this.handleKey(e));
     this.el.addEventListener("click", (e) => this.handleClick(e));
-    this.el.addEventListener("pointerdown", (e) => this.pointerDown(e));
+    this.el.addEventListener("pointerdown", (e) => {
+      this.pointedAt = performance.now();
+      this.setKeyboard(false);
+      this.pointerDown(e);
+    });
+    this.pointedAt = 0;
+    // Focus that no pointer brought (Tab): the person is on the keyboard.
+    this.el.addEventListener("focus", () => {
+      if (performance.now() - this.pointedAt > 500) this.setKeyboard(true);
+    });
+    this.el.addEventListener("blur", () => this.setKeyboard(false));
     window.addEventListener("pointermove", (e) => this.pointerMove(e));
     window.addEventListener("pointerup", (e) => this.pointerUp(e));
     window.addEventListener("pointercancel", () => this.endDrag());
@@ -181,10 +194,30 @@ export class DraughtsBoard {
     this.render();
   }
 
-  // Arrow keys move the cursor on screen; Enter or Space clicks its square.
+  /** Keyboard mode on or off (`data-keyboard` on the board while on). */
+  setKeyboard(on) {
+    if (this.keyboard === on) return;
+    this.keyboard = on;
+    this.el.toggleAttribute("data-keyboard", on);
+    this.render();
+  }
+
+  // In keyboard mode the arrow keys move the cursor on screen and Enter or Space clicks its
+  // square; Enter or Space enters the mode, Escape leaves it; any other key is the page's.
   handleKey(event) {
     const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
     if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (!this.keyboard) {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      event.preventDefault();
+      event.stopPropagation();
+      this.setKeyboard(true);
+      return;
+    }
+    if (event.key === "Escape") {
+      event.stopPropagation();
+      return this.setKeyboard(false);
+    }
     if (!this.cursor) this.cursor = this.startCursor();
     if (steps[event.key]) {
       const [dc, dr] = steps[event.key];
@@ -317,6 +350,7 @@ export class DraughtsBoard {
     const movable = new Set(sel ? [] : st.legal.map((m) => m.from));
     const must = new Set(st.mustCapture || []);
     const pending = new Set(st.pending || []);
+    const premove = new Set(st.premove || []);
     const cursor = this.cursor;
     const cells = [];
     for (let row = 0; row < 8; row++) {
@@ -338,6 +372,7 @@ export class DraughtsBoard {
           if (movable.has(name)) cell.classList.add("movable");
           if (must.has(name)) cell.dataset.mustCapture = "true";
           if (pending.has(name)) cell.dataset.pending = "true";
+          if (premove.has(name)) cell.dataset.premove = "true";
           const p = st.board[index];
           if (p !== ".") {
             const piece = document.createElement("div");
@@ -361,8 +396,9 @@ export class DraughtsBoard {
   drawLines() {
     const st = this.state;
     const lines = [];
-    if (st.lastMove) lines.push([st.lastMove, "last-line"]);
+    // The hint under the last move's line, which stays readable where they cross.
     if (st.hint) lines.push([st.hint, "hint-line"]);
+    if (st.lastMove) lines.push([st.lastMove, "last-line"]);
     const shapes = [];
     for (const [mv, cls] of lines) {
       const points = [mv.from, ...mv.path].map((n) => {

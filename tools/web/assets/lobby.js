@@ -7,6 +7,12 @@ function minutes(time) {
   return time[0] / 60 + " min + " + time[1] + " s";
 }
 
+// Moves as players count them (a White move and Black's answer are one), singular for one.
+function moveCount(plies) {
+  const n = Math.ceil(plies / 2);
+  return n + (n === 1 ? " move" : " moves");
+}
+
 function entry(id, text, links) {
   const li = document.createElement("li");
   li.dataset.room = id;
@@ -32,12 +38,12 @@ async function refresh() {
     );
     document.getElementById("live-rooms").replaceChildren(
       ...lobby.live.map((r) =>
-        entry(r.id, r.variant + ", " + minutes(r.time) + ", move " + (r.plies + 1) + ", " + r.spectators + " watching: " + r.status, [["Watch", "/room/" + r.id + "?watch"]])
+        entry(r.id, r.variant + ", " + minutes(r.time) + ", move " + (Math.floor(r.plies / 2) + 1) + ", " + r.spectators + " watching: " + r.status, [["Watch", "/room/" + r.id + "?watch"]])
       )
     );
     document.getElementById("finished-rooms").replaceChildren(
       ...lobby.finished.map((r) =>
-        entry(r.id, r.variant + ": " + r.status + ", " + r.result + " in " + r.plies + " moves", [["View", "/room/" + r.id + "?watch"], ["PDN", "/api/rooms/" + r.id + "/pdn"]])
+        entry(r.id, r.variant + ": " + r.status + (r.result === "*" ? "" : ", " + r.result) + " in " + moveCount(r.plies), [["View", "/room/" + r.id + "?watch"], ["PDN", "/api/rooms/" + r.id + "/pdn"]])
       )
     );
     status.textContent = "";

@@ -1,7 +1,9 @@
 // damka-web page: the move list (numbered, the current ply marked, scrolled inside its own
-// box) and the board after a move the server has not confirmed yet.
+// box), the board after a move the server has not confirmed yet, the question which of two
+// captures with the same ends is meant, and the game's PDN download.
 
-import { squareIndex } from "/assets/board.js";
+import { squareIndex, playedMove, replay } from "/assets/board.js";
+import * as local from "/assets/local.js";
 
 /** Draws `moves` into the list `movesEl`, ply `ply` current; `blackFirst`: Black moved first. */
 export function drawMoveList(movesEl, moves, ply, blackFirst) {
@@ -37,4 +39,51 @@ export function afterMove(cells, mv) {
   for (const c of mv.captured || []) out[squareIndex(c)] = ".";
   out[squareIndex(mv.path[mv.path.length - 1])] = piece;
   return out.join("");
+}
+
+/** Asks in the dialog `chooser` which of `moves` (captures with the same ends) is meant, and
+ *  gives it to `pick`. */
+export function choose(chooser, moves, pick) {
+  const box = chooser.querySelector("#choices");
+  box.replaceChildren(
+    ...moves.map((m) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = m.text + " (takes " + m.captured.join(", ") + ")";
+      b.dataset.move = m.text;
+      b.addEventListener("click", () => {
+        chooser.close();
+        pick(m);
+      });
+      return b;
+    })
+  );
+  chooser.showModal();
+}
+
+/** Downloads `game` as PDN: from this browser (a game played here) or from the server (a
+ *  room when `inRoom`, else a local game kept there). */
+export function downloadPdn(game, inRoom) {
+  if (game.id.startsWith(local.PREFIX)) return local.downloadPdn(game.id);
+  const a = document.createElement("a");
+  const kind = inRoom ? "/api/rooms/" : "/api/games/";
+  a.href = kind + encodeURIComponent(game.id) + "/pdn";
+  a.download = "damka-" + game.id + ".pdn";
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}
+
+/** The page's game of a view: every move with its squares, and every board of the game
+ *  rebuilt from the start (the server sends the board now only, which the last one must be). */
+export function withBoards(view) {
+  const moves = view.moves.map(playedMove);
+  const boards = replay(view.start, moves);
+  if (boards[boards.length - 1] !== view.board) {
+    // Counted for the browser tests (window.damkaReplayMismatches); the server's board wins.
+    window.damkaReplayMismatches = (window.damkaReplayMismatches || 0) + 1;
+    console.warn("damka: the moves replayed do not give the server's board", view.id);
+    boards[boards.length - 1] = view.board;
+  }
+  return Object.assign({}, view, { moves, boards });
 }

@@ -36,6 +36,15 @@ export function reached() {
   start.setServer(true);
 }
 
+/** Sets the header's word on the connection (`data-state`: online, offline, connecting,
+ *  local). */
+export function setConnection(state, text) {
+  const el = document.querySelector("#connection");
+  el.dataset.state = state;
+  el.textContent = text;
+  el.classList.toggle("online", state === "online");
+}
+
 /** Whether the page is known to have no server now. */
 export function serverless() {
   return server === "none" || server === "unreachable";
@@ -77,13 +86,16 @@ export function begin(here, page) {
   if (!serverless()) {
     if (!local.chosen() || onServer) return page.connect();
     connection.textContent = "engine in this browser";
+    connection.dataset.state = "local";
   } else if (!here) {
     // Nothing to play here: only the server can help, so it is called until it answers.
     connection.textContent = "offline";
+    connection.dataset.state = "offline";
     if (server === "unreachable") page.connect();
     return page.form("");
   } else {
     connection.textContent = badge();
+    connection.dataset.state = "local";
     if (onServer) {
       notice = "The " + (inRoom ? "room " + inRoom : "game " + id) + " is played on the server, which is not reachable";
       history.replaceState(null, "", "/");

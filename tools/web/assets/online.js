@@ -18,10 +18,11 @@ export const online = {
   receivedAt: 0,
   proposals: [], // the tally so far for the move to come (spectators only)
   opinion: null,
+  confirming: false, // Resign pressed once: the confirmation is shown
 };
 
 /** The clocks shown: the last view that had them, when it came, and whose low time is heard. */
-const clocks = { view: null, receivedAt: 0, mine: () => null, warned: null };
+const clocks = { view: null, receivedAt: 0, mine: () => null, warned: null, frozen: null };
 
 /** The room named by the page's address (/room/ID), if any. */
 export function roomFromPath() {
@@ -93,23 +94,54 @@ export function asGame(view) {
   });
 }
 
-/** The status line of a room. */
+/** The status line of a room: one message, worded for this page's player, their opponent or
+ *  a spectator. */
 export function statusText(game) {
   const v = online.view;
-  if (game.status.over) return "Game over: " + game.status.text + ", " + game.status.result;
-  if (!(v.seats[0] && v.seats[1])) return "Waiting for an opponent: send them the room's link";
-  let text;
-  if (online.role === "spectator") {
-    text = "Watching: " + game.status.text + ". Make a move on the board to propose it";
-  } else if (online.role === game.side) {
-    text = "Your move (" + game.side + ")";
-  } else {
-    text = game.status.text + ": your opponent's move";
+  const role = online.role;
+  const player = role === "white" || role === "black";
+  if (game.status.over) return overText(game, v, role, player);
+  if (!(v.seats[0] && v.seats[1])) {
+    return player ? "Waiting for an opponent: send them the room's link" : "Waiting for a second player";
   }
   if (v.draw_offer) {
-    text += v.draw_offer === online.role ? ". You offered a draw" : ". " + cap(v.draw_offer) + " offers a draw";
+    if (v.draw_offer === role) return "You offered a draw: waiting for your opponent's answer";
+    if (player) return "Your opponent offers a draw: accept or decline it (a move declines it)";
+    return cap(v.draw_offer) + " offers a draw";
   }
+  if (v.draw_declined) {
+    if (v.draw_declined === role) return "Your draw offer was declined. " + turnText(game, role, player);
+    if (!player) return cap(other(v.draw_declined)) + " declined the draw. " + turnText(game, role, player);
+  }
+  return turnText(game, role, player);
+}
+
+function other(c) {
+  return c === "white" ? "black" : "white";
+}
+
+function turnText(game, role, player) {
+  if (!player) return "Watching: " + game.status.text + ". Make a move on the board to propose it";
+  if (role === game.side) return "Your move (" + game.side + ")";
+  return game.status.text + ": your opponent's move";
+}
+
+function overText(game, v, role, player) {
+  const aborted = game.status.result === "*";
+  let text = "Game over: " + game.status.text + (aborted ? "" : ", " + game.status.result);
+  if (v.rematch) return text + ". The rematch is on";
+  if (v.rematch_offer === role) return text + ". You offered a rematch: waiting for your opponent";
+  if (v.rematch_offer && player) return text + ". Your opponent offers a rematch: press Rematch to accept";
+  if (v.rematch_offer) return text + ". " + cap(v.rematch_offer) + " offers a rematch";
   return text;
+}
+
+/** The rematch of this room began: players (their token copied, each holding the other
+ *  colour there) and spectators go to its room. */
+export function followRematch(id) {
+  const token = storage((s) => s.getItem(tokenKey(online.room)));
+  if (token) storage((s) => s.setItem(tokenKey(id), token));
+  location.assign("/room/" + id + (token ? "" : "?watch"));
 }
 
 function cap(s) {
@@ -128,9 +160,18 @@ function clockText(ms) {
  *  on; `mine()` names the colour whose low time this page warns of (null: none). */
 export function showClocks(view, mine) {
   clocks.view = view && view.clocks ? view : null;
+  clocks.frozen = null;
   clocks.receivedAt = performance.now();
   clocks.mine = mine;
   $("#clocks").hidden = !clocks.view;
+  drawClocks();
+}
+
+/** Stops the clocks shown where they are (the connection to the server is lost: the page
+ *  does not know what the server counts, and a restart pauses the game) until the next
+ *  view. */
+export function freezeClocks() {
+  if (clocks.view && clocks.frozen === null) clocks.frozen = performance.now() - clocks.receivedAt;
   drawClocks();
 }
 
@@ -138,13 +179,13 @@ export function showClocks(view, mine) {
 export function drawClocks() {
   const v = clocks.view;
   if (!v) return;
-  const since = performance.now() - clocks.receivedAt;
+  const since = clocks.frozen !== null ? clocks.frozen : performance.now() - clocks.receivedAt;
   ["white", "black"].forEach((c, i) => {
     const el = $("#clock-" + c);
     const running = v.running === c;
     const left = v.clocks[i] - (running ? since : 0);
     el.textContent = clockText(left);
-    el.classList.toggle("running", running);
+    el.classList.toggle("running", running && clocks.frozen === null);
     el.classList.toggle("low", running && left < LOW_TIME_MS);
     // Heard once a game, by the player whose time is short.
     if (running && c === clocks.mine() && left < LOW_TIME_MS && clocks.warned !== v.id && !v.status.over) {
@@ -162,6 +203,46 @@ function item(p, extra) {
   return li;
 }
 
+/** The room's buttons' actions (data-action), each sending its message with `send`. Resign
+ *  ends the game, so it is asked once more beside the button (resign-confirm). */
+export function actions(send) {
+  const say = (type) => () => online.room && send({ type, room: online.room });
+  return {
+    resign: () => {
+      online.confirming = true;
+      drawPanel();
+    },
+    "resign-confirm": () => {
+      online.confirming = false;
+      say("resign")();
+    },
+    abort: say("abort"),
+    draw: say("draw"),
+    decline: say("decline"),
+    opinion: say("opinion"),
+  };
+}
+
+/** A click on the page (on the element `el` with a data-action, or null): anywhere but the
+ *  resignation's buttons it takes the question back. */
+export function clicked(el) {
+  if (online.confirming && !(el && /^resign/.test(el.dataset.action))) {
+    online.confirming = false;
+    drawPanel();
+  }
+}
+
+/** The banner's Rematch button: local games start one at once; online it is offered to the
+ *  opponent, who accepts with the same button (not a spectator's, nor once made). */
+export function drawRematch() {
+  const v = online.room ? online.view : null;
+  const rematch = $('[data-action="rematch"]');
+  const mine = Boolean(v && v.rematch_offer === online.role);
+  rematch.hidden = Boolean(v && (online.role === "spectator" || v.rematch));
+  rematch.disabled = mine;
+  rematch.textContent = !v ? "Rematch" : mine ? "Rematch offered" : v.rematch_offer ? "Accept rematch" : "Offer a rematch";
+}
+
 /** Redraws the room's panel: seat, buttons, proposals, the engine's opinion. */
 export function drawPanel() {
   const v = online.view;
@@ -170,10 +251,16 @@ export function drawPanel() {
   const seat = player ? "You play " + online.role : "You are watching";
   $("#seat").textContent = seat + " · " + v.spectators + " watching · " + v.time[0] / 60 + " min + " + v.time[1] + " s";
   const live = !v.status.over && v.seats[0] && v.seats[1];
-  $("#online-player").hidden = !player || !live;
+  // Before the first move either player may abort, even before the second seat is taken.
+  const abortable = !v.status.over && v.moves.length === 0;
+  $("#online-player").hidden = !player || !(live || abortable);
   const offered = v.draw_offer && v.draw_offer !== online.role;
   $('[data-action="decline"]').hidden = !offered;
   $('[data-action="draw"]').textContent = offered ? "Accept draw" : "Offer draw";
+  $('[data-action="draw"]').hidden = !live;
+  $('[data-action="abort"]').hidden = !abortable;
+  $('[data-action="resign"]').hidden = !live || online.confirming;
+  $('[data-action="resign-confirm"]').hidden = !live || !online.confirming;
   $("#online-spectator").hidden = player || v.status.over;
   $("#proposals").replaceChildren(...(player ? [] : online.proposals.map((p) => item(p))));
   const last = v.last_proposals;

@@ -5,6 +5,9 @@
 const $ = (sel) => document.querySelector(sel);
 const form = $("#new-game");
 const LAST_KEY = "damka-last-game";
+const FORM_KEY = "damka-form";
+// The form's settings this browser remembers (the place to play is local.js's).
+const REMEMBERED = ["variant", "opponent", "color", "clock", "skill", "movetime"];
 const tokenKey = (id) => "damka-game-" + id;
 
 function storage(fn) {
@@ -56,6 +59,36 @@ export function clockValues() {
   return { time, increment };
 }
 
+/** Remembers the form's settings and the evaluation switch in this browser. */
+export function saveForm() {
+  const kept = {};
+  for (const name of REMEMBERED) kept[name] = form.elements[name].value;
+  kept.eval = document.querySelector("#eval-toggle").checked;
+  storage((s) => s.setItem(FORM_KEY, JSON.stringify(kept)));
+}
+
+// The settings remembered, each only if the form still offers it.
+function restoreForm() {
+  let kept = null;
+  try {
+    kept = JSON.parse(storage((s) => s.getItem(FORM_KEY)) || "null");
+  } catch (e) {
+    kept = null; // damaged: the defaults
+  }
+  if (!kept || typeof kept !== "object") return;
+  for (const name of REMEMBERED) {
+    const field = form.elements[name];
+    const value = String(kept[name]);
+    if ([...field.options].some((o) => o.value === value)) field.value = value;
+  }
+  document.querySelector("#eval-toggle").checked = kept.eval === true;
+}
+
+/** Folds the form away (a game is being played; the New game button brings it back). */
+export function hideForm() {
+  form.hidden = true;
+}
+
 /** Shows the form; `focus`: and takes the person to it (the New game button). */
 export function showForm(focus) {
   form.hidden = false;
@@ -104,6 +137,32 @@ export function rematchValues(game) {
   return values;
 }
 
+// The typed-move box's examples, in the notation of `variant`.
+export function movePlaceholder(variant) {
+  document.querySelector("#move-input").placeholder = variant === "turkish" ? "d3-d4, d3xd5 or 10-14" : "c3-d4, c3:e5:g7 or 10-14";
+}
+
+// A game arrived to be played or watched: the form folds away (the New game button brings
+// it back) and the board comes wholly into view, whatever the page was scrolled to.
+export function began(game) {
+  document.body.classList.remove("choosing");
+  if (!game.status.over) hideForm();
+  movePlaceholder(game.variant);
+  requestAnimationFrame(boardInView);
+}
+
+// Scrolls the page so that the clocks, the board and the status are wholly on screen: to the
+// top when they fit below the header (a phone's layout), else to the board's section.
+function boardInView() {
+  const bottom = document.querySelector("#status").getBoundingClientRect().bottom + window.scrollY;
+  if (bottom <= window.innerHeight) window.scrollTo(0, 0);
+  else document.querySelector(".play").scrollIntoView({ block: "start" });
+}
+
 form.elements.opponent.addEventListener("change", showFields);
 form.elements.clock.addEventListener("change", showFields);
+form.addEventListener("change", saveForm);
+document.querySelector("#eval-toggle").addEventListener("change", saveForm);
+restoreForm();
 showFields();
+movePlaceholder(form.elements.variant.value);

@@ -9,7 +9,7 @@ use axum::Router;
 use sha1::{Digest, Sha1};
 
 /// Every file the page is made of: name, content type, content.
-pub const FILES: [(&str, &str, &[u8]); 18] = [
+pub const FILES: [(&str, &str, &[u8]); 19] = [
     (
         "index.html",
         "text/html; charset=utf-8",
@@ -69,6 +69,11 @@ pub const FILES: [(&str, &str, &[u8]); 18] = [
         "words.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../assets/words.js"),
+    ),
+    (
+        "premove.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../assets/premove.js"),
     ),
     (
         "lobby.html",

@@ -36,6 +36,8 @@ pub enum Ending {
     Agreed,
     /// This side, to move first, made no move in time after both seats were taken: no result.
     Aborted(Color),
+    /// This player aborted the game before its first move: no result.
+    AbortedBy(Color),
 }
 
 impl Ending {
@@ -44,7 +46,7 @@ impl Ending {
         match self {
             Ending::Time(c) | Ending::Resigned(c) => Some(Outcome::Win(c.opposite())),
             Ending::Agreed => Some(Outcome::Draw),
-            Ending::Aborted(_) => None,
+            Ending::Aborted(_) | Ending::AbortedBy(_) => None,
         }
     }
 
@@ -55,6 +57,7 @@ impl Ending {
             Ending::Resigned(c) => format!("{} resigned", c.name()),
             Ending::Agreed => "draw agreed".into(),
             Ending::Aborted(c) => format!("{} made no first move", c.name()),
+            Ending::AbortedBy(c) => format!("{} aborted the game", c.name()),
         }
     }
 
@@ -68,6 +71,8 @@ impl Ending {
             Ending::Agreed => "agreed",
             Ending::Aborted(Color::White) => "aborted-white",
             Ending::Aborted(Color::Black) => "aborted-black",
+            Ending::AbortedBy(Color::White) => "abort-white",
+            Ending::AbortedBy(Color::Black) => "abort-black",
         }
     }
 
@@ -81,6 +86,8 @@ impl Ending {
             Ending::Agreed,
             Ending::Aborted(Color::White),
             Ending::Aborted(Color::Black),
+            Ending::AbortedBy(Color::White),
+            Ending::AbortedBy(Color::Black),
         ]
         .into_iter()
         .find(|e| e.code() == code)
@@ -95,7 +102,10 @@ pub fn status_with(game: &PageGame, ending: Option<Ending>) -> Status {
             result: result_text(e.outcome()).to_string(),
             text: match e.outcome() {
                 Some(outcome) => format!("{outcome} ({})", e.reason()),
-                None => format!("game aborted ({})", e.reason()),
+                None => match e {
+                    Ending::AbortedBy(c) => format!("game aborted by {}", c.name()),
+                    _ => format!("game aborted ({})", e.reason()),
+                },
             },
         },
         None => game.status(),

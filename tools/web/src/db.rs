@@ -169,7 +169,26 @@ const MIGRATIONS: &[&str] = &[
     // separated by spaces: a take-back gives that back).
     "ALTER TABLE games ADD COLUMN owner TEXT;
      ALTER TABLE games ADD COLUMN took TEXT",
+    // 5: what players say to each other about the game: whose draw offer was declined
+    // (the offerer hears it), whose rematch offer stands, and the rematch's room.
+    "ALTER TABLE rooms ADD COLUMN draw_declined TEXT;
+     ALTER TABLE rooms ADD COLUMN rematch_offer TEXT;
+     ALTER TABLE rooms ADD COLUMN rematch TEXT",
 ];
+
+/// A colour as saved (`white`, `black`), or NULL.
+fn color_text(c: Option<damka::core::Color>) -> Value {
+    c.map(|c| crate::store::color_name(c).to_string()).into()
+}
+
+/// The colour saved as `v`, if one is.
+fn text_color(v: &Value) -> Option<damka::core::Color> {
+    match v.text().as_deref() {
+        Some("white") => Some(damka::core::Color::White),
+        Some("black") => Some(damka::core::Color::Black),
+        _ => None,
+    }
+}
 
 /// A finished game as the lobby lists it.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -277,11 +296,13 @@ impl Db {
         stmts.push(Stmt::new(
             "INSERT INTO rooms (id, variant, start_fen, base_ms, inc_ms, white_token, black_token,
                  white_ms, black_ms, draw_offer, ending, result, status, plies, created, over,
-                 saved_at, version)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+                 saved_at, version, draw_declined, rematch_offer, rematch)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
+                 $18, $19, $20, $21)
              ON CONFLICT(id) DO UPDATE SET white_token = $6, black_token = $7, white_ms = $8,
                  black_ms = $9, draw_offer = $10, ending = $11, result = $12, status = $13,
-                 plies = $14, over = $16, saved_at = $17, version = $18",
+                 plies = $14, over = $16, saved_at = $17, version = $18, draw_declined = $19,
+                 rematch_offer = $20, rematch = $21",
             vec![
                 Value::Text(room.id.clone()),
                 Value::Text(room.game.variant().name().into()),
@@ -292,9 +313,7 @@ impl Db {
                 room.tokens[1].clone().into(),
                 Value::Int(clocks[0]),
                 Value::Int(clocks[1]),
-                room.draw_offer
-                    .map(|c| crate::store::color_name(c).to_string())
-                    .into(),
+                color_text(room.draw_offer),
                 room.ending.map(|e| e.code().to_string()).into(),
                 Value::Text(status.result),
                 Value::Text(status.text),
@@ -303,6 +322,9 @@ impl Db {
                 Value::Int(status.over as i64),
                 Value::Int(wall_ms()),
                 Value::Int(room.version as i64),
+                color_text(room.draw_declined),
+                color_text(room.rematch_offer),
+                room.rematch.clone().into(),
             ],
         ));
         let hub = room.game.hub_moves();
@@ -346,10 +368,11 @@ impl Db {
     pub fn load_at(&self, id: &str) -> Result<Option<(Room, i64)>, String> {
         let rows = self.backend.query(
             "SELECT variant, start_fen, base_ms, inc_ms, white_token, black_token, white_ms,
-                 black_ms, draw_offer, ending, created, saved_at, version FROM rooms WHERE id = $1",
+                 black_ms, draw_offer, ending, created, saved_at, version, draw_declined,
+                 rematch_offer, rematch FROM rooms WHERE id = $1",
             &[Value::Text(id.into())],
         )?;
-        let Some(r) = rows.into_iter().next().filter(|r| r.len() == 13) else {
+        let Some(r) = rows.into_iter().next().filter(|r| r.len() == 16) else {
             return Ok(None);
         };
         let variant: Variant = r[0]
@@ -380,11 +403,10 @@ impl Db {
         });
         room.remaining = [r[6].int(), r[7].int()];
         room.ending = r[9].text().as_deref().and_then(Ending::from_code);
-        room.draw_offer = match r[8].text().as_deref() {
-            Some("white") => Some(damka::core::Color::White),
-            Some("black") => Some(damka::core::Color::Black),
-            _ => None,
-        };
+        room.draw_offer = text_color(&r[8]);
+        room.draw_declined = text_color(&r[13]);
+        room.rematch_offer = text_color(&r[14]);
+        room.rematch = r[15].text();
         room.version = r[12].int().max(0) as u64;
         room.saved_plies = moves.len();
         Ok(Some((room, r[11].int())))

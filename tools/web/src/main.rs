@@ -50,6 +50,10 @@ struct Args {
     /// game is aborted (no result).
     #[arg(long, default_value_t = 30.0, value_parser = first_move_seconds)]
     first_move_timeout: f64,
+    /// Seconds the clock of the player to move waits for that player after the server starts
+    /// again (a restart is not theirs to pay for); beyond it the clock runs.
+    #[arg(long, default_value_t = 10.0, value_parser = grace_seconds)]
+    grace: f64,
     /// Rooms one client address may create a minute.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     rooms_per_minute: u32,
@@ -95,6 +99,14 @@ fn first_move_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if (0.1..=3600.0).contains(&v) => Ok(v),
         _ => Err(format!("{s:?} is not a number of seconds from 0.1 to 3600")),
+    }
+}
+
+/// Seconds of grace: 0 to 600.
+fn grace_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=600.0).contains(&v) => Ok(v),
+        _ => Err(format!("{s:?} is not a number of seconds from 0 to 600")),
     }
 }
 
@@ -199,6 +211,7 @@ fn main() -> ExitCode {
                 max_spectators: args.max_spectators as usize,
                 rate: args.rate,
                 first_move_ms: (args.first_move_timeout * 1000.0) as i64,
+                grace_ms: (args.grace * 1000.0) as i64,
                 rooms_per_minute: args.rooms_per_minute,
                 games_per_minute: args.games_per_minute,
                 spectators_per_client: args.spectators_per_client as usize,

@@ -18,6 +18,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 mod messages;
+mod rematch;
 mod rooms;
 /// Who enters a room: the seat's token if any, whether only to watch, and the client's
 /// address (`None`: unknown).

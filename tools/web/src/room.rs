@@ -78,6 +78,13 @@ pub struct RoomView {
     pub spectators: usize,
     /// The proposals for the last move played, with the one that matched.
     pub last_proposals: Option<Tally>,
+    /// The colour whose draw offer was declined, until the next move or offer (so that the
+    /// offerer hears it).
+    pub draw_declined: Option<&'static str>,
+    /// The colour that offered a rematch, while the offer stands.
+    pub rematch_offer: Option<&'static str>,
+    /// The rematch's room, once both players agreed.
+    pub rematch: Option<String>,
     /// The board, moves and result.
     #[serde(flatten)]
     pub board: BoardView,
@@ -104,6 +111,15 @@ pub struct Room {
     pub ending: Option<Ending>,
     /// The colour whose draw offer stands.
     pub draw_offer: Option<Color>,
+    /// The colour whose draw offer was declined last (until the next move or offer).
+    pub draw_declined: Option<Color>,
+    /// The colour whose rematch offer stands (the game is over).
+    pub rematch_offer: Option<Color>,
+    /// The rematch's room, once both players agreed to one.
+    pub rematch: Option<String>,
+    /// Connections of each player (White, Black) in the room now, on the node that plays it
+    /// (not saved): a rematch is offered only to a player still there.
+    pub present: [u32; 2],
     /// Counts changes.
     pub version: u64,
     /// Spectators watching now.
@@ -141,6 +157,10 @@ impl Room {
             turn_start: None,
             ending: None,
             draw_offer: None,
+            draw_declined: None,
+            rematch_offer: None,
+            rematch: None,
+            present: [0; 2],
             version: 0,
             spectators: 0,
             saved_plies: 0,
@@ -210,6 +230,30 @@ impl Room {
         time_left(self.remaining, running, now)
     }
 
+    /// Milliseconds the running clock is still held for (after a restart of the server,
+    /// until the player to move is back or the grace is over; see [`Room::hold`]).
+    pub fn held_ms(&self, now: Instant) -> i64 {
+        self.turn_start
+            .map_or(0, |s| s.saturating_duration_since(now).as_millis() as i64)
+    }
+
+    /// Holds the running clock for `grace_ms` from `now`: the time until then is charged to
+    /// nobody (the turn starts at its end, or when [`Room::release`] is called before).
+    pub fn hold(&mut self, now: Instant, grace_ms: i64) {
+        if self.running().is_some() {
+            self.turn_start = Some(now + std::time::Duration::from_millis(grace_ms.max(0) as u64));
+        }
+    }
+
+    /// `color` is back in the room: if its clock was held, it runs from `now`. True if it was.
+    pub fn release(&mut self, color: Color, now: Instant) -> bool {
+        let held = self.held_ms(now) > 0 && self.running() == Some(color);
+        if held {
+            self.turn_start = Some(now);
+        }
+        held
+    }
+
     /// Milliseconds left for the game's first move, while it is awaited.
     pub fn first_move_left(&self, now: Instant) -> Option<i64> {
         let start = self.turn_start.filter(|_| self.game.ply() == 0)?;
@@ -220,10 +264,10 @@ impl Room {
     /// Milliseconds until the running clock reaches zero or the first move is overdue.
     pub fn time_to_flag(&self, now: Instant) -> Option<i64> {
         let clock = self.running().map(|side| self.clocks(now)[side.index()])?;
-        Some(
-            self.first_move_left(now)
-                .map_or(clock, |first| first.min(clock)),
-        )
+        let first = self
+            .first_move_left(now)
+            .map_or(clock, |first| first.min(clock));
+        Some(first + self.held_ms(now))
     }
 
     /// Why a player may not move any more after [`Room::flag`] ended the game.
@@ -306,6 +350,7 @@ impl Room {
         if self.draw_offer == Some(color.opposite()) {
             self.draw_offer = None;
         }
+        self.draw_declined = None;
         let played = self
             .game
             .history()
@@ -362,6 +407,7 @@ impl Room {
             }
             None => {
                 self.draw_offer = Some(color);
+                self.draw_declined = None;
                 Ok(false)
             }
         }
@@ -372,10 +418,64 @@ impl Room {
         match self.draw_offer {
             Some(c) if c != color => {
                 self.draw_offer = None;
+                self.draw_declined = Some(c);
                 Ok(())
             }
             _ => Err("there is no draw offer to decline".into()),
         }
+    }
+
+    /// `color` aborts the game, which is possible only before its first move: no result.
+    pub fn abort(&mut self, color: Color, now: Instant) -> Result<(), String> {
+        if self.is_over() {
+            return Err("the game is over".into());
+        }
+        if self.game.ply() > 0 {
+            return Err("a game can be aborted only before its first move; resign instead".into());
+        }
+        self.settle_clocks(now);
+        self.ending = Some(Ending::AbortedBy(color));
+        self.turn_start = None;
+        self.draw_offer = None;
+        Ok(())
+    }
+
+    /// `color` offers a rematch, or accepts the opponent's offer: true when both now agree
+    /// (the caller opens the new room and sets [`Room::rematch`]).
+    pub fn offer_rematch(&mut self, color: Color) -> Result<bool, String> {
+        if !self.is_over() {
+            return Err("a rematch is offered once the game is over".into());
+        }
+        if let Some(id) = &self.rematch {
+            return Err(format!("the rematch is on already, in room {id}"));
+        }
+        let other = color.opposite();
+        if self.tokens[other.index()].is_none() {
+            return Err("nobody took the other seat of this game".into());
+        }
+        match self.rematch_offer {
+            Some(c) if c == color => Err("your rematch offer stands already".into()),
+            Some(_) => Ok(true),
+            None if self.present[other.index()] == 0 => {
+                Err("your opponent left the room; a rematch needs both players".into())
+            }
+            None => {
+                self.rematch_offer = Some(color);
+                Ok(false)
+            }
+        }
+    }
+
+    /// The rematch of this room's game, as room `id`: the same game, start position and time
+    /// control, each seat held by the same player's token with the colours swapped, both
+    /// clocks full and the first player's running from `now`.
+    pub fn rematch_room(&self, id: String, created: u64, now: Instant) -> Result<Room, String> {
+        let game = PageGame::new(self.game.variant(), Some(&self.game.start_fen()))?;
+        let mut room = Room::new(id, game, self.control, created);
+        room.tokens = [self.tokens[1].clone(), self.tokens[0].clone()];
+        room.first_move_ms = self.first_move_ms;
+        room.turn_start = Some(now);
+        Ok(room)
     }
 
     /// Spectator `who` proposes a move for the side to move (replacing an earlier one);
@@ -432,11 +532,17 @@ impl Room {
             opponent: "online",
             time: self.control.seconds(),
             clocks: self.clocks(now),
-            running: self.running().map(color_name),
+            running: self
+                .running()
+                .filter(|_| self.held_ms(now) == 0)
+                .map(color_name),
             seats: [self.tokens[0].is_some(), self.tokens[1].is_some()],
             draw_offer: self.draw_offer.map(color_name),
             spectators: self.spectators,
             last_proposals: self.last_tally.clone(),
+            draw_declined: self.draw_declined.map(color_name),
+            rematch_offer: self.rematch_offer.map(color_name),
+            rematch: self.rematch.clone(),
             board,
         }
     }

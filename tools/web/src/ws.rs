@@ -139,6 +139,10 @@ enum Request {
     Draw { room: String },
     /// The player declines the opponent's draw offer.
     Decline { room: String },
+    /// The player aborts the game (before its first move only).
+    Abort { room: String },
+    /// The player offers a rematch, or accepts the opponent's offer.
+    Rematch { room: String },
     /// A spectator asks for the engine's opinion (answered by `opinion`).
     Opinion { room: String },
 }
@@ -420,6 +424,11 @@ impl Connection {
             Request::Resign { room } => self.app.room_resign(self.seat(&room)?)?,
             Request::Draw { room } => self.app.room_draw(self.seat(&room)?)?,
             Request::Decline { room } => self.app.room_decline(self.seat(&room)?)?,
+            Request::Abort { room } => self.app.room_abort(self.seat(&room)?)?,
+            Request::Rematch { room } => {
+                let client = self.client;
+                self.app.room_rematch(self.seat(&room)?, client)?
+            }
             Request::Opinion { room } => {
                 let seat = self.seat(&room)?.clone();
                 let app = self.app.clone();

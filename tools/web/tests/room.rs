@@ -167,3 +167,68 @@ fn a_first_move_in_time_ends_the_deadline() {
     assert!(!r.flag(t1 + Duration::from_millis(60_000)));
     assert!(r.ending.is_none());
 }
+
+#[test]
+fn a_held_clock_waits_for_its_player_or_the_grace() {
+    let t0 = Instant::now();
+    let mut r = room(10_000, 0, t0);
+    r.hold(t0, 2_000);
+    let t1 = t0 + Duration::from_millis(1_500);
+    assert_eq!(r.clocks(t1), [10_000, 10_000], "held: nothing charged");
+    assert_eq!(
+        r.time_to_flag(t1),
+        Some(10_500),
+        "the flag waits for the hold too"
+    );
+    assert!(
+        !r.release(Color::Black, t1),
+        "only the player to move releases it"
+    );
+    assert!(r.release(Color::White, t1));
+    assert_eq!(r.clocks(t1 + Duration::from_millis(700)), [9_300, 10_000]);
+    // Nobody back: the clock runs from the grace's end.
+    let mut r = room(10_000, 0, t0);
+    r.hold(t0, 2_000);
+    assert_eq!(r.clocks(t0 + Duration::from_millis(3_000)), [9_000, 10_000]);
+    assert!(!r.flag(t0 + Duration::from_millis(11_999)));
+    assert!(
+        r.flag(t0 + Duration::from_millis(12_001)),
+        "away too long: lost on time"
+    );
+    assert_eq!(r.ending, Some(Ending::Time(Color::White)));
+}
+
+#[test]
+fn abort_and_rematch_follow_their_rules() {
+    let t0 = Instant::now();
+    let mut r = room(10_000, 0, t0);
+    assert!(r
+        .offer_rematch(Color::White)
+        .unwrap_err()
+        .contains("once the game is over"));
+    r.play(Color::White, None, Some("c3-d4"), t0).unwrap();
+    assert!(r
+        .abort(Color::Black, t0)
+        .unwrap_err()
+        .contains("only before its first move"));
+    r.resign(Color::Black, t0).unwrap();
+    assert!(r
+        .offer_rematch(Color::White)
+        .unwrap_err()
+        .contains("opponent left"));
+    r.present = [1, 1];
+    assert_eq!(r.offer_rematch(Color::White), Ok(false));
+    assert!(r
+        .offer_rematch(Color::White)
+        .unwrap_err()
+        .contains("stands already"));
+    assert_eq!(r.offer_rematch(Color::Black), Ok(true), "accepted");
+    let next = r.rematch_room("r2".into(), 1, t0).unwrap();
+    assert_eq!(next.seat_of(&"w".repeat(32)), Some(Color::Black));
+    assert_eq!(next.seat_of(&"b".repeat(32)), Some(Color::White));
+    assert_eq!(next.running(), Some(Color::White));
+    let mut fresh = room(10_000, 0, t0);
+    fresh.abort(Color::Black, t0).unwrap();
+    assert_eq!(fresh.status().text, "game aborted by Black");
+    assert_eq!(fresh.status().result, "*");
+}

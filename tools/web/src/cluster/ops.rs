@@ -442,6 +442,13 @@ impl App {
             "decline" => self
                 .player_change(&seat, |r, c, _| r.decline_draw(c))
                 .map(|_| Value::Null),
+            "abort" => self
+                .player_change(&seat, |r, c, now| r.abort(c, now))
+                .map(|_| Value::Null),
+            "rematch" => {
+                let client = v["client"].as_str().and_then(|a| a.parse().ok());
+                self.rematch_here(&seat, client).map(|_| Value::Null)
+            }
             "propose" => self
                 .propose_here(&seat, path.as_deref(), text)
                 .map(|_| Value::Null),

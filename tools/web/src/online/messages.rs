@@ -30,6 +30,10 @@ pub struct Limits {
     /// Milliseconds the first player has for the game's first move once both seats are
     /// taken; then the game is aborted.
     pub first_move_ms: i64,
+    /// Milliseconds the clock of the player to move waits for that player after the server
+    /// starts again (the time the server took them away is not theirs to pay); beyond it the
+    /// clock runs, so being away is never a free pause.
+    pub grace_ms: i64,
 }
 
 impl Default for Limits {
@@ -44,6 +48,7 @@ impl Default for Limits {
             spectators_per_client: 3,
             engine_share: 4,
             first_move_ms: crate::room::FIRST_MOVE_MS,
+            grace_ms: 10_000,
         }
     }
 }

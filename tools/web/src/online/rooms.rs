@@ -88,21 +88,38 @@ impl App {
         room.first_move_ms = self.online.limits.first_move_ms;
         let now = Instant::now();
         room.take_seat(color, token.clone(), now);
+        room.creator = client.map(crate::guard::group);
+        self.open_room(room, true, now)?;
+        Ok(Seat {
+            room: id,
+            role: Role::Player(color),
+            token: Some(token),
+        })
+    }
+
+    /// Saves the new `room` and holds it (under the creator's fair share if `share`), once
+    /// there is space and, on a node of several, its lease.
+    pub(super) fn open_room(
+        &self,
+        mut room: Room,
+        share: bool,
+        now: Instant,
+    ) -> Result<(), ApiError> {
         let mut rooms = self.online.lock();
-        let creator = client.map(crate::guard::group);
-        if let Some(held) = over_room_share(&rooms, creator, self.online.limits.max_rooms) {
+        let held = over_room_share(&rooms, room.creator, self.online.limits.max_rooms);
+        if let Some(held) = held.filter(|_| share) {
             return Err(ApiError::Limit(format!(
                 "this address holds {held} of the games being played, its share while the \
                  server fills up; finish one first"
             )));
         }
-        room.creator = creator;
         if !make_space(&mut rooms, self.online.limits.max_rooms, &self.online.db) {
             return Err(ApiError::Limit(format!(
                 "the server holds {} games being played, the most it takes; try again later",
                 self.online.limits.max_rooms
             )));
         }
+        let id = room.id.clone();
         if let Some(c) = &self.online.cluster {
             // The lease first: a room is never saved without its owner.
             if !c.claim(&self.online.db, &id).map_err(super::reconnecting)? {
@@ -111,12 +128,8 @@ impl App {
             (room.events, room.watch_events) = c.channels(&id);
         }
         self.online.commit(&mut room, now)?;
-        rooms.insert(id.clone(), room);
-        Ok(Seat {
-            room: id,
-            role: Role::Player(color),
-            token: Some(token),
-        })
+        rooms.insert(id, room);
+        Ok(())
     }
 
     /// Enters room `id`: the seat `token` holds, else the free seat (unless `watch`), else a
@@ -179,7 +192,12 @@ impl App {
                             "a player of room {id} cannot watch it as a spectator"
                         )))
                     }
-                    Some(c) => (Role::Player(c), Some(t.to_string())),
+                    Some(c) => {
+                        if room.release(c, now) {
+                            left = self.online.commit(room, now)?;
+                        }
+                        (Role::Player(c), Some(t.to_string()))
+                    }
                     None => {
                         return Err(ApiError::Bad(format!(
                             "stale or forged token: it holds no seat in room {id}"
@@ -218,6 +236,9 @@ impl App {
                     }
                 },
             };
+            if let Role::Player(c) = role {
+                room.present[c.index()] += 1;
+            }
             let spectator = matches!(role, Role::Spectator(_));
             let mut first = vec![serde_json::json!({ "type": "room", "room": room.view(now) }).to_string()];
             if spectator {
@@ -256,6 +277,13 @@ impl App {
 
     /// [`App::leave_room`] on a room this node plays.
     pub(crate) fn leave_here(&self, seat: &Seat) {
+        if let Role::Player(c) = seat.role {
+            let _ = self.online.with(&seat.room, |room, _| {
+                let n = &mut room.present[c.index()];
+                *n = n.saturating_sub(1);
+                Ok(())
+            });
+        }
         if let Role::Spectator(n) = seat.role {
             let _ = self.online.with(&seat.room, |room, _| {
                 room.spectators = room.spectators.saturating_sub(1);
@@ -488,6 +516,9 @@ impl App {
                     room.first_move_ms = self.online.limits.first_move_ms;
                     if room.started() && !room.is_over() {
                         room.turn_start = Some(now);
+                        // The server's stop was nobody's doing: the player to move is not
+                        // charged for finding it again, up to the grace.
+                        room.hold(now, self.online.limits.grace_ms);
                         armed.push((id.clone(), room.time_to_flag(now)));
                     }
                     rooms.insert(id.clone(), room);
