@@ -14,6 +14,7 @@ import { resultWords, refusal, typedRefusal } from "/assets/words.js";
 import * as start from "/assets/start.js";
 import * as local from "/assets/local.js";
 import * as net from "/assets/offline.js";
+import "/assets/analysis.js";
 
 const $ = (sel) => document.querySelector(sel);
 const statusEl = $("#status");
@@ -385,6 +386,8 @@ function draw() {
   feel.setYourMove(live && myTurn());
   room.drawClocks();
   if (room.online.room) room.drawPanel();
+  // The analysis board and the review (analysis.js) follow what is drawn.
+  document.dispatchEvent(new CustomEvent("damka:drawn", { detail: { game, ply, board, showPly, redraw: draw } }));
 }
 
 function drawMoves(ply) {
