@@ -143,9 +143,9 @@ def run(p, download_dir, variants=("russian", "turkish")):
         review(p, len(moves), blunder, download_dir)
         review_twice_and_cancelled(p, blunder)
         kept_over_reload(p, blunder)
-        print(f"analysis and review checked: {variant}")
+        print(f"ok   {variant}: analysis lines follow the viewed move, a side line played and left, review marks ?? at ply {blunder}, graph, PDN with [%eval], kept, twice and cancel refused")
     editor(p)
-    print("board editor checked")
+    print("ok   board editor: an illegal position refused, a legal one opened by its link")
 
 
 def speed(p, hub_moves, variant="russian"):
