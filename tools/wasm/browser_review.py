@@ -150,18 +150,24 @@ def run(p, download_dir, variants=("russian", "turkish")):
 
 def speed(p, hub_moves, variant="russian"):
     """The review of a game given by its Hub moves, timed; the longest gap between frames
-    while it runs. Returns (seconds, longest frame gap in ms)."""
+    and the longest task of the page's thread while it runs. Returns (seconds, longest frame
+    gap in ms, longest task in ms: 0 when none reached the 50 ms the browser reports)."""
     game_id = "local-speed" + str(int(time.time()))
     p.js("const games = JSON.parse(localStorage.getItem('damka-local-games') || '{}');"
          "games[arguments[0]] = {id: arguments[0], variant: arguments[1], opponent: 'human', color: 'white',"
          " skill: 10, movetime: 1, fen: '', moves: arguments[2], version: 0, used: Date.now()};"
          "localStorage.setItem('damka-local-games', JSON.stringify(games));", game_id, variant, hub_moves)
-    p.d.get(p.url + "#" + game_id)
+    # A new query: a page load, not only a new hash.
+    p.d.get(p.url + "?speed#" + game_id)
     p.wait(lambda: len(p.moves()) == len(hub_moves), "the game to review")
-    p.js("window.damkaFrames = {max: 0, last: performance.now(), on: true};"
+    p.js("window.damkaFrames = {max: 0, last: performance.now(), on: true, long: [], t0: performance.now()};"
          "const tick = (t) => { const f = window.damkaFrames; if (!f.on) return;"
+         "  if (t - f.last > 50) f.long.push([Math.round(f.last - f.t0), Math.round(t - f.last)]);"
          "  f.max = Math.max(f.max, t - f.last); f.last = t; requestAnimationFrame(tick); };"
-         "requestAnimationFrame(tick);")
+         "requestAnimationFrame(tick);"
+         "window.damkaTasks = [];"
+         "new PerformanceObserver((l) => { for (const e of l.getEntries())"
+         "  window.damkaTasks.push(Math.round(e.duration)); }).observe({type: 'longtask'});")
     start = time.time()
     click(p, '[data-action="review"]')
     p.wait(lambda: p.js("return Boolean(document.querySelector('#review-progress'))"), "the review's progress")
@@ -169,5 +175,8 @@ def speed(p, hub_moves, variant="russian"):
         time.sleep(0.05)
     took = time.time() - start
     gap = p.js("window.damkaFrames.on = false; return window.damkaFrames.max;")
+    task = max(p.js("return window.damkaTasks"), default=0)
+    if os.environ.get("DAMKA_FRAMES"):
+        print("frames over 50 ms [at ms, length ms]:", p.js("return window.damkaFrames.long"))
     assert graph(p), "the review's graph"
-    return took, gap
+    return took, gap, task
