@@ -386,7 +386,6 @@ function draw() {
   feel.setYourMove(live && myTurn());
   room.drawClocks();
   if (room.online.room) room.drawPanel();
-  // The analysis board and the review (analysis.js) follow what is drawn.
   document.dispatchEvent(new CustomEvent("damka:drawn", { detail: { game, ply, board, showPly, redraw: draw } }));
 }
 

@@ -8,6 +8,7 @@
 
 mod games;
 pub mod postgres;
+mod reviews;
 mod sqlite;
 
 use crate::game::PageGame;
@@ -164,6 +165,9 @@ const MIGRATIONS: &[&str] = &[
      ALTER TABLE games ADD COLUMN running TEXT;
      ALTER TABLE games ADD COLUMN turn_started BIGINT;
      ALTER TABLE games ADD COLUMN ending TEXT",
+    // 4: a game's review (the page's review view as JSON, for the moves it was made of),
+    // kept with the game and gone with it.
+    "ALTER TABLE games ADD COLUMN review TEXT",
 ];
 
 /// A finished game as the lobby lists it.
