@@ -83,7 +83,8 @@ def review(p, plies, blunder, download_dir):
     summary = p.text("review-summary")
     assert "White: 0 inaccuracies (?!), 0 mistakes (?), 1 blunders (??)" in summary, summary
     for f in os.listdir(download_dir):
-        os.remove(os.path.join(download_dir, f))
+        if f.endswith("-review.pdn"):
+            os.remove(os.path.join(download_dir, f))
     click(p, '[data-action="review-pdn"]')
     p.wait(lambda: any(f.endswith("-review.pdn") for f in os.listdir(download_dir)), "the PDN downloaded")
     name = next(f for f in os.listdir(download_dir) if f.endswith("-review.pdn"))
@@ -92,7 +93,7 @@ def review(p, plies, blunder, download_dir):
     assert "??" in text, text
 
 
-def review_twice_and_cancelled(p, blunder):
+def review_twice_and_cancelled(p, blunder, earlier=True):
     click(p, '[data-action="review"]')
     p.wait(lambda: p.js("return Boolean(document.querySelector('#review-progress'))"), "a second review")
     click(p, '[data-action="review"]')
@@ -100,7 +101,10 @@ def review_twice_and_cancelled(p, blunder):
     click(p, '[data-action="review-cancel"]')
     p.wait(lambda: "cancelled" in p.text("review-message"), "the review cancelled")
     assert not p.js("return Boolean(document.querySelector('#review-progress'))")
-    assert marks(p).get(str(blunder)) == "??", "the earlier review is kept"
+    if earlier:
+        assert marks(p).get(str(blunder)) == "??", "the earlier review is kept"
+    else:
+        assert marks(p) == {}, marks(p)
 
 
 def kept_over_reload(p, blunder):
@@ -130,6 +134,35 @@ def editor(p):
     p.d.get(link)
     p.wait(lambda: p.pieces() == {"c3": "w", "d6": "b"} or sorted(p.pieces()) == ["c3", "d6"],
            f"the editor's position opened by its link: {p.pieces()}")
+
+
+def kept_on_the_server(p, blunder):
+    """A server game's review, gone from this browser's storage, comes back from the server
+    at once when Review is pressed."""
+    p.js("for (const k of Object.keys(localStorage)) if (k.startsWith('damka-review:')) localStorage.removeItem(k);")
+    game = p.js("return location.hash")
+    p.d.get(p.url + f"?again={time.time()}" + game)  # a new query: a page load
+    p.wait(lambda: len(p.moves()) > blunder, "the game again")
+    assert marks(p) == {}, marks(p)
+    click(p, '[data-action="review"]')
+    p.wait(lambda: marks(p).get(str(blunder)) == "??", "the review kept by the server")
+
+
+def run_server(p, download_dir, variants=("russian", "turkish")):
+    """The checks on damka-web's page without the engine in the browser: the server's engine
+    analyses and reviews, and keeps the review with its game."""
+    for variant in variants:
+        moves, blunder = GAMES[variant]
+        p.new_game(variant, "human")
+        for m in moves:
+            p.play(m)
+        analysis(p, len(moves))
+        # Before the first review ends: the server answers the game's kept review at once.
+        review_twice_and_cancelled(p, blunder, earlier=False)
+        review(p, len(moves), blunder, download_dir)
+        kept_on_the_server(p, blunder)
+        print(f"ok   {variant} on the server's engine: lines, side line, review ?? at ply {blunder}, "
+              "graph, PDN with [%eval], twice and cancel refused, kept with the game")
 
 
 def run(p, download_dir, variants=("russian", "turkish")):

@@ -448,6 +448,14 @@ def run(tests, driver):
     return failed
 
 
+def analysis_review(p, download_dir, variants=("russian", "turkish")):
+    """The analysis board and the review (tools/wasm/browser_review.py's checks) with the
+    server's engine: this page has no engine in the browser."""
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "wasm"))
+    import browser_review
+    browser_review.run_server(p, download_dir, variants)
+
+
 def main():
     import browser_page as pg
     from browser_online import test_online_abort, test_online_room
@@ -495,6 +503,10 @@ def main():
              fresh(lambda: pg.test_local_game_lasts_and_is_its_owners(p, lambda: start_browser(download_dir), server.stop, server.start))),
             ("online room: two players, a spectator, reload, restart",
              fresh(lambda: test_online_room(p, lambda phone=False: start_browser(download_dir, phone), server.stop, server.start, shots))),
+        ]
+        tests += [
+            ("analysis and review on the server's engine", fresh(lambda: analysis_review(p, download_dir))),
+            ("phone: analysis and review", fresh(lambda: analysis_review(q, download_dir, ("russian",)), q)),
         ]
         only = os.environ.get("WEB_TEST_ONLY")
         tests.append(("online: no first move, the game is aborted",

@@ -21,6 +21,7 @@ const state = {
   found: new Map(), // rank -> {score (White's view, pawns), depth, pv (Hub), texts}
   side: null, // the side line shown: {texts, at, baseKey}
   drawn: null, // the last damka:drawn detail
+  here: false, // the engine runs in this browser (else the server's analyses)
 };
 
 function loadStyle() {
@@ -79,6 +80,7 @@ function restart(force) {
   state.key = key;
   state.found = new Map();
   state.side = null;
+  if (!state.here) return serverAnalyse(setup, key);
   if (!state.engine) state.engine = new tools.Engine();
   state.engine.stop();
   const white = (d.ply + (startsBlack(d.game) ? 1 : 0)) % 2 === 0;
@@ -99,6 +101,38 @@ function restart(force) {
     .then((r) => {
       if (state.key === key && r && r.done.startsWith("error")) {
         state.message = r.done.replace(/^error message="?/, "").replace(/"$/, "");
+        render();
+      }
+    });
+}
+
+// Without the engine in the browser the server analyses, one position at a time: a request
+// made while one runs waits for it, and asks for the position shown then.
+function serverAnalyse(setup, key) {
+  render();
+  if (state.serverBusy) {
+    state.serverNext = true;
+    return;
+  }
+  state.serverBusy = true;
+  if (!state.server) state.server = new tools.ServerEngine();
+  state.server
+    .analyse(setup, state.lines)
+    .then(
+      (v) => {
+        if (state.key !== key) return;
+        for (const l of v.lines) state.found.set(l.line, { score: l.score, depth: v.depth, pv: [], texts: l.moves, boards: l.boards });
+      },
+      (e) => {
+        if (state.key === key) state.message = e.message;
+      }
+    )
+    .finally(() => {
+      state.serverBusy = false;
+      if (state.serverNext) {
+        state.serverNext = false;
+        restart(true);
+      } else {
         render();
       }
     });
@@ -148,7 +182,7 @@ function render() {
     const sign = line.score >= 0 ? "+" : "";
     b.textContent = `${sign}${line.score.toFixed(2)} (depth ${line.depth}) ${texts.join(" ")}`;
     b.title = "Play this line out on the board";
-    b.addEventListener("click", () => playLine(texts));
+    b.addEventListener("click", () => playLine(texts, line.boards));
     return b;
   });
   if (items.length === 0) {
@@ -159,9 +193,9 @@ function render() {
   box.replaceChildren(...items);
 }
 
-async function playLine(texts) {
+async function playLine(texts, boards) {
   if (!texts.length || !state.drawn) return;
-  state.side = { texts, at: texts.length, key: state.key };
+  state.side = { texts, boards, at: texts.length, key: state.key };
   await showSide();
 }
 
@@ -175,14 +209,17 @@ async function showSide() {
   const setup = tools.gameSetup(d.game, d.ply);
   let v;
   try {
-    v = await tools.view(setup.variant, setup.fen, setup.moves.concat(s.texts.slice(0, s.at)));
+    // The server's lines carry their boards; a line of the engine here is played by the rules.
+    v = s.boards
+      ? { board: s.at > 0 ? s.boards[s.at - 1] : d.game.boards[d.ply], moves: [] }
+      : await tools.view(setup.variant, setup.fen, setup.moves.concat(s.texts.slice(0, s.at)));
   } catch (e) {
     state.side = null;
     box.hidden = true;
     return;
   }
   if (state.side !== s) return;
-  const last = s.at > 0 ? v.moves[v.moves.length - 1] : null;
+  const last = s.at > 0 && v.moves.length ? v.moves[v.moves.length - 1] : null;
   d.board.set({ board: v.board, legal: [], hint: null, mustCapture: [], pending: [], lastMove: last ? playedMove(last) : null });
   box.dataset.ply = String(s.at);
   box.replaceChildren(
@@ -266,11 +303,6 @@ document.addEventListener("damka:drawn", (e) => {
 loadStyle();
 toolbar();
 tools.available().then((here) => {
-  if (!here) {
-    for (const b of document.querySelectorAll('[data-action="analyse"], [data-action="review"]')) {
-      b.disabled = true;
-      b.title = "Needs the engine in this browser (this server does not serve it)";
-    }
-  }
+  state.here = here;
 });
 editor.boot();

@@ -160,3 +160,75 @@ export function doneField(line, key) {
   const m = line.match(new RegExp(`(?:^| )${key}=(\\S+)`));
   return m ? m[1] : "";
 }
+
+/** The server's engine for a page without the engine in the browser: analysis and review
+ * over a WebSocket of its own (the game's connection is app.js's), within the share of the
+ * engine the server gives this address. */
+export class ServerEngine {
+  constructor() {
+    this.waiting = new Map(); // reply type -> {resolve, reject, progress}
+    this.ready = new Promise((resolve, reject) => {
+      const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+      this.socket = new WebSocket(url);
+      this.socket.onopen = () => resolve();
+      this.socket.onerror = () => reject(new Error("no connection to the server"));
+      this.socket.onclose = () => this.fail(new Error("the connection to the server closed"));
+      this.socket.onmessage = (e) => this.message(JSON.parse(e.data));
+    });
+  }
+
+  message(msg) {
+    if (msg.type === "review-progress") {
+      const w = this.waiting.get("review");
+      if (w && w.progress) w.progress(msg.done, msg.total);
+      return;
+    }
+    if (msg.type === "error") {
+      // Answers come in order of the requests: the error is the oldest request's.
+      const [kind, w] = this.waiting.entries().next().value || [];
+      if (!w) return;
+      this.waiting.delete(kind);
+      w.reject(new Error(msg.message));
+      return;
+    }
+    const w = this.waiting.get(msg.type);
+    if (!w) return;
+    this.waiting.delete(msg.type);
+    w.resolve(msg);
+  }
+
+  fail(e) {
+    for (const w of this.waiting.values()) w.reject(e);
+    this.waiting.clear();
+  }
+
+  async ask(msg, answer, progress) {
+    await this.ready;
+    if (this.waiting.has(answer)) throw new Error(`a ${msg.type} is already waiting for the server`);
+    return new Promise((resolve, reject) => {
+      this.waiting.set(answer, { resolve, reject, progress });
+      this.socket.send(JSON.stringify(msg));
+    });
+  }
+
+  /** The best lines of the position after `setup`'s moves: {ply, depth, lines}. */
+  analyse(setup, lines) {
+    return this.ask({ type: "analyse", variant: setup.variant, fen: setup.fen, moves: setup.moves, lines }, "analysis");
+  }
+
+  /** The review of `setup`'s game (kept with server game `game`, if given). */
+  review(setup, game, progress) {
+    const msg = { type: "review", variant: setup.variant, fen: setup.fen, moves: setup.moves };
+    if (game) msg.game = game;
+    return this.ask(msg, "review", progress);
+  }
+
+  /** Stops the running review. */
+  cancel() {
+    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ type: "review-cancel" }));
+  }
+
+  close() {
+    this.socket.close();
+  }
+}

@@ -1,9 +1,11 @@
 // Game review on the page: the engine in this browser searches every position of the game
 // (0.3 s each by default, with a progress bar, cancellable), and damka's own rule, compiled
 // to WebAssembly (damka_review: the library's review_of, as `damka review` applies it),
-// marks the moves `?!`, `?`, `??` with the better move. Drawn as marks on the move list
-// (data-mark), an evaluation graph (#eval-graph, one point per ply) and a summary per side;
-// kept in this browser's storage with the game, and exported as PDN with [%eval] comments.
+// marks the moves; without the engine in the browser the server reviews the game by the same
+// rule and keeps the review with its game. Moves are marked `?!`, `?`, `??` with the better
+// move, drawn as marks on the move list (data-mark), an evaluation graph (#eval-graph, one
+// point per ply) and a summary per side; kept in this browser's storage with the game, and
+// exported as PDN with [%eval] comments.
 
 import * as tools from "/assets/engine-tools.js";
 
@@ -14,6 +16,7 @@ const $ = (sel) => document.querySelector(sel);
 
 let running = null; // {engine, id, cancelled}
 let shown = null; // {id, review, moves: texts}
+let lastDrawn = null; // the page's last drawing
 
 function panel() {
   let box = $("#review");
@@ -89,10 +92,7 @@ export async function start(drawn) {
     say("No game to review: start or import one first.");
     return;
   }
-  if (!(await tools.available())) {
-    say("Review needs the engine in this browser, which this server does not serve.");
-    return;
-  }
+  const here = await tools.available();
   const game = drawn.game;
   const setup = tools.gameSetup(game);
   const total = setup.moves.length + 1;
@@ -105,6 +105,7 @@ export async function start(drawn) {
     return;
   }
   say("");
+  if (!here) return serverReview(game, setup, total);
   const job = { engine: new tools.Engine(), id: game.id, cancelled: false };
   running = job;
   const bar = progressBar(total);
@@ -145,10 +146,7 @@ export async function start(drawn) {
       setup.variant,
       JSON.stringify({ fen: setup.fen, moves: setup.moves, verdicts, tags })
     );
-    const entry = { id: game.id, moves: setup.moves, review };
-    save(entry);
-    shown = entry;
-    if (drawn.redraw) drawn.redraw();
+    finish(game, setup, review);
   } catch (e) {
     say("Review failed: " + e.message);
   } finally {
@@ -158,11 +156,44 @@ export async function start(drawn) {
   }
 }
 
+// The review by the server's engine (no engine in this browser); kept with the server's game
+// there, and in this browser's storage as a local review is.
+async function serverReview(game, setup, total) {
+  const server = new tools.ServerEngine();
+  const job = { server, id: game.id, cancelled: false };
+  running = job;
+  const bar = progressBar(total);
+  try {
+    const id = game.id.startsWith("local-") ? null : game.id;
+    const review = await server.review(setup, id, (done) => {
+      bar.querySelector("progress").value = done;
+      bar.querySelector("span").textContent = `Reviewing: ${done} of ${total} positions`;
+    });
+    delete review.type;
+    finish(game, setup, review);
+  } catch (e) {
+    if (job.cancelled) say("Review cancelled: nothing changed" + (load(game.id) ? " (the earlier review is kept)." : "."));
+    else say("Review failed: " + e.message);
+  } finally {
+    server.close();
+    bar.remove();
+    if (running === job) running = null;
+  }
+}
+
+function finish(game, setup, review) {
+  const entry = { id: game.id, moves: setup.moves, review };
+  save(entry);
+  shown = entry;
+  if (lastDrawn && lastDrawn.redraw) lastDrawn.redraw();
+}
+
 /** Stops the running review at once; an earlier review of the game stays. */
 export function cancel() {
   if (!running) return;
   running.cancelled = true;
-  running.engine.terminate();
+  if (running.engine) running.engine.terminate();
+  if (running.server) running.server.cancel();
 }
 
 /** Downloads the reviewed game as PDN with [%eval] after every move and the marks. */
@@ -190,6 +221,7 @@ function fitting(game) {
 
 /** Called after each drawing of the page: marks, graph and summary of the game's review. */
 export function drawn(d) {
+  lastDrawn = d;
   const box = panel();
   const entry = d && d.game ? fitting(d.game) : null;
   box.hidden = !entry;

@@ -48,6 +48,8 @@ pub struct LineView {
     pub score: f64,
     /// The moves, algebraic.
     pub moves: Vec<String>,
+    /// The board after each move (64 characters, as the page's views), for the side line.
+    pub boards: Vec<String>,
 }
 
 /// The answer to an analysis.
@@ -80,6 +82,19 @@ fn game_of(ask: &PositionAsk) -> Result<PageGame, ApiError> {
         ..ReviewRequest::default()
     };
     PageGame::of_request(variant, &req).map_err(ApiError::Bad)
+}
+
+/// The boards after each move of `line` from `game`'s position (cut at an illegal move).
+fn boards_of(game: &PageGame, line: &[damka::variant::Move]) -> Vec<String> {
+    let mut g = game.clone();
+    let mut out = Vec::new();
+    for mv in line {
+        if g.play_move(*mv).is_err() {
+            break;
+        }
+        out.push(g.board());
+    }
+    out
 }
 
 fn white_men(score: damka::core::Score, side: Color) -> f64 {
@@ -115,6 +130,7 @@ impl App {
                     line: k + 1,
                     score: white_men(*score, side),
                     moves: game.line_texts(pv),
+                    boards: boards_of(&game, pv),
                 })
                 .collect(),
         })
