@@ -66,6 +66,11 @@ function toolbar() {
   });
 }
 
+// An online game still being played is not analysed: the engine would play for a player.
+function liveRoom(game) {
+  return Boolean(game && game.seats && !game.status.over);
+}
+
 function positionKey(setup) {
   return setup.variant + "|" + setup.fen + "|" + setup.moves.join(" ");
 }
@@ -74,6 +79,11 @@ function positionKey(setup) {
 function restart(force) {
   const d = state.drawn;
   if (!state.on || !d || !d.game) return;
+  if (liveRoom(d.game)) {
+    state.on = false;
+    render();
+    return;
+  }
   const setup = tools.gameSetup(d.game, d.ply);
   const key = positionKey(setup);
   if (!force && key === state.key) return;
@@ -249,12 +259,19 @@ function leaveSide() {
 
 const actions = {
   analyse: () => {
+    if (state.drawn && liveRoom(state.drawn.game)) {
+      review.say("Analysis opens when the online game is over.");
+      return;
+    }
     state.on = true;
     state.message = "";
     restart(true);
     state.box.scrollIntoView({ block: "nearest" });
   },
-  review: () => review.start(state.drawn),
+  review: () =>
+    state.drawn && liveRoom(state.drawn.game)
+      ? review.say("Review opens when the online game is over.")
+      : review.start(state.drawn),
   "review-cancel": () => review.cancel(),
   "review-pdn": () => review.download(state.drawn),
   "board-editor": () => editor.open(state.drawn),

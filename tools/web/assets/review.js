@@ -30,7 +30,8 @@ function panel() {
   return box;
 }
 
-function say(text) {
+/** Says `text` in the review's message line (empty: nothing). */
+export function say(text) {
   let p = $("#review-message");
   if (!p) {
     p = document.createElement("p");
