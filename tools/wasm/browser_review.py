@@ -82,15 +82,17 @@ def review(p, plies, blunder, download_dir):
     p.wait(lambda: viewed_ply(p) == 2, "the position of the point clicked")
     summary = p.text("review-summary")
     assert "White: 0 inaccuracies (?!), 0 mistakes (?), 1 blunders (??)" in summary, summary
-    for f in os.listdir(download_dir):
-        if f.endswith("-review.pdn"):
-            os.remove(os.path.join(download_dir, f))
-    click(p, '[data-action="review-pdn"]')
-    p.wait(lambda: any(f.endswith("-review.pdn") for f in os.listdir(download_dir)), "the PDN downloaded")
-    name = next(f for f in os.listdir(download_dir) if f.endswith("-review.pdn"))
-    text = open(os.path.join(download_dir, name), encoding="utf-8").read()
-    assert text.count("[%eval ") == plies, text
-    assert "??" in text, text
+    # Both the review's button and the page's PDN button export the reviewed game.
+    for button in ('[data-action="review-pdn"]', '.play [data-action="pdn"]'):
+        for f in os.listdir(download_dir):
+            if f.endswith("-review.pdn"):
+                os.remove(os.path.join(download_dir, f))
+        click(p, button)
+        p.wait(lambda: any(f.endswith("-review.pdn") for f in os.listdir(download_dir)), "the PDN downloaded")
+        name = next(f for f in os.listdir(download_dir) if f.endswith("-review.pdn"))
+        text = open(os.path.join(download_dir, name), encoding="utf-8").read()
+        assert text.count("[%eval ") == plies, text
+        assert "??" in text, text
 
 
 def review_twice_and_cancelled(p, blunder, earlier=True):

@@ -294,6 +294,21 @@ document.addEventListener("click", (e) => {
   }
 });
 
+// The page's PDN button exports the review with the game once the game has one (before
+// app.js's own handler, which writes the plain record).
+document.addEventListener(
+  "click",
+  (e) => {
+    const el = e.target.closest('[data-action="pdn"]');
+    if (el && review.coversGame(state.drawn)) {
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      review.download(state.drawn);
+    }
+  },
+  true
+);
+
 document.addEventListener("damka:drawn", (e) => {
   const before = state.drawn;
   state.drawn = e.detail;

@@ -209,6 +209,12 @@ export function download(drawn) {
   if (drawn && drawn.redraw) drawn.redraw();
 }
 
+/** Whether the game drawn has a review of all its moves (the PDN button exports it then). */
+export function coversGame(d) {
+  const entry = d && d.game ? fitting(d.game) : null;
+  return Boolean(entry && entry.moves.length === d.game.moves.length);
+}
+
 // The review that fits the game drawn: its moves the first moves of the game.
 function fitting(game) {
   let entry = shown && shown.id === game.id ? shown : load(game.id);
