@@ -70,6 +70,19 @@ def analysis(p, plies):
     click(p, f'#moves [data-ply="{plies}"]')
 
 
+def analyse_at_the_end(p):
+    """The game-over banner's Analyse: the last position says the game is over, the one before
+    shows its line."""
+    p.new_game("russian", "human", fen="W:Wc3:Bd4,f6")
+    p.play(["c3", "e5", "g7"])
+    p.wait(lambda: p.js("return !document.querySelector('#result').hidden"), "the game-over banner")
+    click(p, '#result [data-action="analyse"]')
+    p.wait(lambda: "over" in p.text("analysis-lines"), "the game is over, said in the analysis")
+    p.js("document.body.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowLeft', bubbles: true}))")
+    p.wait(lambda: len(lines(p)) == 1 and lines(p)[0]["moves"].startswith("c3:e5:g7"),
+           f"the one line of the position before: {lines(p)}")
+
+
 def review(p, plies, blunder, download_dir):
     click(p, '[data-action="review"]')
     p.wait(lambda: p.js("return Boolean(document.querySelector('#review-progress'))"), "the review's progress")
@@ -163,6 +176,7 @@ def run_server(p, download_dir, variants=("russian", "turkish")):
         review_twice_and_cancelled(p, blunder, earlier=False)
         review(p, len(moves), blunder, download_dir)
         kept_on_the_server(p, blunder)
+        analyse_at_the_end(p)
         print(f"ok   {variant} on the server's engine: lines, side line, review ?? at ply {blunder}, "
               "graph, PDN with [%eval], twice and cancel refused, kept with the game")
 
@@ -178,7 +192,8 @@ def run(p, download_dir, variants=("russian", "turkish")):
         review(p, len(moves), blunder, download_dir)
         review_twice_and_cancelled(p, blunder)
         kept_over_reload(p, blunder)
-        print(f"ok   {variant}: analysis lines follow the viewed move, a side line played and left, review marks ?? at ply {blunder}, graph, PDN with [%eval], kept, twice and cancel refused")
+        analyse_at_the_end(p)
+        print(f"ok   {variant}: analysis lines follow the viewed move, a side line played and left, review marks ?? at ply {blunder}, graph, PDN with [%eval], kept, twice and cancel refused, Analyse at the end")
     editor(p)
     print("ok   board editor: an illegal position refused, a legal one opened by its link")
 

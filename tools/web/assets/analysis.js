@@ -90,6 +90,12 @@ function restart(force) {
   state.key = key;
   state.found = new Map();
   state.side = null;
+  state.message = "";
+  if (d.game.status.over && d.ply === d.game.moves.length) {
+    if (state.engine) state.engine.stop();
+    state.message = "The game is over in this position: look at an earlier move.";
+    return render();
+  }
   if (!state.here) return serverAnalyse(setup, key);
   if (!state.engine) state.engine = new tools.Engine();
   state.engine.stop();
