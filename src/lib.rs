@@ -7,8 +7,9 @@
 //! endgame databases: index, build, probe; they know no search), [`dispatch`] (the one place a
 //! run-time game choice becomes a type), [`game`] (whole games, records), [`search`] (generic
 //! over the position: it never names a game), [`book`] (the opening book, grown by searches),
-//! [`engine`] (the facade between text and search, built on [`game::Game`]), [`protocol`]
-//! (Hub, DXP) and [`cli`]. The tools under `tools/` sit on top of the library and do not use
+//! [`engine`] (the facade between text and search, built on [`game::Game`]), [`review`] (a
+//! game's moves judged and marked from searches of its positions), [`protocol`] (Hub, DXP)
+//! and [`cli`]. The tools under `tools/` sit on top of the library and do not use
 //! [`cli`]. The data compiled in (learned nets, opening books, openings, bench positions) is
 //! in [`data`], below everything.
 //!
@@ -76,6 +77,7 @@ pub mod eval;
 pub mod game;
 pub mod perft;
 pub mod protocol;
+pub mod review;
 pub mod search;
 pub mod variant;
 

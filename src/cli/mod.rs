@@ -13,6 +13,7 @@ pub mod hub;
 pub mod perft;
 pub mod play;
 pub mod progress;
+pub mod review;
 pub mod search_opts;
 
 use clap::{Parser, Subcommand};
@@ -54,6 +55,9 @@ pub enum Command {
     Datagen(datagen::DatagenArgs),
     /// Build an opening book, or list the book moves of a position.
     Book(book::BookArgs),
+    /// Review the games of a PDN file: mark inaccuracies, mistakes and blunders, write the
+    /// games with `[%eval]` comments.
+    Review(review::ReviewArgs),
 }
 
 /// Shown when `damka` starts with no arguments on a terminal: a person who typed `damka`
@@ -134,5 +138,6 @@ pub fn main() -> i32 {
         Some(Command::Dxp(a)) => dxp::run(a),
         Some(Command::Datagen(a)) => datagen::run(a),
         Some(Command::Book(a)) => book::run(a),
+        Some(Command::Review(a)) => review::run(a),
     }
 }

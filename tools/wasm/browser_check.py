@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The page as static files, no damka-web anywhere: Python's http.server serves target/wasm/
 (what tools/wasm/build.sh wrote) and headless Chromium plays a local game against the engine
-in the browser in each variant, asks for a hint, and plays a hot-seat move; then the offline
+in the browser in each variant, asks for a hint, and plays a hot-seat move; analysis, review
+and the board editor (browser_review.py) at desktop and phone sizes; then the offline
 checks of browser_offline.py: the page says once that it has no server and offers nothing
 that needs one, the manifest and service worker are served right, and with the server stopped
 and the browser offline the page, reloaded from the service worker's cache, plays whole games
@@ -26,6 +27,7 @@ import traceback
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "web"))
 from browser_test import Page, start_browser, start_server  # noqa: E402  (the web tests')
 import browser_offline as off  # noqa: E402
+import browser_review  # noqa: E402
 
 PLIES = 8  # the person's moves in each game: each answered by the engine
 
@@ -180,6 +182,18 @@ def versions(driver, folder):
         server.kill()
 
 
+def phone(url):
+    """Analysis, review and the board editor on a 390x844 touch screen."""
+    downloads = tempfile.mkdtemp(prefix="damka-wasm-phone-")
+    driver = start_browser(downloads, phone=True)
+    try:
+        p = Page(driver, url)
+        open_page(p)
+        browser_review.run(p, downloads)
+    finally:
+        driver.quit()
+
+
 def main():
     args = sys.argv[1:]
     binary = None
@@ -191,13 +205,20 @@ def main():
     server, url = serve(folder)
     driver = None
     try:
-        driver = start_browser(tempfile.mkdtemp(prefix="damka-wasm-dl-"))
+        downloads = tempfile.mkdtemp(prefix="damka-wasm-dl-")
+        driver = start_browser(downloads)
         p = Page(driver, url)
         open_page(p)
         stop_in_worker(p)
         for variant in ("russian", "turkish"):
             engine_game(p, variant)
         hot_seat(p)
+        # Analysis, review and the board editor, at desktop size here and at phone size below.
+        browser_review.run(p, downloads)
+        phone(url)
+        # The page opens on its last game: the form again, as the checks below expect.
+        p.js("localStorage.clear()")
+        open_page(p)
         off.serverless_controls(p, "no server: engine in this browser")
         off.served(url, engine=True)
         off.offline_play(p, server.kill, ("russian", "turkish"))

@@ -464,6 +464,14 @@ def run(tests, driver):
     return failed
 
 
+def analysis_review(p, download_dir, variants=("russian", "turkish")):
+    """The analysis board and the review (tools/wasm/browser_review.py's checks) with the
+    server's engine: this page has no engine in the browser."""
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "wasm"))
+    import browser_review
+    browser_review.run_server(p, download_dir, variants)
+
+
 def main():
     import browser_page as pg
     from browser_online import test_online_abort, test_online_room
@@ -527,6 +535,8 @@ def main():
             ("play: offline banner, clocks stopped", fresh(lambda: play.test_offline_clocks_stop(p, server.stop, server.start))),
             ("play: online abort, rematch, declined draw, resign confirmed",
              fresh(lambda: play.test_online_abort_rematch_resign_decline(p, sized))),
+            ("analysis and review on the server's engine", fresh(lambda: analysis_review(p, download_dir))),
+            ("phone: analysis and review", fresh(lambda: analysis_review(q, download_dir, ("russian",)), q)),
         ]
         only = os.environ.get("WEB_TEST_ONLY")
         tests.append(("online: no first move, the game is aborted",

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs a command (by default the API, online-play and local-game tests) against a throwaway
+# Runs a command (by default the API, online-play, local-game and analysis tests) against a throwaway
 # PostgreSQL: initdb in a temporary folder, the server on a free loopback port, its URL in
 # DAMKA_WEB_TEST_PG (each test makes a database of its own there), stopped and removed after.
 # Debian's postgresql is installed when missing. Called by .ci/run.
@@ -38,6 +38,6 @@ trap stop EXIT
 export DAMKA_WEB_TEST_PG="postgres://damka@127.0.0.1:$port/postgres"
 echo "PostgreSQL ($("$bin/postgres" --version)) on port $port for: ${*:-the API tests}"
 if [ $# -eq 0 ]; then
-  set -- cargo test --profile ci -p damka-web --test api --test online --test local_games
+  set -- cargo test --profile ci -p damka-web --test api --test online --test local_games --test analysis
 fi
 "$@"

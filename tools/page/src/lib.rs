@@ -3,6 +3,8 @@
 //! paths, the move list, the result). Every rule (legality, notation, the end of the game,
 //! PDN) is the library's; this file only turns its answers into data for the page.
 
+pub mod review;
+
 use damka::core::{Bits, Color, Square, Variant};
 use damka::dispatch::PerGame;
 use damka::game::pdn::{detect_variant, result_text};

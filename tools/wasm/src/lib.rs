@@ -233,8 +233,28 @@ pub extern "C" fn damka_legal(variant: i32) -> i32 {
 /// as JSON in the output buffer.
 #[no_mangle]
 pub extern "C" fn damka_view(variant: i32) {
+    answer(|text| page::view(variant_of(variant), text));
+}
+
+/// The review of a game from its searched verdicts (see [`page::review`] for the JSON request
+/// in the input buffer), as JSON in the output buffer: the library's rule, as the command line
+/// and the server apply it.
+#[no_mangle]
+pub extern "C" fn damka_review(variant: i32) {
+    answer(|text| page::review(variant_of(variant), text));
+}
+
+/// The board editor's check of the position (FEN) in the input buffer, as JSON in the output
+/// buffer (see [`page::setup`]).
+#[no_mangle]
+pub extern "C" fn damka_setup(variant: i32) {
+    answer(|text| page::setup(variant_of(variant), text));
+}
+
+/// Replaces the output buffer with `f` of the input buffer's text.
+fn answer(f: impl FnOnce(&str) -> serde_json::Value) {
     let text = INPUT.with(|i| String::from_utf8_lossy(&i.borrow()).into_owned());
-    let json = page::view(variant_of(variant), &text).to_string();
+    let json = f(&text).to_string();
     OUTPUT.with(|o| {
         let mut o = o.borrow_mut();
         o.clear();

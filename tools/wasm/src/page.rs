@@ -6,6 +6,7 @@
 use serde_json::{json, Value};
 
 use damka::core::Variant;
+use damka_page::review::ReviewRequest;
 use damka_page::PageGame;
 
 /// The game described by `request` and its view, as JSON: `{"error": ...}` when it fails.
@@ -15,6 +16,26 @@ use damka_page::PageGame;
 pub fn view(variant: Variant, request: &str) -> Value {
     match build(variant, request) {
         Ok(v) => v,
+        Err(e) => json!({ "error": e }),
+    }
+}
+
+/// The review of a game from the verdicts a search gave (the request is
+/// [`damka_page::review::ReviewRequest`] as JSON), as JSON: `{"error": ...}` when it fails.
+pub fn review(variant: Variant, request: &str) -> Value {
+    let done = serde_json::from_str::<ReviewRequest>(request)
+        .map_err(|e| format!("bad review request: {e}"))
+        .and_then(|req| PageGame::of_request(variant, &req)?.review(&req));
+    match done {
+        Ok(v) => serde_json::to_value(v).unwrap_or_else(|e| json!({ "error": e.to_string() })),
+        Err(e) => json!({ "error": e }),
+    }
+}
+
+/// The board editor's check of a set-up position (FEN): `{"fen": ...}` or `{"error": ...}`.
+pub fn setup(variant: Variant, fen: &str) -> Value {
+    match damka_page::review::check_setup(variant, fen) {
+        Ok(fen) => json!({ "fen": fen }),
         Err(e) => json!({ "error": e }),
     }
 }
@@ -72,6 +93,20 @@ mod tests {
         assert_eq!(again["moves"].as_array().unwrap().len(), 2);
         assert_ne!(again["board"], again["start"]);
         assert_eq!(again["status"]["over"], false);
+    }
+
+    #[test]
+    fn reviews_and_set_ups_answer_json() {
+        let req = r#"{"moves":["c3-d4"],"verdicts":[{"score":0,"best":"e3-f4"},{"score":100}]}"#;
+        let v = review(Variant::Russian, req);
+        assert_eq!(v["moves"][0]["mark"], "??", "{v}");
+        assert!(v["pdn"].as_str().unwrap().contains("[%eval -1.00]"));
+        assert!(review(Variant::Russian, "{")["error"].is_string());
+        assert!(
+            review(Variant::Russian, r#"{"moves":["c3-c4"],"verdicts":[]}"#)["error"].is_string()
+        );
+        assert!(setup(Variant::Russian, "W:Wc3:Bd6")["fen"].is_string());
+        assert!(setup(Variant::Russian, "W:Wh8:Bd6")["error"].is_string());
     }
 
     #[test]

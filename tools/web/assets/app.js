@@ -1,9 +1,7 @@
-// damka-web page: talks to the server over one WebSocket (see README, "Web page"), draws the
-// game with DraughtsBoard and keeps no rules of its own: legal moves, the result and the
-// notation all come from the server, or for a game played in this browser from local.js
-// (damka compiled to WebAssembly), which answers with the same messages. A view lists the
-// moves played, not a board per move: the page rebuilds the earlier positions from the start
-// board (see replay in board.js).
+// damka-web page: one WebSocket to the server (README, "Web page"), the game drawn with
+// DraughtsBoard, no rules of its own: legal moves, results and notation come from the server or,
+// for a game played in this browser, from local.js (damka as WebAssembly) with the same messages.
+// A view lists the moves played; earlier positions are rebuilt from the start (board.js replay).
 
 import { DraughtsBoard, squareIndex } from "/assets/board.js";
 import * as room from "/assets/online.js";
@@ -15,6 +13,7 @@ import * as start from "/assets/start.js";
 import * as local from "/assets/local.js";
 import * as net from "/assets/offline.js";
 import * as premove from "/assets/premove.js";
+import "/assets/analysis.js";
 
 const $ = (sel) => document.querySelector(sel);
 const statusEl = $("#status");
@@ -424,6 +423,7 @@ function draw() {
   feel.setYourMove(live && myTurn());
   room.drawClocks();
   if (room.online.room) room.drawPanel();
+  document.dispatchEvent(new CustomEvent("damka:drawn", { detail: { game, ply, board, showPly, redraw: draw } }));
 }
 
 function drawMoves(ply) {

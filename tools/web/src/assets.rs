@@ -9,7 +9,7 @@ use axum::Router;
 use sha1::{Digest, Sha1};
 
 /// Every file the page is made of: name, content type, content.
-pub const FILES: [(&str, &str, &[u8]); 19] = [
+pub const FILES: [(&str, &str, &[u8]); 24] = [
     (
         "index.html",
         "text/html; charset=utf-8",
@@ -74,6 +74,31 @@ pub const FILES: [(&str, &str, &[u8]); 19] = [
         "premove.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../assets/premove.js"),
+    ),
+    (
+        "analysis.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../assets/analysis.js"),
+    ),
+    (
+        "review.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../assets/review.js"),
+    ),
+    (
+        "editor.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../assets/editor.js"),
+    ),
+    (
+        "engine-tools.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../assets/engine-tools.js"),
+    ),
+    (
+        "analysis.css",
+        "text/css; charset=utf-8",
+        include_bytes!("../assets/analysis.css"),
     ),
     (
         "lobby.html",

@@ -8,6 +8,7 @@
 
 mod games;
 pub mod postgres;
+mod reviews;
 mod sqlite;
 
 use crate::game::PageGame;
@@ -174,6 +175,9 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE rooms ADD COLUMN draw_declined TEXT;
      ALTER TABLE rooms ADD COLUMN rematch_offer TEXT;
      ALTER TABLE rooms ADD COLUMN rematch TEXT",
+    // 6: a game's review (the page's review view as JSON, for the moves it was made of),
+    // kept with the game and gone with it.
+    "ALTER TABLE games ADD COLUMN review TEXT",
 ];
 
 /// A colour as saved (`white`, `black`), or NULL.

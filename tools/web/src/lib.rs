@@ -13,6 +13,7 @@
 //! transport), [`http`] (the pages and the JSON API), [`ws`] (the WebSocket), [`assets`] (the
 //! page's files, compiled in).
 
+pub mod analysis;
 pub mod api;
 pub mod app;
 pub mod assets;

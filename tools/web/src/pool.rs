@@ -60,7 +60,13 @@ pub struct SearchRequest {
     /// Set when the answer is no longer wanted (its game changed): the search is dropped from
     /// the queue, or stopped.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Analysis: this many best lines (1 to [`MAX_ANALYSIS_LINES`]), searched as analysis (a
+    /// single legal move searched too); 0: a move to play.
+    pub lines: u32,
 }
+
+/// Most lines an analysis asks for.
+pub const MAX_ANALYSIS_LINES: u32 = 5;
 
 /// What a search found.
 #[derive(Clone, Debug, PartialEq)]
@@ -77,6 +83,9 @@ pub struct SearchReply {
     pub pv: Vec<Move>,
     /// The strength level the engine searched with.
     pub skill: u8,
+    /// An analysis's lines, best first: score for the side to move and moves (empty for a
+    /// move to play).
+    pub lines: Vec<(Score, Vec<Move>)>,
 }
 
 /// Why a request was not served.
@@ -297,6 +306,12 @@ fn search<P: Evaluate<Move = Move>>(
 ) -> Result<SearchReply, PoolError> {
     session.set_game(game.clone());
     session.set_skill(r.skill.clamp(*SKILL_LEVELS.start(), *SKILL_LEVELS.end()));
+    session.set_multipv(r.lines.clamp(1, MAX_ANALYSIS_LINES));
+    let mode = if r.lines > 0 {
+        GoMode::Analyze
+    } else {
+        GoMode::Think
+    };
     let limits = match r.clock {
         // The time left less a margin for the way to the server's clock and back, which the
         // engine's own planning does not know of: the engine should never lose on time.
@@ -314,7 +329,7 @@ fn search<P: Evaluate<Move = Move>>(
     session
         .go(
             &limits,
-            GoMode::Think,
+            mode,
             |_| {},
             move |f| {
                 let _ = tx.send(f);
@@ -353,6 +368,11 @@ fn search<P: Evaluate<Move = Move>>(
         depth: out.depth,
         pv,
         skill: session.skill(),
+        lines: if r.lines > 0 {
+            out.lines.into_iter().map(|l| (l.score, l.pv)).collect()
+        } else {
+            Vec::new()
+        },
     })
 }
 
@@ -401,6 +421,7 @@ mod tests {
             skill: FULL_SKILL,
             client: None,
             cancel: None,
+            lines: 0,
         }
     }
 
@@ -455,6 +476,7 @@ mod tests {
             skill: FULL_SKILL,
             client: None,
             cancel: None,
+            lines: 0,
         };
         for _ in 0..2 {
             assert!(pool.search(request("W:Wc3:Bd4,f6", &[])).await.is_ok());

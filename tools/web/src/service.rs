@@ -147,6 +147,7 @@ fn engine_request(e: &Entry, now: Instant, cancel: Arc<AtomicBool>) -> SearchReq
         skill: e.setup.skill,
         client: e.owner.map(crate::guard::group),
         cancel: Some(cancel),
+        lines: 0,
     }
 }
 
@@ -512,6 +513,7 @@ impl App {
             skill: FULL_SKILL,
             client: client.map(crate::guard::group),
             cancel: None,
+            lines: 0,
         };
         let r = self.pool.search(request).await?;
         let mv = game

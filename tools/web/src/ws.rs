@@ -5,6 +5,7 @@
 //! game or online room at a time; in a room its seat (player or spectator) is fixed when it
 //! enters, so no later message can move for a seat it does not hold.
 
+use crate::analysis::{self, PositionAsk};
 use crate::api::ApiError;
 use crate::app::App;
 use crate::guard::Client;
@@ -15,16 +16,14 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 use tokio::sync::{broadcast, mpsc, Notify};
 use tokio::task::JoinHandle;
 
-/// Messages waiting to be written to one connection. Beyond them a page that does not read
-/// gets no more direct answers, and its game's or room's states wait in their broadcast
-/// channel, where the oldest are dropped (the next state is complete anyway): a client that
-/// stops reading cannot make the server's memory grow.
+/// Messages waiting to be written to one connection; beyond them a page that does not read gets
+/// no direct answers, and the oldest states of its game or room are dropped (the next is whole).
 pub const OUT_QUEUE: usize = 64;
 
 /// Bytes of messages waiting to be written to one connection: a page that lets more pile up
@@ -145,6 +144,14 @@ enum Request {
     Rematch { room: String },
     /// A spectator asks for the engine's opinion (answered by `opinion`).
     Opinion { room: String },
+    /// The engine's best lines in a position (answered by `analysis`).
+    Analyse(PositionAsk),
+    /// Review a game (`review-progress` after each position, then `review`); a game's kept
+    /// review when it has one of these moves.
+    Review(PositionAsk),
+    /// Stop the running review.
+    #[serde(rename = "review-cancel")]
+    ReviewCancel,
 }
 
 /// Messages per second a connection may send, refilled continuously; a burst of `2 * rate`
@@ -251,6 +258,8 @@ struct Connection {
     seat: Option<Seat>,
     /// The client's address, when known.
     client: Option<std::net::IpAddr>,
+    /// The running review's cancel flag and whether it still runs.
+    review: Option<(Arc<AtomicBool>, Arc<AtomicBool>)>,
 }
 
 /// Forwards a game's or room's messages to the connection's writer.
@@ -439,8 +448,61 @@ impl Connection {
                     answer
                 });
             }
+            Request::Analyse(ask) => {
+                let app = self.app.clone();
+                let (share, client) = (app.engine_share(self.client)?, self.client);
+                let out = self.out.clone();
+                tokio::spawn(async move {
+                    let msg = app.analysis_message(&ask, client).await;
+                    drop(share);
+                    out.push(msg);
+                });
+            }
+            Request::Review(ask) => self.review(ask)?,
+            Request::ReviewCancel => match &self.review {
+                Some((cancel, running)) if running.load(Ordering::SeqCst) => {
+                    cancel.store(true, Ordering::SeqCst)
+                }
+                _ => return Err(ApiError::Bad("no review is running".into())),
+            },
             _ => {}
         }
+        Ok(())
+    }
+
+    /// Starts a review of `ask`'s game (one at a time per connection), or answers with the
+    /// review kept with its server game.
+    fn review(&mut self, ask: PositionAsk) -> Result<(), ApiError> {
+        if self
+            .review
+            .as_ref()
+            .is_some_and(|(_, running)| running.load(Ordering::SeqCst))
+        {
+            return Err(ApiError::Bad(
+                "a review is already running: wait for it or cancel it first".into(),
+            ));
+        }
+        if let Some(kept) = ask.game.as_deref().and_then(|id| self.app.kept_review(id)) {
+            self.out.push(analysis::tagged("review", kept));
+            return Ok(());
+        }
+        let app = self.app.clone();
+        let (share, client) = (app.engine_share(self.client)?, self.client);
+        let (cancel, running) = (
+            Arc::new(AtomicBool::new(false)),
+            Arc::new(AtomicBool::new(true)),
+        );
+        self.review = Some((cancel.clone(), running.clone()));
+        let out = self.out.clone();
+        tokio::spawn(async move {
+            let progress = out.clone();
+            let msg = app
+                .review_message(&ask, client, cancel, move |m| progress.push(m))
+                .await;
+            drop(share);
+            running.store(false, Ordering::SeqCst);
+            out.push(msg);
+        });
         Ok(())
     }
 }
@@ -484,6 +546,7 @@ async fn serve(socket: WebSocket, app: Arc<App>, client: Option<std::net::IpAddr
         watched: None,
         seat: None,
         client,
+        review: None,
     };
     let mut bucket = Bucket::new(app.online.limits.rate);
     let mut killed = false;

@@ -154,6 +154,7 @@ fn bad_files_are_said_once_and_the_pool_plays_endings_perfectly() {
                 skill: FULL_SKILL,
                 client: None,
                 cancel: None,
+                lines: 0,
             };
             let reply = rt.block_on(pool.search(request)).unwrap();
             let m = reply.best;

@@ -1,0 +1,107 @@
+//! `damka review GAME.pdn`: the marked moves and summary it prints, the PDN it writes, and
+//! its messages on bad input.
+
+mod process_support;
+
+use damka::game::Record;
+use damka::variant::{RussianPosition, TurkishPosition};
+
+fn damka(args: &[&str]) -> process_support::Out {
+    process_support::run(env!("CARGO_BIN_EXE_damka"), args, &[])
+}
+
+/// White's 2. e3-f4 gives two men away to g5:e3:c5.
+const RUSSIAN_BLUNDER: &str = "[White \"Ann\"]\n[Black \"Bob\"]\n[GameType \"25\"]\n\n\
+     1. c3-d4 f6-g5 2. e3-f4 g5:e3:c5 3. b2-c3 *\n";
+
+#[test]
+fn a_planted_blunder_is_marked_with_the_better_move_and_every_move_gets_an_eval() {
+    let input = process_support::temp_path("blunder.pdn");
+    let output = process_support::temp_path("blunder-out.pdn");
+    std::fs::write(&input, RUSSIAN_BLUNDER).unwrap();
+    let out = damka(&[
+        "review",
+        input.to_str().unwrap(),
+        "--depth",
+        "6",
+        "--out",
+        output.to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    let marked: Vec<&str> = out
+        .lines()
+        .into_iter()
+        .filter(|l| l.contains("better"))
+        .collect();
+    assert_eq!(marked.len(), 1, "{}", out.stdout);
+    assert!(
+        marked[0].trim_start().starts_with("2. e3-f4??"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("White: 3 moves, inaccuracies 0, mistakes 0, blunders 1,"),
+        "{}",
+        out.stdout
+    );
+    assert!(out
+        .stdout
+        .contains("Black: 2 moves, inaccuracies 0, mistakes 0, blunders 0,"));
+    let written = std::fs::read_to_string(&output).unwrap();
+    assert_eq!(written.matches("[%eval ").count(), 5, "{written}");
+    assert!(written.contains("e3-f4??"), "{written}");
+    let back = Record::<RussianPosition>::from_pdn(&written).unwrap();
+    let plain = Record::<RussianPosition>::from_pdn(RUSSIAN_BLUNDER).unwrap();
+    assert_eq!(
+        back.game, plain.game,
+        "the reviewed PDN reads back as the game"
+    );
+    assert_eq!(back.tag("White"), Some("Ann"));
+}
+
+#[test]
+fn a_turkish_game_is_reviewed_and_can_go_to_standard_output() {
+    let input = process_support::temp_path("turkish.pdn");
+    std::fs::write(
+        &input,
+        "[GameType \"30\"]\n\n1. d3-d4 a6-a5 2. h3-h4 a5-a4 3. a3xa5 *\n",
+    )
+    .unwrap();
+    let out = damka(&[
+        "review",
+        input.to_str().unwrap(),
+        "--depth",
+        "4",
+        "--out",
+        "-",
+    ]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    let pdn = &out.stdout[out.stdout.find("[Event").expect("the PDN follows")..];
+    assert_eq!(pdn.matches("[%eval ").count(), 5, "{pdn}");
+    assert!(Record::<TurkishPosition>::from_pdn(pdn).is_ok());
+}
+
+#[test]
+fn bad_input_gets_a_message_and_nothing_is_written() {
+    let illegal = process_support::temp_path("illegal.pdn");
+    std::fs::write(&illegal, "1. c3-d4 f6-g5 2. c3-b4 *\n").unwrap();
+    let out_path = process_support::temp_path("illegal-out.pdn");
+    let missing = process_support::temp_path("missing.pdn");
+    let empty = process_support::temp_path("empty.pdn");
+    std::fs::write(&empty, "").unwrap();
+    for input in [&illegal, &missing, &empty] {
+        let out = damka(&[
+            "review",
+            input.to_str().unwrap(),
+            "--depth",
+            "2",
+            "--out",
+            out_path.to_str().unwrap(),
+        ]);
+        assert_eq!(out.code, 2, "{input:?}: {}", out.stdout);
+        assert!(out.stderr.starts_with("damka review: "), "{}", out.stderr);
+        assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
+        assert!(!out_path.exists(), "nothing written for {input:?}");
+    }
+}
