@@ -8,7 +8,7 @@ mod hub_support;
 use damka::book::build::{BuildConfig, Builder};
 use damka::book::Book;
 use damka::core::Variant;
-use damka::engine::{Engine, GoMode, Info, Limits};
+use damka::engine::{Engine, GoMode, Limits, SearchInfo};
 use damka::game::Game;
 use damka::variant::{RussianPosition, TurkishPosition};
 use hub_support::Client;
@@ -117,7 +117,7 @@ fn depth(d: u32) -> Limits {
 }
 
 /// The engine's move at the start with `book-file` = a tiny book, and its `info` lines.
-fn play_start(e: &mut Engine, mode: GoMode) -> (String, Vec<Info>) {
+fn play_start(e: &mut Engine, mode: GoMode) -> (String, Vec<SearchInfo>) {
     let infos = Arc::new(Mutex::new(Vec::new()));
     let seen = infos.clone();
     e.set_position(&e.fen(), &[]).unwrap();
@@ -125,7 +125,7 @@ fn play_start(e: &mut Engine, mode: GoMode) -> (String, Vec<Info>) {
         .search_blocking(
             depth(4),
             mode,
-            Box::new(move |i: &Info| seen.lock().unwrap().push(i.clone())),
+            Box::new(move |i: &SearchInfo| seen.lock().unwrap().push(i.clone())),
         )
         .unwrap();
     let infos = infos.lock().unwrap().clone();

@@ -2,7 +2,7 @@
 //! the games' positions with consistent fields.
 
 use damka::core::{Color, Variant};
-use damka::eval::data::{self, Reader, Record, RECORD_BYTES};
+use damka::eval::data::{self, Reader, ScoredPosition, RECORD_BYTES};
 use damka::variant::{Pieces, Position, RussianPosition, TurkishPosition};
 use std::process::Command;
 
@@ -47,9 +47,9 @@ fn datagen(variant: &str, out: &std::path::Path, seed: u64) {
     );
 }
 
-fn check_records<P: Position>(recs: &[Record]) {
+fn check_records<P: Position>(recs: &[ScoredPosition]) {
     let mut games = 0;
-    let mut prev: Option<&Record> = None;
+    let mut prev: Option<&ScoredPosition> = None;
     for r in recs {
         let pos: P = r.position().unwrap();
         assert_eq!(pos.has_capture(), r.capture);
@@ -123,7 +123,7 @@ fn records_round_trip_and_malformed_ones_are_refused() {
                 side.men |= bit;
             }
         }
-        let r = Record {
+        let r = ScoredPosition {
             variant,
             white: w,
             black: b,
@@ -140,10 +140,10 @@ fn records_round_trip_and_malformed_ones_are_refused() {
             ply: i as u16,
             rules: [i as u8, 1, 2, 3, (i >> 3) as u8],
         };
-        assert_eq!(Record::decode(&r.encode()).unwrap(), r);
+        assert_eq!(ScoredPosition::decode(&r.encode()).unwrap(), r);
         all.extend_from_slice(&r.encode());
     }
-    let back: Vec<Record> = Reader::new(&all[..]).collect::<Result<_, _>>().unwrap();
+    let back: Vec<ScoredPosition> = Reader::new(&all[..]).collect::<Result<_, _>>().unwrap();
     assert_eq!(back.len(), 2000);
     // A cut record, a bad game code, reserved bytes set: each an error naming the record.
     let cut: Vec<_> = Reader::new(&all[..all.len() - 5]).collect();

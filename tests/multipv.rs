@@ -7,7 +7,7 @@
 mod hub_support;
 
 use damka::core::{Rng, Score, Variant};
-use damka::engine::{Engine, GoMode, Info, Limits};
+use damka::engine::{Engine, GoMode, Limits, SearchInfo};
 use damka::eval::Evaluate;
 use damka::game::Game;
 use damka::search::{Job, SearchLimits, Searcher};
@@ -163,14 +163,14 @@ fn a_single_line_search_is_unranked_and_has_one_line() {
     assert!(ranks.lock().unwrap().iter().all(Option::is_none));
 }
 
-fn analyse(engine: &mut Engine, limits: Limits) -> Result<(String, Vec<Info>), String> {
+fn analyse(engine: &mut Engine, limits: Limits) -> Result<(String, Vec<SearchInfo>), String> {
     let infos = Arc::new(Mutex::new(Vec::new()));
     let seen = infos.clone();
     let out = engine
         .search_blocking(
             limits,
             GoMode::Analyze,
-            Box::new(move |i: &Info| seen.lock().unwrap().push(i.clone())),
+            Box::new(move |i: &SearchInfo| seen.lock().unwrap().push(i.clone())),
         )
         .map_err(|e| e.to_string())?;
     let infos = infos.lock().unwrap().clone();
@@ -200,7 +200,7 @@ fn moves_only_and_exclude_keep_the_search_to_the_moves_allowed() {
     e.set_option("multipv", "3").unwrap();
     let (_, infos) = analyse(&mut e, only(&["a3-b4", "c3-d4"], &[])).unwrap();
     // Only two moves are allowed: two lines per depth.
-    let last: Vec<&Info> = infos.iter().filter(|i| i.depth == 5).collect();
+    let last: Vec<&SearchInfo> = infos.iter().filter(|i| i.depth == 5).collect();
     assert_eq!(last.len(), 2);
     assert_eq!((last[0].multipv, last[1].multipv), (Some(1), Some(2)));
     // Errors: an illegal move, nothing left.

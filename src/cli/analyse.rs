@@ -2,7 +2,7 @@
 //! `bestmove <move>` (algebraic, every landing square).
 
 use crate::core::{score_text, ScoreStyle, Variant};
-use crate::engine::{Engine, GoMode, Info, Limits};
+use crate::engine::{Engine, GoMode, Limits, SearchInfo};
 use clap::Args;
 
 /// Arguments of `damka analyse`.
@@ -55,7 +55,7 @@ pub struct AnalyseArgs {
 }
 
 /// One iteration line (`multipv=K` first for a line of a multi-PV search).
-pub fn info_line(i: &Info) -> String {
+pub fn info_line(i: &SearchInfo) -> String {
     let pv: Vec<&str> = i.pv.iter().map(|m| m.algebraic.as_str()).collect();
     let rank = i.multipv.map_or(String::new(), |k| format!("multipv={k} "));
     rank + &format!(
@@ -157,7 +157,7 @@ pub fn run(args: AnalyseArgs) -> i32 {
     let res = engine.search_blocking(
         limits,
         GoMode::Analyze,
-        Box::new(|i: &Info| println!("{}", info_line(i))),
+        Box::new(|i: &SearchInfo| println!("{}", info_line(i))),
     );
     for m in engine.take_notices() {
         eprintln!("damka analyse: {m}");

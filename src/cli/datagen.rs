@@ -12,7 +12,7 @@
 use super::search_opts::EvalArgs;
 use crate::core::{is_decisive, Color, Rng, Variant};
 use crate::dispatch::{dispatch, GameTask};
-use crate::eval::data::{Record, RecordRules};
+use crate::eval::data::{RecordRules, ScoredPosition};
 use crate::eval::{Evaluate, Evaluator};
 use crate::game::Game;
 use crate::search::{Job, SearchLimits, Searcher};
@@ -96,7 +96,7 @@ pub fn play_game<P: Evaluate + RecordRules>(
     seed: u64,
     index: u64,
     nodes: u64,
-) -> Vec<Record> {
+) -> Vec<ScoredPosition> {
     let mut rng = game_rng(seed, index);
     let mut game = Game::<P>::from_start();
     let line = &lines[rng.below(lines.len() as u64) as usize];
@@ -142,7 +142,7 @@ pub fn play_game<P: Evaluate + RecordRules>(
             Color::White => f.score,
             Color::Black => -f.score,
         };
-        records.push(Record {
+        records.push(ScoredPosition {
             variant: P::VARIANT,
             white: pos.pieces(Color::White),
             black: pos.pieces(Color::Black),
@@ -210,7 +210,7 @@ fn generate<P: Evaluate + RecordRules>(
     let written = Arc::new(AtomicU64::new(0));
     let max_games = args.games.unwrap_or(u64::MAX);
     let max_positions = args.positions.unwrap_or(u64::MAX);
-    let (tx, rx) = crossbeam_channel::bounded::<(u64, Vec<Record>)>(64);
+    let (tx, rx) = crossbeam_channel::bounded::<(u64, Vec<ScoredPosition>)>(64);
     let mut handles = Vec::new();
     for _ in 0..args.threads.max(1) {
         let (lines, next_game, written, tx) = (
@@ -277,10 +277,10 @@ fn generate<P: Evaluate + RecordRules>(
 fn rescore<P: Evaluate + RecordRules>(
     args: &DatagenArgs,
     eval: &Evaluator,
-    records: Vec<Record>,
+    records: Vec<ScoredPosition>,
     out: &mut dyn Write,
 ) -> Result<DatagenTally, String> {
-    let records: Vec<Record> = records
+    let records: Vec<ScoredPosition> = records
         .into_iter()
         .filter(|r| r.variant == P::VARIANT)
         .collect();
@@ -293,7 +293,7 @@ fn rescore<P: Evaluate + RecordRules>(
         let (records, done) = (records.clone(), done.clone());
         let (nodes, hash, eval) = (args.nodes, args.hash, eval.clone());
         handles.push(std::thread::spawn(
-            move || -> Result<Vec<Record>, String> {
+            move || -> Result<Vec<ScoredPosition>, String> {
                 let mut searcher = Searcher::<P>::new(1, hash);
                 searcher.set_evaluator(eval)?;
                 let part = records.iter().skip(t * chunk).take(chunk);
@@ -436,7 +436,7 @@ pub fn run(args: DatagenArgs) -> i32 {
     struct Generate<'a>(
         &'a DatagenArgs,
         Evaluator,
-        Option<Vec<Record>>,
+        Option<Vec<ScoredPosition>>,
         &'a mut dyn Write,
     );
     impl GameTask for Generate<'_> {

@@ -21,7 +21,7 @@ pub use settings::EngineSettings;
 use types::{info, outcome};
 pub use types::{
     parse_bool, pv_text, search_limits, text, DoneCallback, EngineError, EngineOption, GoMode,
-    Info, InfoCallback, Limits, MoveText, OptionKind, SearchOutcome,
+    InfoCallback, Limits, MoveText, OptionKind, SearchInfo, SearchOutcome,
 };
 
 use crate::core::Variant;

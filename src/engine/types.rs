@@ -105,7 +105,7 @@ pub struct MoveText {
 
 /// Progress of a search, reported once per completed iteration (and at the end).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Info {
+pub struct SearchInfo {
     /// Rank of this line, 1 for the best, when several root lines were asked for
     /// (multi-PV); `None` otherwise.
     pub multipv: Option<u32>,
@@ -179,7 +179,7 @@ impl fmt::Display for EngineError {
 impl std::error::Error for EngineError {}
 
 /// Callback receiving progress during a search (called from a search thread).
-pub type InfoCallback = Box<dyn FnMut(&Info) + Send>;
+pub type InfoCallback = Box<dyn FnMut(&SearchInfo) + Send>;
 /// Callback receiving the final result (called once, from a search thread).
 pub type DoneCallback = Box<dyn FnOnce(SearchOutcome) + Send>;
 
@@ -244,8 +244,8 @@ pub fn pv_text<P: Position>(root: &P, pv: &[P::Move]) -> Vec<MoveText> {
     out
 }
 
-pub(super) fn info<P: Evaluate>(root: &P, r: &Report<P>) -> Info {
-    Info {
+pub(super) fn info<P: Evaluate>(root: &P, r: &Report<P>) -> SearchInfo {
+    SearchInfo {
         multipv: r.rank,
         depth: r.depth,
         mean_depth: r.mean_depth,

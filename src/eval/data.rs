@@ -52,7 +52,7 @@ impl Flag {
 
 /// One position of a self-play game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Record {
+pub struct ScoredPosition {
     /// Which game.
     pub variant: Variant,
     /// White's pieces.
@@ -77,7 +77,7 @@ pub struct Record {
     pub rules: [u8; 5],
 }
 
-impl Record {
+impl ScoredPosition {
     /// The result for the side to move: -1, 0 or 1.
     pub fn result_for_side(&self) -> i8 {
         match self.side {
@@ -129,7 +129,7 @@ impl Record {
     }
 
     /// Reads a record back; an error names what is malformed.
-    pub fn decode(b: &[u8; RECORD_BYTES]) -> Result<Record, String> {
+    pub fn decode(b: &[u8; RECORD_BYTES]) -> Result<ScoredPosition, String> {
         let occ = u64::from_le_bytes(b[0..8].try_into().expect("8 bytes"));
         let white_bits = u32::from_le_bytes(b[8..12].try_into().expect("4 bytes"));
         let king_bits = u32::from_le_bytes(b[12..16].try_into().expect("4 bytes"));
@@ -160,7 +160,7 @@ impl Record {
         }
         let mut rules = [0u8; 5];
         rules.copy_from_slice(&b[24..29]);
-        Ok(Record {
+        Ok(ScoredPosition {
             variant,
             white,
             black,
@@ -199,7 +199,7 @@ impl<R: Read> Reader<R> {
 }
 
 impl<R: Read> Iterator for Reader<R> {
-    type Item = Result<Record, String>;
+    type Item = Result<ScoredPosition, String>;
 
     fn next(&mut self) -> Option<Self::Item> {
         let mut buf = [0u8; RECORD_BYTES];
@@ -220,12 +220,12 @@ impl<R: Read> Iterator for Reader<R> {
         }
         let i = self.index;
         self.index += 1;
-        Some(Record::decode(&buf).map_err(|e| format!("record {i}: {e}")))
+        Some(ScoredPosition::decode(&buf).map_err(|e| format!("record {i}: {e}")))
     }
 }
 
 /// Reads every record of a file.
-pub fn read_file(path: &std::path::Path) -> Result<Vec<Record>, String> {
+pub fn read_file(path: &std::path::Path) -> Result<Vec<ScoredPosition>, String> {
     let f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     Reader::new(io::BufReader::new(f))
         .collect::<Result<Vec<_>, _>>()

@@ -3,15 +3,15 @@
 //! [`EngineReply`] and written by [`Reply`]'s strict rules.
 
 use super::format::Reply;
-use super::reply::{EngineReply, InfoLine};
-use crate::engine::{Info, MoveText, SearchOutcome};
+use super::reply::{EngineReply, HubInfo};
+use crate::engine::{MoveText, SearchInfo, SearchOutcome};
 
 /// `info string="..."`: a message for the user that is neither progress nor an error (a
 /// resource the engine could not have, and what it does instead).
 pub fn info_string(message: &str) -> Reply {
-    let i = InfoLine {
+    let i = HubInfo {
         string: Some(message.to_string()),
-        ..InfoLine::default()
+        ..HubInfo::default()
     };
     EngineReply::Info(i).to_reply()
 }
@@ -26,8 +26,8 @@ pub fn error(message: &str) -> Reply {
 
 /// The `info` message of a search report: the score in men (from centi-men), `nps` in
 /// millions, the principal variation in Hub numbers.
-pub fn info_line(i: &Info) -> InfoLine {
-    InfoLine {
+pub fn info_line(i: &SearchInfo) -> HubInfo {
+    HubInfo {
         depth: Some(i.depth),
         mean_depth: Some(i.mean_depth),
         score: Some(f64::from(i.score) / 100.0),
@@ -43,7 +43,7 @@ pub fn info_line(i: &Info) -> InfoLine {
 }
 
 /// An `info` line, fields in Scan's order: `depth mean-depth score nodes time nps pv`.
-pub fn info(i: &Info) -> Reply {
+pub fn info(i: &SearchInfo) -> Reply {
     EngineReply::Info(info_line(i)).to_reply()
 }
 
@@ -82,7 +82,7 @@ mod tests {
     #[test]
     fn scores_in_men() {
         let men = |score| {
-            let i = Info {
+            let i = SearchInfo {
                 depth: 1,
                 mean_depth: 1.0,
                 score,
@@ -115,7 +115,7 @@ mod tests {
 
     #[test]
     fn info_in_scan_order() {
-        let i = Info {
+        let i = SearchInfo {
             depth: 7,
             mean_depth: 8.3,
             score: -31,
@@ -145,18 +145,18 @@ mod tests {
             keys,
             ["depth", "mean-depth", "score", "nodes", "time", "nps", "pv"]
         );
-        let no_pv = Info {
+        let no_pv = SearchInfo {
             pv: vec![],
             ..i.clone()
         };
         assert!(!info(&no_pv).as_str().contains("pv"));
-        let hits = Info {
+        let hits = SearchInfo {
             egtb_hits: Some(42),
             ..i.clone()
         };
         assert!(info(&hits).as_str().ends_with(" egtb-hits=42"));
         // The extensions come last, and only when asked for.
-        let ranked = Info {
+        let ranked = SearchInfo {
             multipv: Some(2),
             book: true,
             ..i

@@ -51,7 +51,7 @@ pub struct ParamDecl {
 /// `info`: one report of a running search. Numbers as Hub carries them: `score` in men,
 /// `time` in seconds, `nps` in millions of nodes per second.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct InfoLine {
+pub struct HubInfo {
     /// `depth=`.
     pub depth: Option<u32>,
     /// `mean-depth=`.
@@ -92,7 +92,7 @@ pub enum EngineReply {
     /// `pong`: answer to `ping`.
     Pong,
     /// `info ...`.
-    Info(InfoLine),
+    Info(HubInfo),
     /// `done move=X [ponder=Y]`.
     Done {
         /// The move played.
@@ -177,7 +177,7 @@ impl EngineReply {
 
 /// Fields in Scan's order: `depth mean-depth score nodes time nps pv`; an empty principal
 /// variation is left out rather than written as `pv=""`.
-fn info_reply(i: &InfoLine) -> Reply {
+fn info_reply(i: &HubInfo) -> Reply {
     let mut r = Reply::new("info");
     if let Some(d) = i.depth {
         r = r.arg("depth", d);
@@ -277,12 +277,12 @@ fn param_kind(line: &Line<'_>) -> Option<ParamKind> {
     })
 }
 
-fn parse_info(line: &Line<'_>) -> InfoLine {
+fn parse_info(line: &Line<'_>) -> HubInfo {
     fn num<T: std::str::FromStr>(line: &Line<'_>, key: &str) -> Option<T> {
         line.value(key).and_then(|v| v.trim().parse::<T>().ok())
     }
     let real = |key: &str| num::<f64>(line, key).filter(|x| x.is_finite());
-    InfoLine {
+    HubInfo {
         depth: num(line, "depth"),
         mean_depth: real("mean-depth"),
         score: real("score"),
@@ -346,7 +346,7 @@ mod tests {
         for r in [EngineReply::Wait, EngineReply::Ready, EngineReply::Pong] {
             round_trip(r);
         }
-        round_trip(EngineReply::Info(InfoLine {
+        round_trip(EngineReply::Info(HubInfo {
             depth: Some(7),
             mean_depth: Some(8.3),
             score: Some(-0.31),
@@ -359,20 +359,20 @@ mod tests {
             multipv: None,
             book: false,
         }));
-        round_trip(EngineReply::Info(InfoLine {
+        round_trip(EngineReply::Info(HubInfo {
             depth: Some(9),
             pv: vec!["1-5".into()],
             egtb_hits: Some(42),
             ..Default::default()
         }));
-        round_trip(EngineReply::Info(InfoLine {
+        round_trip(EngineReply::Info(HubInfo {
             depth: Some(3),
             pv: vec!["9-13".into()],
             multipv: Some(3),
             book: true,
             ..Default::default()
         }));
-        round_trip(EngineReply::Info(InfoLine {
+        round_trip(EngineReply::Info(HubInfo {
             string: Some("threads: 256 asked, 3 started".into()),
             ..Default::default()
         }));
@@ -391,7 +391,7 @@ mod tests {
 
     #[test]
     fn lines_as_the_engine_writes_them() {
-        let i = EngineReply::Info(InfoLine {
+        let i = EngineReply::Info(HubInfo {
             depth: Some(1),
             score: Some(99.95),
             pv: vec![],

@@ -17,7 +17,7 @@ use super::reply::{EngineReply, Id, ParamDecl, ParamKind};
 use super::{Backend, SearchRequest};
 use crate::core::Variant;
 use crate::dispatch::{dispatch, GameTask};
-use crate::engine::{EngineError, GoMode, Info, Limits, MoveText, OptionKind, SearchOutcome};
+use crate::engine::{EngineError, GoMode, Limits, MoveText, OptionKind, SearchInfo, SearchOutcome};
 use crate::eval::Evaluate;
 use crate::variant::{Notation, Perft};
 use crossbeam_channel::{select, unbounded, Receiver, TryRecvError};
@@ -51,7 +51,7 @@ pub struct HubConfig {
 #[derive(Debug)]
 pub enum SearchEvent {
     /// Progress.
-    Info(Info),
+    Info(SearchInfo),
     /// The result (the last event of a search).
     Done(SearchOutcome),
 }
@@ -528,7 +528,7 @@ impl<B: Backend, W: Write> Session<B, W> {
         self.apply_pending()?;
         let (tx, rx) = unbounded();
         let tx_done = tx.clone();
-        let on_info = Box::new(move |i: &Info| {
+        let on_info = Box::new(move |i: &SearchInfo| {
             let _ = tx.send(SearchEvent::Info(i.clone()));
         });
         let on_done = Box::new(move |o: SearchOutcome| {

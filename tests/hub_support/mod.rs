@@ -5,7 +5,9 @@
 
 use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError, Sender};
 use damka::core::Variant;
-use damka::engine::{EngineError, EngineOption, GoMode, Info, MoveText, OptionKind, SearchOutcome};
+use damka::engine::{
+    EngineError, EngineOption, GoMode, MoveText, OptionKind, SearchInfo, SearchOutcome,
+};
 use damka::protocol::{run_session, Backend, HubConfig, SearchRequest};
 use std::io::{self, BufRead, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -172,7 +174,7 @@ impl Backend for Fake {
                 }
                 if depth < 60 {
                     depth += 1;
-                    on_info(&Info {
+                    on_info(&SearchInfo {
                         depth,
                         mean_depth: depth as f64 + 0.5,
                         score: if depth > 30 { 9990 } else { -(depth as i32) },

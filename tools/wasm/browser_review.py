@@ -67,6 +67,16 @@ def analysis(p, plies):
     click(p, '[data-action="side-line-back"]')
     p.wait(lambda: p.pieces() == before, "the game's position again")
     assert viewed_ply(p) == 1
+    # With Evaluation on, the bar follows the viewed position's best line, not the live one.
+    p.js("const t = document.querySelector('#eval-toggle'); if (!t.checked) t.click();")
+    p.wait(lambda: p.js(
+        "const b = document.querySelector('#evalbar'), f = document.querySelector('#evalfill');"
+        "const l = document.querySelector('#analysis [data-line=\"1\"]');"
+        "if (!b || b.hidden || b.classList.contains('stale') || !l) return false;"
+        "const want = 100 / (1 + Math.exp(-Number(l.dataset.score) * 100 / 150));"
+        "return Math.abs(parseFloat(f.style.height) - want) < 0.2;"), "the evaluation bar of the viewed move")
+    p.js("document.querySelector('#eval-toggle').click();")
+    p.wait(lambda: len(lines(p)) == 3 and all(l["moves"] for l in lines(p)), "the lines again")
     click(p, f'#moves [data-ply="{plies}"]')
 
 

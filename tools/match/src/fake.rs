@@ -8,7 +8,7 @@ use damka::core::{Rng, Variant};
 use damka::dispatch::{dispatch, GameTask};
 use damka::eval::Evaluate;
 use damka::protocol::command::{parse_command, Command, PosSource};
-use damka::protocol::reply::{EngineReply, Id, InfoLine, ParamDecl, ParamKind};
+use damka::protocol::reply::{EngineReply, HubInfo, Id, ParamDecl, ParamKind};
 use damka::variant::{GameMove, Notation, Perft, Position};
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -169,7 +169,7 @@ pub fn run(a: FakeArgs) -> i32 {
                 match ans {
                     Answer::Error(message) => say(EngineReply::Error { message }.to_line()),
                     Answer::Move(m) => {
-                        say(EngineReply::Info(InfoLine {
+                        say(EngineReply::Info(HubInfo {
                             depth: Some(1),
                             mean_depth: Some(1.0),
                             score: Some(a.score),

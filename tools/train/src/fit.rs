@@ -3,7 +3,7 @@
 use crate::nn::{adam_corrections, adam_update, Adam, Floats};
 use crate::Args;
 use damka::core::{Rng, Variant};
-use damka::eval::data::Record;
+use damka::eval::data::ScoredPosition;
 use damka::eval::network::{self, MAX_HIDDEN};
 use damka::eval::pattern::{self, Net, SCALE};
 
@@ -29,7 +29,7 @@ pub struct Part {
     feats: Vec<u32>,
     counts: Vec<f32>,
     inputs: Vec<u16>,
-    records: Vec<Record>,
+    records: Vec<ScoredPosition>,
 }
 
 impl Part {
@@ -42,7 +42,7 @@ impl Part {
         &self.inputs[s.in_start as usize..s.in_start as usize + s.in_len as usize]
     }
 
-    fn push(&mut self, r: &Record, variant: Variant, buf: &mut Vec<(u32, f32)>) {
+    fn push(&mut self, r: &ScoredPosition, variant: Variant, buf: &mut Vec<(u32, f32)>) {
         buf.clear();
         let phase = pattern::features(variant, r.white, r.black, r.side, buf);
         let start = self.feats.len() as u32;
@@ -77,7 +77,12 @@ pub struct DataSet {
 impl DataSet {
     /// Splits by game (a game starts where the ply does not follow the previous record's)
     /// and skips positions with a capture pending.
-    pub fn build(records: &[Record], variant: Variant, seed: u64, valid_share: f64) -> DataSet {
+    pub fn build(
+        records: &[ScoredPosition],
+        variant: Variant,
+        seed: u64,
+        valid_share: f64,
+    ) -> DataSet {
         let mut set = DataSet {
             train: Part::default(),
             valid: Part::default(),

@@ -18,7 +18,7 @@ mod nn;
 
 use clap::Parser;
 use damka::core::Variant;
-use damka::eval::data::{self, Record};
+use damka::eval::data::{self, ScoredPosition};
 use damka::eval::{netfile, network};
 use std::path::PathBuf;
 
@@ -124,7 +124,7 @@ fn main() {
         );
         std::process::exit(2);
     }
-    let mut records: Vec<Record> = Vec::new();
+    let mut records: Vec<ScoredPosition> = Vec::new();
     for p in &args.data {
         match data::read_file(p) {
             Ok(r) => {

@@ -3,7 +3,7 @@
 //! network, `--init` goes on from it, and bad input is exit status 2.
 
 use damka::core::{Color, Rng, Variant};
-use damka::eval::data::Record;
+use damka::eval::data::ScoredPosition;
 use damka::eval::netfile;
 use damka::variant::{Position, RussianPosition};
 use std::path::{Path, PathBuf};
@@ -30,7 +30,7 @@ fn write_records(path: &Path) {
             let side = pos.side_to_move();
             let (own, opp) = (pos.pieces(side), pos.pieces(!side));
             let d = own.men.count_ones() as i32 - opp.men.count_ones() as i32;
-            let r = Record {
+            let r = ScoredPosition {
                 variant: Variant::Russian,
                 white: pos.pieces(Color::White),
                 black: pos.pieces(Color::Black),

@@ -201,6 +201,12 @@ function render() {
     b.addEventListener("click", () => playLine(texts, line.boards));
     return b;
   });
+  const best = state.found.get(1);
+  if (best && !$("#evalbar").hidden) {
+    // With Evaluation on, the bar shows the position analysed (the one looked at).
+    $("#evalbar").classList.remove("stale");
+    $("#evalfill").style.height = (100 / (1 + Math.exp((-best.score * 100) / 150))).toFixed(1) + "%";
+  }
   if (items.length === 0) {
     const p = document.createElement("p");
     p.textContent = state.message || "The engine is looking at this position...";

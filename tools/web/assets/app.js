@@ -469,12 +469,12 @@ function drawStatus() {
 
 function drawEvaluation() {
   const on = $("#eval-toggle").checked;
-  const ev = current(evaluation);
-  const h = current(hint);
+  const ev = current(evaluation), h = current(hint);
   $("#evalbar").hidden = !on;
+  $("#evalbar").classList.toggle("stale", viewing !== null); // analysis.js fills in the viewed one
   const parts = [];
-  if (h) parts.push("Hint: " + h.move.text);
-  if (on && ev) {
+  if (h && viewing === null) parts.push("Hint: " + h.move.text);
+  if (on && ev && viewing === null) {
     const share = 1 / (1 + Math.exp(-ev.white_score / 150));
     // White's share of the bar is on White's side of the board.
     $("#evalbar").classList.toggle("flipped", flipped);

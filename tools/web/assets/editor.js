@@ -177,10 +177,16 @@ export function boot() {
   const fen = params.get("fen");
   if (!fen) return;
   const variant = params.get("variant") === "turkish" ? "turkish" : "russian";
+  // The link asks for its position, not for the last game this browser played.
+  try {
+    localStorage.removeItem("damka-last-game");
+  } catch (e) {
+    // storage refused: nothing was remembered either
+  }
   const started = Date.now();
   const tryStart = () => {
-    const status = $("#status").textContent;
-    const ready = !/^Connecting/.test(status) || Date.now() - started > 10000;
+    const state = $("#connection").dataset.state;
+    const ready = state === "local" || state === "online" || Date.now() - started > 10000;
     if (!ready) return setTimeout(tryStart, 100);
     const form = $("#new-game");
     form.elements.variant.value = variant;

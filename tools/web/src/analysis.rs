@@ -6,7 +6,7 @@
 
 use crate::api::ApiError;
 use crate::app::App;
-use crate::pool::{SearchRequest, FULL_SKILL, MAX_ANALYSIS_LINES};
+use crate::pool::{PoolRequest, FULL_SKILL, MAX_ANALYSIS_LINES};
 use damka::core::{Color, Variant};
 use damka::review::{rules_score, DEFAULT_REVIEW_MOVETIME, MAX_REVIEW_PLIES};
 use damka_page::review::{ReviewRequest, ReviewView, VerdictIn};
@@ -283,8 +283,8 @@ fn request(
     lines: u32,
     client: Option<std::net::IpAddr>,
     cancel: Option<Arc<AtomicBool>>,
-) -> SearchRequest {
-    SearchRequest {
+) -> PoolRequest {
+    PoolRequest {
         game: game.typed().clone(),
         movetime,
         clock: None,

@@ -1,4 +1,4 @@
-//! The database behind the server, one schema on two back ends ([`Backend`]): SQLite (the
+//! The database behind the server, one schema on two back ends ([`SqlDriver`]): SQLite (the
 //! embedded default, through `rusqlite`: one process, nothing to install) and PostgreSQL
 //! (`--database postgres://...`: a server several damka-web nodes share, see
 //! [`crate::cluster`]). Every room, its seats (tokens hashed), clocks, draw offer and result,
@@ -117,7 +117,7 @@ impl Stmt {
 }
 
 /// What a database engine offers the server: queries and transactions.
-pub trait Backend: Send + Sync {
+pub trait SqlDriver: Send + Sync {
     /// The rows `sql` answers.
     fn query(&self, sql: &str, params: &[Value]) -> Result<Vec<Row>, String>;
     /// Runs `stmts` in one transaction: `Ok(false)` (rolled back) when a guard changed no row.
@@ -215,7 +215,7 @@ pub type SaveHooks = Box<dyn Fn(&Room) -> (Stmt, Stmt) + Send + Sync>;
 
 /// The database: a back end, and what the server stores in it.
 pub struct Db {
-    backend: Box<dyn Backend>,
+    backend: Box<dyn SqlDriver>,
     /// Statements added to every save of a room (the lease guard before, the notification
     /// after), given the room; set by [`crate::cluster`] on a node of several.
     pub(crate) hooks: Option<SaveHooks>,
@@ -241,7 +241,7 @@ impl Db {
     /// file (created when missing; `:memory:` for one that is not kept), and brings its schema
     /// up to date.
     pub fn open(path: &str) -> Result<Db, String> {
-        let backend: Box<dyn Backend> = if postgres::is_url(path) {
+        let backend: Box<dyn SqlDriver> = if postgres::is_url(path) {
             Box::new(postgres::Postgres::connect(path)?)
         } else {
             Box::new(sqlite::Sqlite::open(path)?)
@@ -255,7 +255,7 @@ impl Db {
     }
 
     /// The back end, for statements of its own (the cluster's leases).
-    pub fn backend(&self) -> &dyn Backend {
+    pub fn backend(&self) -> &dyn SqlDriver {
         &*self.backend
     }
 

@@ -48,7 +48,7 @@ pub struct Config {
     /// of a site of several).
     pub db: String,
     /// The limits of online play.
-    pub limits: online::Limits,
+    pub limits: online::RoomLimits,
     /// Endgame database folder and cache (MiB), if the engine uses tables.
     pub egtb: Option<(std::path::PathBuf, usize)>,
     /// Origins besides the server's own whose pages may open the WebSocket.
@@ -69,7 +69,7 @@ impl Config {
             threads,
             hash_mb,
             db: ":memory:".into(),
-            limits: online::Limits::default(),
+            limits: online::RoomLimits::default(),
             egtb: None,
             origins: Vec::new(),
             wasm: None,

@@ -206,7 +206,7 @@ fn main() -> ExitCode {
                     },
                 },
             },
-            limits: damka_web::online::Limits {
+            limits: damka_web::online::RoomLimits {
                 max_rooms: args.max_rooms as usize,
                 max_spectators: args.max_spectators as usize,
                 rate: args.rate,
@@ -216,7 +216,7 @@ fn main() -> ExitCode {
                 games_per_minute: args.games_per_minute,
                 spectators_per_client: args.spectators_per_client as usize,
                 engine_share: args.engine_share as usize,
-                ..damka_web::online::Limits::default()
+                ..damka_web::online::RoomLimits::default()
             },
             egtb: match &args.egtb_path {
                 Some(p) if p.as_os_str().is_empty() => None,

@@ -32,7 +32,7 @@ pub(crate) struct Visitor<'a> {
 #[cfg(test)]
 mod tests;
 
-pub use messages::{Entered, Limits, Lobby, NewRoom, RoomSummary, Seat};
+pub use messages::{Entered, Lobby, NewRoom, RoomLimits, RoomSummary, Seat};
 
 /// Default time for the game, seconds, and increment per move.
 pub const DEFAULT_TIME: (f64, f64) = (300.0, 3.0);
@@ -53,7 +53,7 @@ pub struct Online {
     /// The database file: the rooms, and the local games (see [`crate::service`]).
     pub(crate) db: Db,
     /// The limits.
-    pub limits: Limits,
+    pub limits: RoomLimits,
     viewers: AtomicU64,
     /// Set at shutdown: the clocks are stopped and saved, and nothing changes any more.
     stopped: AtomicBool,
@@ -121,7 +121,7 @@ fn player_of(seat: &Seat) -> Result<Color, ApiError> {
 impl Online {
     /// The rooms saved in the database at `db_path` (a SQLite file, `:memory:`: kept
     /// nowhere; a `postgres://` URL: a node of a site of several), under `limits`.
-    pub fn open(db_path: &str, limits: Limits) -> Result<Online, String> {
+    pub fn open(db_path: &str, limits: RoomLimits) -> Result<Online, String> {
         let mut db = Db::open(db_path)?;
         let cluster = match crate::db::postgres::is_url(db_path) {
             true => Some(Cluster::join(db_path, &mut db)?),

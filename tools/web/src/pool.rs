@@ -44,7 +44,7 @@ pub const CLOCK_MARGIN: f64 = 0.1;
 
 /// One search to run.
 #[derive(Clone, Debug)]
-pub struct SearchRequest {
+pub struct PoolRequest {
     /// The game: its moves (for repetitions and draw rules) and the position to search.
     pub game: AnyGame,
     /// Time for the move, seconds (without a clock).
@@ -108,7 +108,7 @@ impl std::fmt::Display for PoolError {
 
 /// A request waiting for a search thread, with where its answer goes.
 struct QueuedSearch {
-    request: SearchRequest,
+    request: PoolRequest,
     reply: oneshot::Sender<Result<SearchReply, PoolError>>,
 }
 
@@ -218,7 +218,7 @@ impl Pool {
     /// Queues a search; the answer comes on the returned channel.
     pub fn submit(
         &self,
-        request: SearchRequest,
+        request: PoolRequest,
     ) -> Result<oneshot::Receiver<Result<SearchReply, PoolError>>, PoolError> {
         let (tx, rx) = oneshot::channel();
         if self.queue.push(QueuedSearch { request, reply: tx }) {
@@ -229,7 +229,7 @@ impl Pool {
     }
 
     /// Queues a search and waits for it.
-    pub async fn search(&self, request: SearchRequest) -> Result<SearchReply, PoolError> {
+    pub async fn search(&self, request: PoolRequest) -> Result<SearchReply, PoolError> {
         let rx = self.submit(request)?;
         rx.await
             .unwrap_or_else(|_| Err(PoolError::Engine("the search thread stopped".into())))
@@ -285,7 +285,7 @@ fn search_in<P: Evaluate<Move = Move>>(
     hash_mb: usize,
     endgames: &Option<Opened<P>>,
     game: &Game<P>,
-    r: &SearchRequest,
+    r: &PoolRequest,
     stop: &dyn Fn(f64) -> bool,
 ) -> Result<SearchReply, PoolError> {
     let session = slot.get_or_insert_with(|| {
@@ -301,7 +301,7 @@ fn search_in<P: Evaluate<Move = Move>>(
 fn search<P: Evaluate<Move = Move>>(
     session: &mut GameSession<P>,
     game: &Game<P>,
-    r: &SearchRequest,
+    r: &PoolRequest,
     stop: &dyn Fn(f64) -> bool,
 ) -> Result<SearchReply, PoolError> {
     session.set_game(game.clone());
@@ -409,12 +409,12 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
-    fn request(fen: &str, moves: &[&str]) -> SearchRequest {
+    fn request(fen: &str, moves: &[&str]) -> PoolRequest {
         let mut game = Game::<RussianPosition>::from_fen(fen).unwrap();
         for m in moves {
             game.play_text(m).unwrap();
         }
-        SearchRequest {
+        PoolRequest {
             game: PerGame::Russian(game),
             movetime: 0.05,
             clock: None,
@@ -426,14 +426,14 @@ mod tests {
     }
 
     /// The start position: a search that takes all the time it is given.
-    fn start_request() -> SearchRequest {
+    fn start_request() -> PoolRequest {
         request(
             "W:W1,2,3,4,5,6,7,8,9,10,11,12:B21,22,23,24,25,26,27,28,29,30,31,32",
             &[],
         )
     }
 
-    fn hub(r: &SearchRequest, mv: &Move) -> String {
+    fn hub(r: &PoolRequest, mv: &Move) -> String {
         damka::per_game!(&r.game, g => g.position().move_to_hub(mv))
     }
 
@@ -469,7 +469,7 @@ mod tests {
     #[tokio::test]
     async fn switching_game_keeps_each_games_session() {
         let pool = Pool::new(1, 1, 4);
-        let turkish = SearchRequest {
+        let turkish = PoolRequest {
             game: PerGame::Turkish(Game::from_start()),
             movetime: 0.05,
             clock: None,
@@ -495,7 +495,7 @@ mod tests {
         assert!(t.elapsed().as_secs_f64() < 1.0, "{:?}", t.elapsed());
     }
 
-    fn from(mut r: SearchRequest, client: u8, movetime: f64) -> SearchRequest {
+    fn from(mut r: PoolRequest, client: u8, movetime: f64) -> PoolRequest {
         r.client = Some(std::net::IpAddr::from([127, 0, 0, client]));
         r.movetime = movetime;
         r

@@ -7,7 +7,7 @@ use crate::app::{App, EngineDone};
 use crate::clock::TimeControl;
 use crate::game::{MoveView, PageGame};
 use crate::online::{seconds, MAX_INCREMENT, TIME_RANGE};
-use crate::pool::{PoolError, SearchReply, SearchRequest, FULL_SKILL, SKILL_LEVELS};
+use crate::pool::{PoolError, PoolRequest, SearchReply, FULL_SKILL, SKILL_LEVELS};
 use crate::store::{Entry, GameView, Opponent, Setup};
 use damka::core::{Color, Variant};
 use serde::{Deserialize, Serialize};
@@ -135,9 +135,9 @@ fn parse_setup(req: &NewGame) -> Result<Setup, ApiError> {
 
 /// The search for the engine's move in a game: its position, time (its clock's, in a game
 /// with clocks) and strength level, cancelled through `cancel`.
-fn engine_request(e: &Entry, now: Instant, cancel: Arc<AtomicBool>) -> SearchRequest {
+fn engine_request(e: &Entry, now: Instant, cancel: Arc<AtomicBool>) -> PoolRequest {
     let side = e.game.side_to_move();
-    SearchRequest {
+    PoolRequest {
         game: e.game.typed().clone(),
         movetime: e.setup.movetime,
         clock: e.clocks.map(|c| {
@@ -288,7 +288,7 @@ impl App {
     }
 
     /// Starts a game for the client at `client` (`None`: unknown, not limited), who may start
-    /// [`crate::online::Limits::games_per_minute`].
+    /// [`crate::online::RoomLimits::games_per_minute`].
     pub fn new_game_for(
         &self,
         req: &NewGame,
@@ -506,7 +506,7 @@ impl App {
         if game.is_over() {
             return Err(ApiError::Bad("the game is over".into()));
         }
-        let request = SearchRequest {
+        let request = PoolRequest {
             game: game.typed().clone(),
             movetime,
             clock: None,

@@ -55,7 +55,7 @@ impl Server {
 
     /// A server with one engine thread, default network limits and the online limits `set`
     /// makes.
-    async fn with_limits(set: impl FnOnce(&mut damka_web::online::Limits)) -> Server {
+    async fn with_limits(set: impl FnOnce(&mut damka_web::online::RoomLimits)) -> Server {
         let mut c = Config::new(1, 1);
         set(&mut c.limits);
         Server::start(c, NetLimits::default()).await

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{connect, drain, next, seat, send, serve, wait_for, Ws};
-use damka_web::online::Limits;
+use damka_web::online::RoomLimits;
 use damka_web::Config;
 use serde_json::{json, Value};
 use std::time::Duration;
@@ -363,11 +363,11 @@ async fn a_disconnect_in_the_middle_of_a_move() {
 #[tokio::test]
 async fn limits_on_rooms_and_spectators() {
     let mut c = config();
-    c.limits = Limits {
+    c.limits = RoomLimits {
         max_rooms: 2,
         max_spectators: 1,
         opinions: 1,
-        ..Limits::default()
+        ..RoomLimits::default()
     };
     let (url, _, _) = serve(c).await;
     let (id, _w, _b, mut spec) = room(&url, json!({"time": 30}), 1).await;

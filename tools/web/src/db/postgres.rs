@@ -5,7 +5,7 @@
 //! answering gives an error, never a server that hangs. A dropped connection is opened again
 //! by the next call.
 
-use super::{Backend, Row, Stmt, Value};
+use super::{Row, SqlDriver, Stmt, Value};
 use bytes::BytesMut;
 use std::sync::Arc;
 use std::time::Duration;
@@ -235,7 +235,7 @@ fn refs(params: &[Value]) -> Vec<&(dyn ToSql + Sync)> {
     params.iter().map(|p| p as &(dyn ToSql + Sync)).collect()
 }
 
-impl Backend for Postgres {
+impl SqlDriver for Postgres {
     fn query(&self, sql: &str, params: &[Value]) -> Result<Vec<Row>, String> {
         let (sql, params) = (sql.to_string(), params.to_vec());
         self.with_client(move |c| {

@@ -1,7 +1,7 @@
 //! The SQLite back end: one file (or `:memory:`), one connection behind a lock (writes are
 //! short: a row or two a move).
 
-use super::{Backend, Row, Stmt, Value};
+use super::{Row, SqlDriver, Stmt, Value};
 use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{params_from_iter, Connection};
 use std::sync::Mutex;
@@ -104,7 +104,7 @@ impl Sqlite {
     }
 }
 
-impl Backend for Sqlite {
+impl SqlDriver for Sqlite {
     fn query(&self, sql: &str, params: &[Value]) -> Result<Vec<Row>, String> {
         let conn = self.lock();
         let mut stmt = conn.prepare_cached(sql).map_err(err)?;

@@ -9,7 +9,7 @@ use tokio::sync::broadcast;
 
 /// The limits of online play (set by the server's options).
 #[derive(Clone, Copy, Debug)]
-pub struct Limits {
+pub struct RoomLimits {
     /// Rooms held at once (a finished one makes way for a new one).
     pub max_rooms: usize,
     /// Spectators in one room.
@@ -36,9 +36,9 @@ pub struct Limits {
     pub grace_ms: i64,
 }
 
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
+impl Default for RoomLimits {
+    fn default() -> RoomLimits {
+        RoomLimits {
             max_rooms: 200,
             max_spectators: 50,
             rate: 20,

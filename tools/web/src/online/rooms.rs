@@ -49,7 +49,7 @@ impl App {
     }
 
     /// Opens a room for the client at `client` (`None`: unknown, not limited per client),
-    /// who may create [`Limits::rooms_per_minute`].
+    /// who may create [`RoomLimits::rooms_per_minute`].
     pub fn create_room_for(
         self: &Arc<Self>,
         req: &NewRoom,
@@ -145,7 +145,7 @@ impl App {
 
     /// Enters room `id` for the client at `client` (`None`: unknown): as [`App::enter_room`],
     /// but a client is one spectator however often it enters (its proposal and its engine
-    /// opinions are counted once) and holds at most [`Limits::spectators_per_client`] places.
+    /// opinions are counted once) and holds at most [`RoomLimits::spectators_per_client`] places.
     pub fn enter_room_for(
         self: &Arc<Self>,
         id: &str,
