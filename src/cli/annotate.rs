@@ -33,6 +33,24 @@ struct Verdict<M> {
     best: Option<M>,
 }
 
+/// The text of the PDN file `path` and its game (`variant`, else the file's `GameType` tag,
+/// else Russian); a file that cannot be read is said on stderr as `damka COMMAND: ...` and is
+/// exit status 2.
+pub(super) fn read_games(
+    path: &Path,
+    variant: Option<Variant>,
+    command: &str,
+) -> Result<(String, Variant), i32> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        eprintln!("damka {command}: {}: {e}", path.display());
+        2
+    })?;
+    let variant = variant
+        .or_else(|| detect_variant(&text))
+        .unwrap_or(Variant::Russian);
+    Ok((text, variant))
+}
+
 /// Runs the annotation; returns the exit status.
 pub fn run(args: &AnalyseArgs, path: &Path) -> i32 {
     let evals = match args.search.eval.evaluators() {
@@ -42,17 +60,10 @@ pub fn run(args: &AnalyseArgs, path: &Path) -> i32 {
             return 2;
         }
     };
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("damka analyse: {}: {e}", path.display());
-            return 2;
-        }
+    let (text, variant) = match read_games(path, args.variant, "analyse") {
+        Ok(read) => read,
+        Err(code) => return code,
     };
-    let variant = args
-        .variant
-        .or_else(|| detect_variant(&text))
-        .unwrap_or(Variant::Russian);
     let eval = evals.get(variant).clone();
     dispatch(
         variant,

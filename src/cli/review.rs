@@ -8,7 +8,7 @@ use crate::core::Variant;
 use crate::dispatch::{dispatch, GameTask};
 use crate::engine::{GameSession, Limits, DEFAULT_HASH_MB};
 use crate::eval::{Evaluate, Evaluator};
-use crate::game::pdn::{detect_variant, read_all};
+use crate::game::pdn::read_all;
 use crate::review::{
     annotated_pdn, eval_text, review_game, Mark, Review, SideSummary, DEFAULT_REVIEW_MOVETIME,
 };
@@ -57,17 +57,10 @@ pub fn run(args: ReviewArgs) -> i32 {
         Ok(e) => e,
         Err(code) => return code,
     };
-    let text = match std::fs::read_to_string(&args.pdn) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("damka review: {}: {e}", args.pdn.display());
-            return 2;
-        }
+    let (text, variant) = match super::annotate::read_games(&args.pdn, args.variant, "review") {
+        Ok(read) => read,
+        Err(code) => return code,
     };
-    let variant = args
-        .variant
-        .or_else(|| detect_variant(&text))
-        .unwrap_or(Variant::Russian);
     let eval = evals.get(variant).clone();
     let (report, pdn) = match dispatch(
         variant,

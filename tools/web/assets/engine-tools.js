@@ -3,36 +3,12 @@
 // classification, the editor's check), and a web worker of its own for each searching tool,
 // so analysis and review never wait behind the game's own engine (local.js).
 
+import { available, rules } from "/assets/local.js";
+
 const ROOT = new URL("..", import.meta.url);
 
-let rulesPromise = null;
-
-function rules() {
-  if (!rulesPromise) {
-    const env = { damka_now_ms: () => Date.now(), damka_yield: () => {} };
-    rulesPromise = fetch(new URL("damka.wasm", ROOT))
-      .then((r) => {
-        if (!r.ok) throw new Error("damka.wasm: HTTP " + r.status);
-        return r.arrayBuffer();
-      })
-      .then((bytes) => WebAssembly.instantiate(bytes, { env }))
-      .then((m) => m.instance.exports);
-  }
-  return rulesPromise;
-}
-
-let availablePromise = null;
-
-/** Whether this page has the engine in the browser (WebAssembly, workers, and its files). */
-export function available() {
-  if (!availablePromise) {
-    availablePromise =
-      typeof WebAssembly !== "object" || typeof Worker !== "function"
-        ? Promise.resolve(false)
-        : fetch(new URL("damka-worker.js", ROOT), { method: "HEAD" }).then((r) => r.ok, () => false);
-  }
-  return availablePromise;
-}
+// The rules' instance and the check for the engine's files are local.js's, shared.
+export { available };
 
 /** Calls the WebAssembly function `name` (damka_view, damka_review, damka_setup) with `text`;
  * resolves with its JSON answer, rejects with its error. */

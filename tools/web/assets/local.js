@@ -27,8 +27,9 @@ export function available() {
 
 let rulesPromise = null;
 
-/** damka.wasm in this thread, for the rules (the search never runs here). */
-function rules() {
+/** damka.wasm in this thread, for the rules (the search never runs here); shared with the
+ * analysis tools (engine-tools.js), so the page instantiates it once. */
+export function rules() {
   if (!rulesPromise) {
     const env = { damka_now_ms: () => Date.now(), damka_yield: () => {} };
     rulesPromise = fetch(new URL("damka.wasm", ROOT))
