@@ -49,7 +49,7 @@
 //! ```
 //! use damka::core::Variant;
 //! use damka::engine::Engine;
-//! use damka::protocol::{run_session, HubConfig};
+//! use damka::protocol::hub::{run_session, HubConfig};
 //! use std::io::Cursor;
 //!
 //! let commands = "hub\ninit\npos start\nlevel depth=3\ngo think\n";

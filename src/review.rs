@@ -409,18 +409,24 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_move_that_gives_the_game_away_is_a_blunder_with_the_better_move() {
+    /// c3-d4 f6-g5 b2-c3 reviewed, `last` the verdict of the final position: White even,
+    /// Black to move even, then Black's g5 loses two men: after it White (to move) is +2.00,
+    /// and the engine preferred f6-e5.
+    fn two_men_away(last: Verdict) -> (Game<RussianPosition>, Review) {
         let g = game(&["c3-d4", "f6-g5", "b2-c3"]);
-        // White even, Black to move even, then Black's g5 loses two men: after it White
-        // (to move) is +2.00, and the engine preferred f6-e5.
         let verdicts = [
             v(0, Some("c3-d4")),
             v(0, Some("f6-e5")),
             v(200, Some("b2-c3")),
-            v(-200, None),
+            last,
         ];
         let r = review_of(&g, &verdicts).unwrap();
+        (g, r)
+    }
+
+    #[test]
+    fn a_move_that_gives_the_game_away_is_a_blunder_with_the_better_move() {
+        let (_, r) = two_men_away(v(-200, None));
         assert_eq!(r.moves.len(), 3);
         assert_eq!(r.moves[0].mark, None, "the engine's own move");
         let bad = &r.moves[1];
@@ -479,14 +485,7 @@ mod tests {
 
     #[test]
     fn pdn_carries_an_eval_for_every_move_and_the_marks() {
-        let g = game(&["c3-d4", "f6-g5", "b2-c3"]);
-        let verdicts = [
-            v(0, Some("c3-d4")),
-            v(0, Some("f6-e5")),
-            v(200, Some("b2-c3")),
-            v(win_in(3), None),
-        ];
-        let r = review_of(&g, &verdicts).unwrap();
+        let (g, r) = two_men_away(v(win_in(3), None));
         let rec = Record::new(g.clone());
         let text = annotated_pdn(&rec, &r);
         assert_eq!(text.matches("[%eval ").count(), 3, "{text}");

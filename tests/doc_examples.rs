@@ -10,6 +10,7 @@
 //! with no output lines is not run. Commands that take minutes or serve until stopped are
 //! listed in [`NOT_RUN`] with the reason.
 
+use damka::protocol::command_line::split_command;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -98,35 +99,6 @@ fn strip_comment(cmd: &str) -> &str {
     cmd
 }
 
-/// Words as a shell splits them, with double quotes.
-fn words(cmd: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut word = String::new();
-    let (mut quoted, mut any) = (false, false);
-    for c in cmd.chars() {
-        match c {
-            '"' => {
-                quoted = !quoted;
-                any = true;
-            }
-            ' ' if !quoted => {
-                if any {
-                    out.push(std::mem::take(&mut word));
-                }
-                any = false;
-            }
-            c => {
-                word.push(c);
-                any = true;
-            }
-        }
-    }
-    if any {
-        out.push(word);
-    }
-    out
-}
-
 /// Whether `line` matches the shown `pattern`, where each `...` stands for any text.
 fn line_matches(pattern: &str, line: &str) -> bool {
     let parts: Vec<&str> = pattern.split("...").collect();
@@ -187,8 +159,14 @@ fn run_block(doc: &str, block: &[Example], dir: &Path) -> Vec<String> {
     copy_dir(&repo().join("tests/data"), &dir.join("tests/data"));
     let mut failures = Vec::new();
     for e in block {
-        let w = words(&e.command);
         let at = format!("{doc}:{}: `$ {}`", e.line, e.command);
+        let w = match split_command(&e.command) {
+            Ok(w) => w,
+            Err(why) => {
+                failures.push(format!("{at}: {why}"));
+                continue;
+            }
+        };
         match w.first().map(String::as_str) {
             Some("cat") if w.len() == 2 => {
                 let file = dir.join(&w[1]);
@@ -399,7 +377,7 @@ fn the_matcher_is_strict_where_no_dots_stand() {
     assert!(!line_matches("nodes=5 time=...", "nodes=6 time=0.1"));
     assert!(!line_matches("a...a", "a"));
     assert_eq!(
-        words(r#"analyse --fen "W:W a" x"#),
+        split_command(r#"analyse --fen "W:W a" x"#).unwrap(),
         ["analyse", "--fen", "W:W a", "x"]
     );
     assert_eq!(strip_comment("bench   # both games"), "bench   ");

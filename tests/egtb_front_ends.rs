@@ -8,6 +8,7 @@
 //! `damka --help` names the folder and what it holds.
 
 mod egtb_support;
+mod process_support;
 
 use damka::core::{Rng, Variant};
 use damka::egtb::build::build_all;
@@ -18,6 +19,7 @@ use damka::variant::notation::write_hub_move;
 use damka::variant::{GameMove, Notation, Position};
 use damka::variant::{RussianPosition, TurkishPosition};
 use egtb_support::positions;
+use process_support::{data_home, run_in, Out};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -26,17 +28,23 @@ use std::time::Duration;
 
 const DAMKA: &str = env!("CARGO_BIN_EXE_damka");
 
-/// A fresh `$XDG_DATA_HOME`: the default database folder is `DIR/damka/egtb`.
-fn data_home(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("damka-fronts-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// The default database folder under `data`.
 fn default_folder(data: &Path) -> PathBuf {
     data.join("damka").join("egtb")
+}
+
+/// A fresh data home `name` whose default folder holds the Russian tables up to `russian`
+/// pieces and the Turkish ones up to `turkish` (0: none); (data home, default folder).
+fn with_tables(name: &str, russian: u32, turkish: u32) -> (PathBuf, PathBuf) {
+    let data = data_home(name);
+    let folder = default_folder(&data);
+    if russian > 0 {
+        build_all::<RussianPosition>(&folder, russian, |_, _, _| {}).unwrap();
+    }
+    if turkish > 0 {
+        build_all::<TurkishPosition>(&folder, turkish, |_, _, _| {}).unwrap();
+    }
+    (data, folder)
 }
 
 /// `damka` speaking Hub on pipes, with `data` as `$XDG_DATA_HOME` and no option.
@@ -185,6 +193,29 @@ fn perfect_games<P: CountedDraws + Notation>(
     (checked, won)
 }
 
+/// [`perfect_games`] from `starts`, of which `wins` are won: at least `min_checked` moves
+/// judged, every win converted.
+fn assert_perfect<P: CountedDraws + Notation>(
+    hub: &mut Hub,
+    tb: &Tablebase,
+    starts: &[P],
+    wins: usize,
+    min_checked: usize,
+) {
+    let (checked, won) = perfect_games(hub, tb, starts);
+    assert!(
+        checked >= min_checked && won == wins,
+        "{checked} moves checked, {won} of {wins} won"
+    );
+}
+
+/// Whether `text` is a legal move of `pos` in Hub numbers.
+fn legal<P: Notation>(pos: &P, text: &str) -> bool {
+    pos.legal_moves()
+        .iter()
+        .any(|m| write_hub_move::<P>(m) == text)
+}
+
 fn pieces<P: Position>(pos: &P) -> u32 {
     damka::egtb::pieces_on_board(pos)
 }
@@ -224,10 +255,7 @@ fn starts<P: CountedDraws>(tb: &Tablebase, wins: usize, draws: usize, seed: u64)
 
 #[test]
 fn positions_the_default_tables_cover_are_played_perfectly_in_both_games() {
-    let data = data_home("perfect");
-    let folder = default_folder(&data);
-    build_all::<RussianPosition>(&folder, 3, |_, _, _| {}).unwrap();
-    build_all::<TurkishPosition>(&folder, 3, |_, _, _| {}).unwrap();
+    let (data, folder) = with_tables("perfect", 3, 3);
     let russian = Tablebase::open(&folder, Variant::Russian, 8).unwrap();
     let turkish = Tablebase::open(&folder, Variant::Turkish, 8).unwrap();
 
@@ -235,26 +263,12 @@ fn positions_the_default_tables_cover_are_played_perfectly_in_both_games() {
     hub.send("init");
     let ready = hub.until("ready");
     assert_eq!(ready, vec!["ready"], "no message about good tables");
-    let (checked, won) = perfect_games(
-        &mut hub,
-        &russian,
-        &starts::<RussianPosition>(&russian, 8, 4, 1),
-    );
-    assert!(
-        checked >= 40 && won == 8,
-        "{checked} moves checked, {won} of 8 won"
-    );
+    let russian_starts = starts::<RussianPosition>(&russian, 8, 4, 1);
+    assert_perfect(&mut hub, &russian, &russian_starts, 8, 40);
 
     hub.send("set-param name=variant value=turkish");
-    let (checked, won) = perfect_games(
-        &mut hub,
-        &turkish,
-        &starts::<TurkishPosition>(&turkish, 6, 3, 2),
-    );
-    assert!(
-        checked >= 20 && won == 6,
-        "{checked} moves checked, {won} of 6 won"
-    );
+    let turkish_starts = starts::<TurkishPosition>(&turkish, 6, 3, 2);
+    assert_perfect(&mut hub, &turkish, &turkish_starts, 6, 20);
     let err = hub.quit();
     assert_eq!(err, "");
     let _ = std::fs::remove_dir_all(&data);
@@ -289,9 +303,7 @@ fn damage_blocks(path: &Path) {
 
 #[test]
 fn bad_files_in_the_default_folder_are_said_once_and_left_out() {
-    let data = data_home("bad");
-    let folder = default_folder(&data);
-    build_all::<RussianPosition>(&folder, 3, |_, _, _| {}).unwrap();
+    let (data, folder) = with_tables("bad", 3, 0);
     // Russian files where the Turkish tables belong, one Russian table cut short, and one
     // whose blocks are damaged.
     let (ru, tu) = (folder.join("russian"), folder.join("turkish"));
@@ -325,10 +337,7 @@ fn bad_files_in_the_default_folder_are_said_once_and_left_out() {
     let mut damaged_notes: Vec<String> = said(&lines).into_iter().cloned().collect();
     assert!(!lines.iter().any(|l| l.contains("0201")), "{lines:?}");
     let pos = RussianPosition::parse_any("W:WKc3,Ke1:BKh8").unwrap();
-    assert!(pos
-        .legal_moves()
-        .iter()
-        .any(|m| write_hub_move::<RussianPosition>(m) == mv));
+    assert!(legal(&pos, &mv), "{mv}");
 
     // Positions of the damaged table (K-KK): said once when met, never used; the intact
     // tables still give perfect moves.
@@ -339,10 +348,7 @@ fn bad_files_in_the_default_folder_are_said_once_and_left_out() {
         }
         let (mv, lines) = hub.go(&p.to_fen(), &[]);
         damaged_notes.extend(said(&lines).into_iter().cloned());
-        assert!(p
-            .legal_moves()
-            .iter()
-            .any(|m| write_hub_move::<RussianPosition>(m) == mv));
+        assert!(legal(p, &mv), "{mv}");
     }
     assert_eq!(damaged_notes.len(), 1, "{damaged_notes:?}");
     assert!(damaged_notes[0].contains("0102"), "{damaged_notes:?}");
@@ -353,8 +359,7 @@ fn bad_files_in_the_default_folder_are_said_once_and_left_out() {
         .filter(|p| matches!(good.probe(p), Ok(Value::Win(d)) if d >= 3))
         .take(3)
         .collect();
-    let (checked, won) = perfect_games(&mut hub, &good, &wins);
-    assert!(checked > 0 && won == 3, "{checked} {won}");
+    assert_perfect(&mut hub, &good, &wins, 3, 1);
 
     // Turkish: the folder holds only Russian tables, said once; going back and forth between
     // the games does not say it again.
@@ -373,10 +378,7 @@ fn bad_files_in_the_default_folder_are_said_once_and_left_out() {
     let start = TurkishPosition::parse_any("W:WKa1,Kc1:BKh8").unwrap();
     let (mv, lines) = hub.go(&start.to_fen(), &[]);
     assert!(said(&lines).is_empty(), "{lines:?}");
-    assert!(start
-        .legal_moves()
-        .iter()
-        .any(|m| write_hub_move::<TurkishPosition>(m) == mv));
+    assert!(legal(&start, &mv), "{mv}");
     let err = hub.quit();
     assert_eq!(err, "", "nothing on stderr during a Hub session");
 
@@ -394,46 +396,36 @@ fn bad_files_in_the_default_folder_are_said_once_and_left_out() {
 /// says so and serves without them (a folder it is given must open, as before).
 #[test]
 fn analyse_and_dxp_say_what_they_left_out_and_play_on() {
-    let data = data_home("cli");
-    let folder = default_folder(&data);
-    build_all::<TurkishPosition>(&folder, 2, |_, _, _| {}).unwrap();
-    build_all::<RussianPosition>(&folder, 3, |_, _, _| {}).unwrap();
+    let (data, folder) = with_tables("cli", 3, 2);
     cut(&folder.join("russian").join("0201.egtb"), 100);
-    let out = Command::new(DAMKA)
-        .args(["analyse", "--fen", "W:WKc3,Ke1:BKh8", "--depth", "3"])
-        .env("XDG_DATA_HOME", &data)
-        .output()
-        .unwrap();
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
-    );
-    assert!(out.status.success(), "{stdout}{stderr}");
+    let analyse = ["analyse", "--fen", "W:WKc3,Ke1:BKh8", "--depth", "3"];
+    let Out {
+        code,
+        stdout,
+        stderr,
+    } = run_in(&data, DAMKA, &analyse, &[]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
     assert_eq!(stderr.matches("0201.egtb").count(), 1, "{stderr}");
     assert!(stdout.contains("bestmove "), "{stdout}");
 
     // `damka play`, engine against engine, with K-KK damaged too: each said once, the game
     // played to its end.
     damage_blocks(&folder.join("russian").join("0102.egtb"));
-    let out = Command::new(DAMKA)
-        .args([
-            "play",
-            "--fen",
-            "W:WKc3,Ke1:BKh8",
-            "--depth",
-            "2",
-            "--ascii",
-        ])
-        .args(["--white", "engine", "--black", "engine"])
-        .env("XDG_DATA_HOME", &data)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
-    );
-    assert!(out.status.success(), "{stdout}{stderr}");
+    let play = [
+        "play",
+        "--fen",
+        "W:WKc3,Ke1:BKh8",
+        "--depth",
+        "2",
+        "--ascii",
+    ];
+    let both_engines = ["--white", "engine", "--black", "engine"];
+    let Out {
+        code,
+        stdout,
+        stderr,
+    } = run_in(&data, DAMKA, &[&play[..], &both_engines].concat(), &[]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(stdout.contains("Game over"), "{stdout}");
     assert_eq!(stderr.matches("0201.egtb").count(), 1, "{stderr}");
     assert_eq!(stderr.matches("(0102) is damaged").count(), 1, "{stderr}");
@@ -461,16 +453,11 @@ fn analyse_and_dxp_say_what_they_left_out_and_play_on() {
 /// `damka --help` ends with the default folder and what it holds.
 #[test]
 fn help_names_the_default_folder_and_what_it_holds() {
-    let data = data_home("help");
-    let folder = default_folder(&data);
+    let (data, folder) = with_tables("help", 0, 0);
     let help = || {
-        let out = Command::new(DAMKA)
-            .arg("--help")
-            .env("XDG_DATA_HOME", &data)
-            .output()
-            .unwrap();
-        assert!(out.status.success());
-        String::from_utf8_lossy(&out.stdout).into_owned()
+        let out = run_in(&data, DAMKA, &["--help"], &[]);
+        assert_eq!(out.code, 0);
+        out.stdout
     };
     let text = help();
     assert!(

@@ -6,7 +6,7 @@ mod process_support;
 
 use damka::core::Variant;
 use damka::engine::{Engine, EngineError, EngineOption};
-use damka::protocol::{Backend, HubConfig, SearchRequest};
+use damka::protocol::hub::{Backend, HubConfig, SearchRequest};
 use hub_support::{assert_strict, Client};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};

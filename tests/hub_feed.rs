@@ -4,7 +4,7 @@
 
 use damka::core::Variant;
 use damka::engine::Engine;
-use damka::protocol::{HubConfig, Session};
+use damka::protocol::hub::{HubConfig, Session};
 use std::cell::RefCell;
 use std::io::{self, Write};
 use std::rc::Rc;
@@ -86,7 +86,7 @@ fn a_session_fed_line_by_line_searches_stops_and_holds_lines_for_the_end_of_a_se
     assert!(!s.is_searching());
 
     // `quit` ends the session; a line too long is refused.
-    let long = vec![b'a'; damka::protocol::reader::MAX_LINE + 1];
+    let long = vec![b'a'; damka::protocol::hub::line::MAX_LINE + 1];
     assert!(s.feed(&long).unwrap());
     assert!(out.take()[0].starts_with("error message=\"line too long"));
     assert!(!s.feed(b"quit").unwrap());

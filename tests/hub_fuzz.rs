@@ -5,8 +5,8 @@
 mod hub_support;
 
 use damka::core::Rng;
-use damka::protocol::command::{parse_command, Command};
-use damka::protocol::reader::MAX_LINE;
+use damka::protocol::hub::command::{parse_command, Command};
+use damka::protocol::hub::line::MAX_LINE;
 use hub_support::{assert_strict, Client};
 
 const RUSSIAN_START: &str = "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww";

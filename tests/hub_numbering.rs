@@ -50,6 +50,12 @@ fn from_top(m: &str) -> String {
     squares.join(if m.contains('x') { "x" } else { "-" })
 }
 
+/// Whether the answer to `hub` declares `name` with the value `value`.
+fn declares(lines: &[String], name: &str, value: &str) -> bool {
+    let start = format!("param name={name} value={value} ");
+    lines.iter().any(|l| l.starts_with(&start))
+}
+
 #[test]
 fn the_parameter_is_declared_and_checked() {
     let c = Client::start_engine(&[]);
@@ -70,12 +76,7 @@ fn the_parameter_is_declared_and_checked() {
     assert!(e[0].contains("standard") && e[0].contains("top"), "{e:?}");
     assert!(c.ask("set-param name=Numbering value=TOP").is_empty());
     let lines = c.ask("hub");
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("param name=numbering value=top ")),
-        "{lines:?}"
-    );
+    assert!(declares(&lines, "numbering", "top"), "{lines:?}");
     assert_eq!(c.ask("init"), vec!["ready"]);
 }
 
@@ -218,9 +219,7 @@ fn lidraughts_bot_defaults_are_understood() {
     }
     let lines = c.ask("hub");
     assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("param name=hash value=128 ")),
+        declares(&lines, "hash", "128"),
         "tt-size 23 is 2^23 entries of 16 bytes: {lines:?}"
     );
     assert_eq!(c.ask("init"), vec!["ready"]);
@@ -255,9 +254,7 @@ fn a_bad_starting_value_is_said_after_hub() {
     let n = lines.len();
     assert_eq!(lines[n - 1], "wait");
     assert!(lines[n - 2].starts_with("error message=\"bad value upside-down for numbering"));
-    assert!(lines
-        .iter()
-        .any(|l| l.starts_with("param name=numbering value=standard ")));
+    assert!(declares(&lines, "numbering", "standard"), "{lines:?}");
     // Said once.
     assert_eq!(c.ask("init"), vec!["ready"]);
 }

@@ -3,7 +3,7 @@
 
 mod hub_support;
 
-use damka::protocol::HubConfig;
+use damka::protocol::hub::HubConfig;
 use hub_support::{assert_strict, Client};
 use std::time::{Duration, Instant};
 

@@ -8,6 +8,7 @@
 mod eval_support;
 
 use damka::core::{Color, Rng, Variant};
+use damka::eval::evaluator::king_against_king;
 use damka::eval::pattern::Net;
 use damka::eval::{evaluator, EvalStack, Evaluate, Evaluator};
 use damka::search::{Job, SearchLimits, Searcher};
@@ -56,8 +57,10 @@ impl Walk<'_> {
                     "{pos} ply {ply}"
                 );
             }
+            // The search scores one king against one king a draw, whatever the net says.
+            let lone_kings = king_against_king([w.all(), b.all()], w.kings | b.kings);
             assert_eq!(
-                want,
+                if lone_kings { 0 } else { want },
                 pos.evaluate_at(&self.eval, search, ply),
                 "{pos} ply {ply}"
             );

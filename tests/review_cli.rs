@@ -5,9 +5,19 @@ mod process_support;
 
 use damka::game::Record;
 use damka::variant::{RussianPosition, TurkishPosition};
+use std::path::Path;
 
-fn damka(args: &[&str]) -> process_support::Out {
-    process_support::run(env!("CARGO_BIN_EXE_damka"), args, &[])
+/// `damka review INPUT --depth DEPTH --out OUT`.
+fn review(input: &Path, depth: &str, out: &str) -> process_support::Out {
+    let args = [
+        "review",
+        input.to_str().unwrap(),
+        "--depth",
+        depth,
+        "--out",
+        out,
+    ];
+    process_support::run(env!("CARGO_BIN_EXE_damka"), &args, &[])
 }
 
 /// White's 2. e3-f4 gives two men away to g5:e3:c5.
@@ -19,14 +29,7 @@ fn a_planted_blunder_is_marked_with_the_better_move_and_every_move_gets_an_eval(
     let input = process_support::temp_path("blunder.pdn");
     let output = process_support::temp_path("blunder-out.pdn");
     std::fs::write(&input, RUSSIAN_BLUNDER).unwrap();
-    let out = damka(&[
-        "review",
-        input.to_str().unwrap(),
-        "--depth",
-        "6",
-        "--out",
-        output.to_str().unwrap(),
-    ]);
+    let out = review(&input, "6", output.to_str().unwrap());
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
     let marked: Vec<&str> = out
         .lines()
@@ -68,14 +71,7 @@ fn a_turkish_game_is_reviewed_and_can_go_to_standard_output() {
         "[GameType \"30\"]\n\n1. d3-d4 a6-a5 2. h3-h4 a5-a4 3. a3xa5 *\n",
     )
     .unwrap();
-    let out = damka(&[
-        "review",
-        input.to_str().unwrap(),
-        "--depth",
-        "4",
-        "--out",
-        "-",
-    ]);
+    let out = review(&input, "4", "-");
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
     let pdn = &out.stdout[out.stdout.find("[Event").expect("the PDN follows")..];
     assert_eq!(pdn.matches("[%eval ").count(), 5, "{pdn}");
@@ -91,14 +87,7 @@ fn bad_input_gets_a_message_and_nothing_is_written() {
     let empty = process_support::temp_path("empty.pdn");
     std::fs::write(&empty, "").unwrap();
     for input in [&illegal, &missing, &empty] {
-        let out = damka(&[
-            "review",
-            input.to_str().unwrap(),
-            "--depth",
-            "2",
-            "--out",
-            out_path.to_str().unwrap(),
-        ]);
+        let out = review(input, "2", out_path.to_str().unwrap());
         assert_eq!(out.code, 2, "{input:?}: {}", out.stdout);
         assert!(out.stderr.starts_with("damka review: "), "{}", out.stderr);
         assert!(!out.stderr.contains("panicked"), "{}", out.stderr);

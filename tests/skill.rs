@@ -5,7 +5,7 @@
 
 use damka::core::{Rng, Variant};
 use damka::engine::{Engine, GoMode, Limits};
-use damka::protocol::start_position;
+use damka::protocol::hub::start_position;
 use std::collections::HashSet;
 
 fn depth(d: u32) -> Limits {

@@ -5,44 +5,17 @@
 
 mod process_support;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use process_support::data_home;
+use std::path::Path;
+use std::process::Command;
 
 const DAMKA: &str = env!("CARGO_BIN_EXE_damka");
-
-/// A fresh folder used as `$XDG_DATA_HOME`, so the default database folder is
-/// `DIR/damka/egtb` and nothing the user built elsewhere is seen.
-fn data_home(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("damka-defaults-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// Runs `damka ARGS` with `data` as `$XDG_DATA_HOME` and `input` on a pipe; (status, stdout,
 /// stderr).
 fn damka_in(data: &Path, args: &[&str], input: &str) -> (i32, String, String) {
-    use std::io::Write;
-    let mut child = Command::new(DAMKA)
-        .args(args)
-        .env("XDG_DATA_HOME", data)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let out = process_support::run_in(data, DAMKA, args, &[input.as_bytes()]);
+    (out.code, out.stdout, out.stderr)
 }
 
 /// Two kings against one: every search from here probes the 3-piece tables.

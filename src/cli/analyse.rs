@@ -14,15 +14,9 @@ pub struct AnalyseArgs {
     /// The position and the moves played from it.
     #[command(flatten)]
     pub position: super::search_opts::PositionArgs,
-    /// Depth limit.
-    #[arg(long, conflicts_with_all = ["movetime", "nodes"])]
-    pub depth: Option<u32>,
-    /// Time limit, seconds (5 when no limit is given).
-    #[arg(long, conflicts_with = "nodes")]
-    pub movetime: Option<f64>,
-    /// Node limit.
-    #[arg(long)]
-    pub nodes: Option<u64>,
+    /// Depth, time or node limit.
+    #[command(flatten)]
+    pub limits: super::search_opts::LimitArgs,
     /// Root lines per iteration, best first, each with a different first move (multi-PV).
     #[arg(long, default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..=crate::engine::MAX_MULTIPV as i64))]
@@ -101,21 +95,6 @@ pub fn engine_for(args: &AnalyseArgs) -> Result<Engine, String> {
 /// Default time when no limit is given, seconds.
 pub const DEFAULT_MOVETIME: f64 = 5.0;
 
-/// The search limits of `args` ([`DEFAULT_MOVETIME`] when none is given), without root moves
-/// (those are text until a position reads them: [`root_move_texts`]).
-pub fn limits_of<M>(args: &AnalyseArgs) -> Limits<M> {
-    let mut limits = Limits {
-        depth: args.depth,
-        nodes: args.nodes,
-        movetime: args.movetime,
-        ..Limits::default()
-    };
-    if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
-        limits.movetime = Some(DEFAULT_MOVETIME);
-    }
-    limits
-}
-
 /// The limits of `args` with the root moves of `--moves-only` and `--exclude` as written.
 pub fn root_move_texts(args: &AnalyseArgs) -> Limits {
     let words = |s: &Option<String>| -> Vec<String> {
@@ -126,7 +105,7 @@ pub fn root_move_texts(args: &AnalyseArgs) -> Limits {
     Limits {
         moves_only: words(&args.moves_only),
         exclude: words(&args.exclude),
-        ..limits_of(args)
+        ..args.limits.limits(DEFAULT_MOVETIME)
     }
 }
 

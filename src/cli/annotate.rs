@@ -4,7 +4,7 @@
 //! and the move is marked `?` or `??` when it loses more than `--mistake` or `--blunder`
 //! centi-men against the best. The annotated file reads back as the same games.
 
-use super::analyse::{limits_of, AnalyseArgs};
+use super::analyse::AnalyseArgs;
 use super::progress::ProgressBar;
 use crate::core::{loss_in, score_text, win_in, Score, ScoreStyle, Variant, DRAW};
 use crate::dispatch::{dispatch, GameTask};
@@ -100,10 +100,7 @@ impl GameTask for Task<'_> {
             eprintln!("damka analyse: {e}");
             return 2;
         }
-        let mut limits = limits_of(args);
-        if args.depth.is_none() && args.nodes.is_none() && args.movetime.is_none() {
-            limits.movetime = Some(DEFAULT_ANNOTATE_MOVETIME);
-        }
+        let limits = args.limits.limits(DEFAULT_ANNOTATE_MOVETIME);
         let marks = Thresholds {
             mistake: args.mistake,
             blunder: args.blunder,

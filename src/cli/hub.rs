@@ -2,7 +2,7 @@
 
 use crate::core::Variant;
 use crate::engine::Engine;
-use crate::protocol::{run_session, HubConfig};
+use crate::protocol::hub::{run_session, HubConfig};
 use clap::Args;
 use std::io::{self, BufReader};
 

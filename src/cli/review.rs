@@ -3,10 +3,10 @@
 //! `{[%eval ...]}` after every move and the marks.
 
 use super::progress::ProgressBar;
-use super::search_opts::SearchArgs;
+use super::search_opts::{LimitArgs, SearchArgs};
 use crate::core::Variant;
 use crate::dispatch::{dispatch, GameTask};
-use crate::engine::{GameSession, Limits, DEFAULT_HASH_MB};
+use crate::engine::{GameSession, DEFAULT_HASH_MB};
 use crate::eval::{Evaluate, Evaluator};
 use crate::game::pdn::read_all;
 use crate::review::{
@@ -29,15 +29,9 @@ pub struct ReviewArgs {
     /// standard output after the summary).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Depth limit per position.
-    #[arg(long, conflicts_with_all = ["movetime", "nodes"])]
-    pub depth: Option<u32>,
-    /// Time per position, seconds (0.3 when no limit is given).
-    #[arg(long, conflicts_with = "nodes")]
-    pub movetime: Option<f64>,
-    /// Node limit per position.
-    #[arg(long)]
-    pub nodes: Option<u64>,
+    /// Depth, time or node limit per position.
+    #[command(flatten)]
+    pub limits: LimitArgs,
     /// Threads, table, endgame databases, evaluation.
     #[command(flatten)]
     pub search: SearchArgs,
@@ -115,15 +109,7 @@ impl GameTask for Task<'_> {
             args.search.hash_or(DEFAULT_HASH_MB),
         );
         session.set_evaluator(self.eval)?;
-        let mut limits = Limits {
-            depth: args.depth,
-            nodes: args.nodes,
-            movetime: args.movetime,
-            ..Limits::default()
-        };
-        if args.depth.is_none() && args.nodes.is_none() && args.movetime.is_none() {
-            limits.movetime = Some(DEFAULT_REVIEW_MOVETIME);
-        }
+        let limits = args.limits.limits(DEFAULT_REVIEW_MOVETIME);
         let total: usize = records.iter().map(|r| r.game.ply() + 1).sum();
         let mut bar = ProgressBar::new("reviewing", total as u64);
         let (mut report, mut pdn) = (String::new(), String::new());

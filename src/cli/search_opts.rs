@@ -1,9 +1,9 @@
 //! The options shared by several commands, declared once: threads and table size
 //! (`--threads`, `--hash`), the endgame databases (`--egtb-path`, `--egtb-cache`), the
-//! evaluation (`--eval`, `--eval-file`), a position (`--fen`, `--moves`) and the strength
-//! level (`--skill`, `--seed`).
+//! evaluation (`--eval`, `--eval-file`), a position (`--fen`, `--moves`), the limits of a
+//! search (`--depth`, `--movetime`, `--nodes`) and the strength level (`--skill`, `--seed`).
 
-use crate::engine::{DEFAULT_EGTB_CACHE_MB, MAX_HASH_MB, MAX_THREADS};
+use crate::engine::{Limits, DEFAULT_EGTB_CACHE_MB, MAX_HASH_MB, MAX_THREADS};
 use crate::eval::{EvalKind, Evaluators};
 use clap::Args;
 use std::path::PathBuf;
@@ -138,6 +138,39 @@ impl PositionArgs {
         self.moves
             .as_deref()
             .map_or(Vec::new(), |m| m.split_whitespace().collect())
+    }
+}
+
+/// `--depth`, `--movetime` and `--nodes`: the limits of each search (of one position, or of
+/// each position of a game).
+#[derive(Args, Debug, Default, Clone)]
+pub struct LimitArgs {
+    /// Depth limit of each position searched.
+    #[arg(long, conflicts_with_all = ["movetime", "nodes"])]
+    pub depth: Option<u32>,
+    /// Time limit of each position searched, seconds (when no limit is given: 5 for one
+    /// position, 1 per position of `analyse --pdn`, 0.3 per position of `review`).
+    #[arg(long, conflicts_with = "nodes")]
+    pub movetime: Option<f64>,
+    /// Node limit of each position searched.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+}
+
+impl LimitArgs {
+    /// The limits given, or `default_movetime` seconds when none is.
+    pub fn limits<M>(&self, default_movetime: f64) -> Limits<M> {
+        let none = self.depth.is_none() && self.nodes.is_none() && self.movetime.is_none();
+        Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            movetime: if none {
+                Some(default_movetime)
+            } else {
+                self.movetime
+            },
+            ..Limits::default()
+        }
     }
 }
 

@@ -53,163 +53,134 @@ struct Declared {
     access: Access,
 }
 
-/// Every option the engine has, in the order the Hub `param` lines list them.
+/// An integer option in `min..=max`.
+const fn int(
+    name: &'static str,
+    (min, max): (i64, i64),
+    get: fn(&Engine) -> i64,
+    set: fn(&mut Engine, i64) -> SetResult,
+) -> Declared {
+    let access = Access::Int { min, max, get, set };
+    Declared { name, access }
+}
+
+/// A `true` / `false` option.
+const fn flag(
+    name: &'static str,
+    get: fn(&Engine) -> bool,
+    set: fn(&mut Engine, bool) -> SetResult,
+) -> Declared {
+    let access = Access::Bool { get, set };
+    Declared { name, access }
+}
+
+/// A free-text option.
+const fn text(
+    name: &'static str,
+    get: fn(&Engine) -> String,
+    set: fn(&mut Engine, &str) -> SetResult,
+) -> Declared {
+    let access = Access::Text { get, set };
+    Declared { name, access }
+}
+
+/// An option with one of `values()`.
+const fn one_of(
+    name: &'static str,
+    values: fn() -> Vec<&'static str>,
+    get: fn(&Engine) -> &'static str,
+    set: fn(&mut Engine, &str) -> SetResult,
+) -> Declared {
+    let access = Access::Enum { values, get, set };
+    Declared { name, access }
+}
+
+/// Every option the engine has, in the order the Hub `param` lines list them; one line each
+/// (a table, so it is kept as written).
+#[rustfmt::skip]
 const OPTIONS: &[Declared] = &[
-    Declared {
-        name: "variant",
-        access: Access::Enum {
-            values: || Variant::ALL.iter().map(|v| v.name()).collect(),
-            get: |e| e.variant().name(),
-            set: |e, v| {
-                let v: Variant = v.parse().map_err(|e: crate::core::UnknownVariant| {
-                    EngineError::BadOption(e.to_string())
-                })?;
-                if v != e.variant() {
-                    e.set_variant(v);
-                }
-                Ok(())
-            },
-        },
-    },
-    Declared {
-        name: "threads",
-        access: Access::Int {
-            min: 1,
-            max: MAX_THREADS as i64,
-            get: |e| e.threads() as i64,
-            set: |e, n| {
-                e.set_threads(n as usize);
-                Ok(())
-            },
-        },
-    },
-    Declared {
-        name: "hash",
-        access: Access::Int {
-            min: 1,
-            max: MAX_HASH_MB as i64,
-            get: |e| e.hash_mb() as i64,
-            set: |e, n| {
-                e.set_hash_mb(n as usize);
-                Ok(())
-            },
-        },
-    },
-    Declared {
-        name: "egtb-path",
-        access: Access::Text {
-            get: |e| e.settings.egtb_path.clone(),
-            set: |e, path| e.update(|s| s.egtb_path = path.to_string()),
-        },
-    },
-    Declared {
-        // What `egtb-path` found for the current game, for a GUI to show; read-only (a value
-        // set is accepted and changes nothing, so a client that sends back every parameter
-        // it was given gets no error).
-        name: "egtb-found",
-        access: Access::Text {
-            get: |e| e.egtb_found(),
-            set: |_, _| Ok(()),
-        },
-    },
-    Declared {
-        name: "egtb-cache",
-        access: Access::Int {
-            min: 1,
-            max: MAX_EGTB_CACHE_MB as i64,
-            get: |e| e.settings.egtb_cache_mb as i64,
-            set: |e, n| e.update(|s| s.egtb_cache_mb = n as usize),
-        },
-    },
-    Declared {
-        name: "eval",
-        access: Access::Enum {
-            values: || vec!["learned", "classic"],
-            get: |e| match e.evals.get(e.variant()).net() {
-                Some(_) => "learned",
-                None => "classic",
-            },
-            set: |e, v| {
-                let kind = v
-                    .parse::<crate::eval::EvalKind>()
-                    .map_err(EngineError::BadOption)?;
-                // Learned where a game has no compiled-in net: that game keeps what it has.
-                let mut evals = e.evals.clone();
-                evals.set_kind(kind);
-                e.set_evaluators(evals);
-                Ok(())
-            },
-        },
-    },
-    Declared {
-        name: "eval-file",
-        access: Access::Text {
-            get: |e| e.eval_file.clone(),
-            set: |e, path| {
-                if path.is_empty() {
-                    return Ok(());
-                }
-                let mut evals = e.evals.clone();
-                evals
-                    .load_file(std::path::Path::new(path))
-                    .map_err(|err| EngineError::BadOption(format!("eval-file: {err}")))?;
-                e.set_evaluators(evals);
-                e.eval_file = path.to_string();
-                Ok(())
-            },
-        },
-    },
-    Declared {
-        name: "multipv",
-        access: Access::Int {
-            min: 1,
-            max: MAX_MULTIPV as i64,
-            get: |e| i64::from(e.settings.multipv),
-            set: |e, n| e.update(|s| s.multipv = n as u32),
-        },
-    },
-    Declared {
-        name: "skill",
-        access: Access::Int {
-            min: MIN_SKILL as i64,
-            max: MAX_SKILL as i64,
-            get: |e| i64::from(e.settings.skill),
-            set: |e, n| e.update(|s| s.skill = n as u8),
-        },
-    },
-    Declared {
-        name: "seed",
-        access: Access::Int {
-            min: 0,
-            max: MAX_SEED as i64,
-            get: |e| e.settings.seed as i64,
-            set: |e, n| e.update(|s| s.seed = n as u64),
-        },
-    },
-    Declared {
-        name: "book",
-        access: Access::Bool {
-            get: |e| e.book_enabled(),
-            set: |e, on| e.update(|s| s.book = Some(on)),
-        },
-    },
-    Declared {
-        name: "book-file",
-        access: Access::Text {
-            get: |e| e.settings.book_file.clone(),
-            set: |e, path| e.update(|s| s.book_file = path.to_string()),
-        },
-    },
-    Declared {
-        name: "book-variety",
-        access: Access::Int {
-            min: 0,
-            max: MAX_BOOK_VARIETY,
-            get: |e| i64::from(e.settings.book_variety),
-            set: |e, v| e.update(|s| s.book_variety = v as i32),
-        },
-    },
+    one_of("variant", variant_names, |e| e.variant().name(), set_variant),
+    int("threads", (1, MAX_THREADS as i64), |e| e.threads() as i64, set_threads),
+    int("hash", (1, MAX_HASH_MB as i64), |e| e.hash_mb() as i64, set_hash),
+    text("egtb-path", |e| e.settings.egtb_path.clone(),
+        |e, p| e.update(|s| s.egtb_path = p.into())),
+    // What `egtb-path` found for the current game, for a GUI to show; read-only (a value set
+    // is accepted and changes nothing, so a client that sends back every parameter it was
+    // given gets no error).
+    text("egtb-found", |e| e.egtb_found(), |_, _| Ok(())),
+    int("egtb-cache", (1, MAX_EGTB_CACHE_MB as i64), |e| e.settings.egtb_cache_mb as i64,
+        |e, n| e.update(|s| s.egtb_cache_mb = n as usize)),
+    one_of("eval", || vec!["learned", "classic"], eval_kind, set_eval_kind),
+    text("eval-file", |e| e.eval_file.clone(), set_eval_file),
+    int("multipv", (1, MAX_MULTIPV as i64), |e| e.settings.multipv.into(),
+        |e, n| e.update(|s| s.multipv = n as u32)),
+    int("skill", (MIN_SKILL as i64, MAX_SKILL as i64), |e| e.settings.skill.into(),
+        |e, n| e.update(|s| s.skill = n as u8)),
+    int("seed", (0, MAX_SEED as i64), |e| e.settings.seed as i64,
+        |e, n| e.update(|s| s.seed = n as u64)),
+    flag("book", |e| e.book_enabled(), |e, on| e.update(|s| s.book = Some(on))),
+    text("book-file", |e| e.settings.book_file.clone(),
+        |e, p| e.update(|s| s.book_file = p.into())),
+    int("book-variety", (0, MAX_BOOK_VARIETY), |e| e.settings.book_variety.into(),
+        |e, v| e.update(|s| s.book_variety = v as i32)),
 ];
+
+// Threads and the table are set even when the value is the one in force: asking again is how
+// a user gets threads or memory the system refused before (and a new table).
+fn set_threads(e: &mut Engine, n: i64) -> SetResult {
+    e.set_threads(n as usize);
+    Ok(())
+}
+
+fn set_hash(e: &mut Engine, mb: i64) -> SetResult {
+    e.set_hash_mb(mb as usize);
+    Ok(())
+}
+
+fn variant_names() -> Vec<&'static str> {
+    Variant::ALL.iter().map(|v| v.name()).collect()
+}
+
+fn set_variant(e: &mut Engine, name: &str) -> SetResult {
+    let v: Variant = name
+        .parse()
+        .map_err(|err: crate::core::UnknownVariant| EngineError::BadOption(err.to_string()))?;
+    if v != e.variant() {
+        e.set_variant(v);
+    }
+    Ok(())
+}
+
+fn eval_kind(e: &Engine) -> &'static str {
+    match e.evals.get(e.variant()).net() {
+        Some(_) => "learned",
+        None => "classic",
+    }
+}
+
+fn set_eval_kind(e: &mut Engine, name: &str) -> SetResult {
+    let kind = name
+        .parse::<crate::eval::EvalKind>()
+        .map_err(EngineError::BadOption)?;
+    // Learned where a game has no compiled-in net: that game keeps what it has.
+    let mut evals = e.evals.clone();
+    evals.set_kind(kind);
+    e.set_evaluators(evals);
+    Ok(())
+}
+
+fn set_eval_file(e: &mut Engine, path: &str) -> SetResult {
+    if path.is_empty() {
+        return Ok(());
+    }
+    let mut evals = e.evals.clone();
+    evals
+        .load_file(std::path::Path::new(path))
+        .map_err(|err| EngineError::BadOption(format!("eval-file: {err}")))?;
+    e.set_evaluators(evals);
+    e.eval_file = path.to_string();
+    Ok(())
+}
 
 impl Engine {
     /// The options the engine declares (`variant`, `threads`, `hash`, ...) with their values.

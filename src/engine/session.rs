@@ -169,12 +169,12 @@ impl<P: Evaluate> GameSession<P> {
         if root.count_moves() == 0 {
             return Err(EngineError::NoLegalMove);
         }
-        let mut job = Job::new(root, search_limits(limits, mode));
+        let mut job = Job::new(root, search_limits(limits, mode, P::CLOCK_MOVES_TO_GO));
         job.root_state = *self.game.rule_state();
         job.history = self.game.history_keys();
         job.root_moves = root_moves(&root, limits)?;
         job.limits.multipv = self.multipv;
-        if let Some(level) = skill_level(self.skill) {
+        if let Some(level) = skill_level(self.skill, P::VARIANT) {
             let l = &mut job.limits;
             l.depth = Some(l.depth.map_or(level.depth, |d| d.min(level.depth)));
             l.nodes = Some(l.nodes.map_or(level.nodes, |n| n.min(level.nodes)));
@@ -205,7 +205,7 @@ impl<P: Evaluate> GameSession<P> {
             on_done(answer_without_search(line, 0, 0.0, true, &mut on_report));
             return Ok(());
         }
-        let level = skill_level(self.skill);
+        let level = skill_level(self.skill, P::VARIANT);
         // The extra lines a strength level searches are its own business: a caller that
         // asked for one line sees the best one, unranked.
         let single = self.multipv == 1;

@@ -4,7 +4,7 @@
 //! blunders at random: a move more than the level's margin below the best is never played,
 //! and neither is a move the search sees losing when the best one does not.
 
-use crate::core::{is_decisive, Rng, Score};
+use crate::core::{is_decisive, Rng, Score, Variant};
 use crate::search::RootLine;
 
 /// Full strength: the search as it is, no cap, no choice.
@@ -25,10 +25,11 @@ pub struct SkillLevel {
     pub margin: Score,
 }
 
-/// Levels 1 to 9; each searches about two to three times as many nodes as the one below and
-/// allows a smaller margin.
-const LEVELS: [SkillLevel; 9] = [
-    level(1, 300, 200),
+/// Russian levels 1 to 9: each searches deeper or two to three times as many nodes as the one
+/// below and allows a smaller margin; level 1 differs from level 2 only by its margin and a
+/// smaller node cap (a depth-1 level was over 400 Elo below level 2).
+const RUSSIAN: [SkillLevel; 9] = [
+    level(2, 800, 250),
     level(2, 1_000, 160),
     level(3, 3_000, 120),
     level(4, 8_000, 90),
@@ -37,6 +38,21 @@ const LEVELS: [SkillLevel; 9] = [
     level(8, 120_000, 35),
     level(10, 300_000, 25),
     level(12, 800_000, 15),
+];
+
+/// Turkish levels 1 to 9: the same nodes buy more Elo in Turkish (fewer draws: with the
+/// Russian table the steps were near 300 Elo), so its steps are smaller in nodes and the weak
+/// levels lean more on the margin.
+const TURKISH: [SkillLevel; 9] = [
+    level(3, 3_000, 300),
+    level(4, 5_000, 240),
+    level(5, 9_000, 190),
+    level(6, 16_000, 150),
+    level(7, 30_000, 115),
+    level(8, 55_000, 85),
+    level(9, 100_000, 60),
+    level(11, 200_000, 40),
+    level(13, 400_000, 20),
 ];
 
 /// Root lines every level below full strength chooses from.
@@ -51,12 +67,18 @@ const fn level(depth: u32, nodes: u64, margin: Score) -> SkillLevel {
     }
 }
 
-/// The settings of `skill` (1 to 10); `None` at full strength (10, or above).
-pub fn skill_level(skill: u8) -> Option<SkillLevel> {
+/// The settings of `skill` (1 to 10) in `variant`; `None` at full strength (10, or above).
+/// The tables are calibrated by matches of each level against the one below
+/// (`tools/match/levels.sh`; docs/performance.md, "Strength levels").
+pub fn skill_level(skill: u8, variant: Variant) -> Option<SkillLevel> {
     if skill >= MAX_SKILL {
         return None;
     }
-    Some(LEVELS[usize::from(skill.max(MIN_SKILL) - 1)])
+    let table = match variant {
+        Variant::Russian => &RUSSIAN,
+        Variant::Turkish => &TURKISH,
+    };
+    Some(table[usize::from(skill.max(MIN_SKILL) - 1)])
 }
 
 /// Chooses a line among `lines` (best first): those within `margin` of the best score, none
@@ -108,11 +130,14 @@ mod tests {
 
     #[test]
     fn levels_grow_stronger_and_ten_is_full_strength() {
-        assert_eq!(skill_level(10), None);
-        assert_eq!(skill_level(1), Some(LEVELS[0]));
-        for w in LEVELS.windows(2) {
-            assert!(w[0].depth <= w[1].depth && w[0].nodes < w[1].nodes);
-            assert!(w[0].margin > w[1].margin);
+        for (variant, table) in [(Variant::Russian, &RUSSIAN), (Variant::Turkish, &TURKISH)] {
+            assert_eq!(skill_level(10, variant), None);
+            assert_eq!(skill_level(1, variant), Some(table[0]));
+            assert_eq!(skill_level(0, variant), Some(table[0]));
+            for w in table.windows(2) {
+                assert!(w[0].depth <= w[1].depth && w[0].nodes < w[1].nodes);
+                assert!(w[0].margin > w[1].margin);
+            }
         }
     }
 

@@ -252,11 +252,7 @@ pub(super) fn info<P: Evaluate>(root: &P, r: &Report<P>) -> SearchInfo {
         score: r.score,
         nodes: r.nodes,
         time: r.time,
-        nps: if r.time > 0.0 {
-            r.nodes as f64 / r.time
-        } else {
-            0.0
-        },
+        nps: r.nps(),
         pv: pv_text(root, &r.pv),
         egtb_hits: None,
         book: r.book,
@@ -278,8 +274,9 @@ pub(super) fn outcome<P: Evaluate>(root: &P, f: &Finished<P>) -> SearchOutcome {
     }
 }
 
-/// Turns the facade's limits into the search's, for a mode.
-pub fn search_limits<M>(limits: &Limits<M>, mode: GoMode) -> SearchLimits {
+/// Turns the facade's limits into the search's, for a mode; a clock without moves to go is
+/// planned over `moves_to_go` moves (the game's [`crate::variant::Position::CLOCK_MOVES_TO_GO`]).
+pub fn search_limits<M>(limits: &Limits<M>, mode: GoMode, moves_to_go: u32) -> SearchLimits {
     let has_limit = limits.depth.is_some()
         || limits.nodes.is_some()
         || limits.movetime.is_some()
@@ -287,7 +284,7 @@ pub fn search_limits<M>(limits: &Limits<M>, mode: GoMode) -> SearchLimits {
     let time = match (limits.movetime, limits.time) {
         (Some(t), _) => TimePlan::movetime(t),
         (None, Some(t)) if mode != GoMode::Analyze => {
-            TimePlan::clock(t, limits.inc, limits.moves_to_go)
+            TimePlan::clock(t, limits.inc, limits.moves_to_go.or(Some(moves_to_go)))
         }
         _ => TimePlan::NONE,
     };

@@ -8,7 +8,7 @@ use super::incremental::EvalStack;
 use super::netfile;
 use super::pattern::Net;
 use super::Evaluate;
-use crate::core::{Color, Score, Variant};
+use crate::core::{Color, Score, Variant, DRAW};
 use crate::variant::{Board, Position};
 use once_cell::sync::Lazy;
 use std::sync::Arc;
@@ -105,6 +105,9 @@ impl Evaluator {
     /// The score of a position of game `G` for the side to move.
     #[inline]
     pub fn score<G: ClassicTerms>(&self, board: &Board<G>) -> Score {
+        if king_against_king(board.by, board.kings) {
+            return DRAW;
+        }
         let (w, b, side) = (
             board.pieces(Color::White),
             board.pieces(Color::Black),
@@ -125,12 +128,26 @@ impl<G: ClassicTerms> Evaluate for Board<G> {
 
     #[inline]
     fn evaluate_at(&self, eval: &Evaluator, stack: &mut EvalStack, ply: usize) -> Score {
+        if king_against_king(self.by, self.kings) {
+            return DRAW;
+        }
         let board = [self.by[0], self.by[1], self.kings];
         let side = self.side_to_move();
         stack.score(eval.net(), self.key(), board, side, ply, || {
             classic::evaluate::<G>(self.pieces(Color::White), self.pieces(Color::Black), side)
         })
     }
+}
+
+/// Whether the board (each side's pieces `by`, the kings) holds one king against one king.
+/// In both games neither side can force a win there unless a capture is on or a king is shut
+/// in a corner of one diagonal with the other king on it (Russian a1 and h8), and the search
+/// plays both out before it trusts a score: everywhere else the ending is a draw. Scored by
+/// the evaluations, one king's square would look better than the other's, and the search
+/// would give material away to reach the ending (or fail to see a draw it can force).
+#[inline(always)]
+pub fn king_against_king(by: [u64; 2], kings: u64) -> bool {
+    (by[0] | by[1]).count_ones() == 2 && by[0].count_ones() == 1 && (by[0] | by[1]) & !kings == 0
 }
 
 /// The evaluation of each game, as an engine's options (or the command line) choose it: the
@@ -207,4 +224,44 @@ impl Evaluators {
 /// `P`'s game).
 pub fn fits<P: Position>(eval: &Evaluator) -> bool {
     eval.variant().is_none_or(|v| v == P::VARIANT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::{EvalStack, Evaluate};
+    use crate::variant::fen::parse_fen;
+    use crate::variant::{RussianPosition, TurkishPosition};
+
+    /// Both evaluations of `fen` (the plain score and the search's), by each evaluation of
+    /// game `P` there is.
+    fn scores<P: Position + Evaluate>(fen: &str, variant: Variant) -> Vec<Score> {
+        let pos: P = parse_fen(fen).unwrap();
+        let mut out = Vec::new();
+        for kind in [EvalKind::Classic, EvalKind::Learned] {
+            let Ok(eval) = Evaluator::of_kind(variant, kind) else {
+                continue;
+            };
+            let mut stack = EvalStack::new(8);
+            out.push(pos.evaluate(&eval));
+            out.push(pos.evaluate_at(&eval, &mut stack, 3));
+        }
+        out
+    }
+
+    #[test]
+    fn a_king_against_a_king_is_a_draw_and_a_man_more_is_not() {
+        for fen in ["W:WKc1:BKa3", "B:WKh2:BKd8", "W:WKa1:BKg7"] {
+            let s = scores::<RussianPosition>(fen, Variant::Russian);
+            assert!(s.iter().all(|&s| s == DRAW), "{fen}: {s:?}");
+        }
+        for fen in ["W:WKd4:BKa7", "B:WKh1:BKa8"] {
+            let s = scores::<TurkishPosition>(fen, Variant::Turkish);
+            assert!(s.iter().all(|&s| s == DRAW), "{fen}: {s:?}");
+        }
+        let s = scores::<RussianPosition>("W:WKc1,e1:BKa3", Variant::Russian);
+        assert!(s.iter().all(|&s| s > DRAW), "two kings against one: {s:?}");
+        let s = scores::<RussianPosition>("W:WKc1:Ba3", Variant::Russian);
+        assert!(s.iter().all(|&s| s != DRAW), "a king against a man: {s:?}");
+    }
 }

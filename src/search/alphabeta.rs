@@ -4,6 +4,7 @@
 //! in a [`Node`].
 
 use super::control::Shared;
+use super::crumbs::leave_crumb;
 use super::ordering::{below_killers, pick};
 use super::params::*;
 use super::tt::{Bound, TtEntry};
@@ -13,7 +14,6 @@ use crate::core::{is_decisive, loss_in, win_in, MoveList, Score, DRAW, INFINITE}
 use crate::egtb::{endgames, pieces_on_board};
 use crate::eval::Evaluate;
 use crate::variant::{GameMove, Position};
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// One node to search: the position with its draw-rule counters, the window, the remaining
 /// depth, the distance from the root and whether it is on the principal variation.
@@ -293,16 +293,11 @@ impl<P: Evaluate> Worker<P> {
             Err(decided) => return decided,
         };
         let key = pos.key();
-        let tte = sh.tt.probe(key, ply);
-        let mut hint = None;
-        if let Some(e) = tte {
-            if e.hint != 0 {
-                hint = Some(e.hint);
-            }
-            if !pv_node && e.depth >= depth && settles(&e, alpha, beta) {
-                return e.score;
-            }
-        }
+        let excluded = self.excluded[ply];
+        let (tte, hint) = match self.probe_table(sh, n, alpha, beta) {
+            Ok(found) => found,
+            Err(settled) => return settled,
+        };
 
         // No move from the table: the order of the moves is a guess, and the node is searched
         // a ply shallower (internal iterative reduction); the next visit finds a move there.
@@ -322,8 +317,12 @@ impl<P: Evaluate> Worker<P> {
             Ok(futile) => futile,
             Err(stand) => return stand,
         };
-        let crumb = leave_crumb(&sh.crumbs, key, ply, self.id);
         let ext = i32::from(SINGLE_REPLY_EXTENSION && count == 1);
+        let singular = match self.singular(sh, n, tte, depth, beta, ext) {
+            Ok(m) => m,
+            Err(cut) => return cut,
+        };
+        let crumb = leave_crumb(&sh.crumbs, key, ply, self.id);
         let new_depth = depth - 1 + ext;
         let side = pos.side_to_move().index();
         let mut keys = [0i32; MAX_MOVES];
@@ -339,7 +338,7 @@ impl<P: Evaluate> Worker<P> {
         for i in 0..count {
             pick(&mut list, &mut keys, i);
             let m = list[i];
-            if ply == 0 && self.skips_root_move(&m) {
+            if (ply == 0 && self.skips_root_move(&m)) || (excluded != 0 && m.hint() == excluded) {
                 continue;
             }
             let quiet = !m.is_capture() && !m.promotes();
@@ -351,8 +350,9 @@ impl<P: Evaluate> Worker<P> {
             self.eval_stack.prefetch(child.key());
             let cs = pos.rule_state_after(state, &m, &child);
             self.push(child.key(), pos.is_reversible(&m));
-            let full = n.child(&child, cs, alpha, beta, new_depth);
-            let r = reduction(i, quiet, depth, keys[i], ext, pv_node);
+            let se = i32::from(singular != 0 && m.hint() == singular);
+            let full = n.child(&child, cs, alpha, beta, new_depth + se);
+            let r = reduction(&self.lmr, i, quiet, (depth, keys[i], ext + se), pv_node);
             let r = if r > 0 && crumb.marked { r + 1 } else { r };
             let s = self.search_child(sh, full, searched == 0, r);
             searched += 1;
@@ -382,6 +382,10 @@ impl<P: Evaluate> Worker<P> {
         }
 
         crumb.pick_up(&sh.crumbs);
+        if excluded != 0 {
+            // A probe's value is not the node's; with every other move pruned it has none.
+            return if searched == 0 { alpha0 } else { best };
+        }
         // A root searched without some of its moves has no value of its own to keep.
         if !(ply == 0 && self.root_filter) {
             let bound = bound_of(best, alpha0, beta);
@@ -389,6 +393,85 @@ impl<P: Evaluate> Worker<P> {
                 .store(key, hint_of(bound, best_move), best, depth, bound, ply);
         }
         best
+    }
+
+    /// The table's entry for node `n` in the window `alpha..beta`, and the move to try
+    /// first; `Err(score)` when the entry settles the node (off the principal variation). A
+    /// singular-extension probe of the node leaves the table's move out: the entry is the
+    /// whole node's, neither read nor written by the probe.
+    #[inline(always)]
+    fn probe_table(
+        &self,
+        sh: &Shared<P>,
+        n: Node<'_, P>,
+        alpha: Score,
+        beta: Score,
+    ) -> Result<(Option<TtEntry>, Option<u32>), Score> {
+        let excluded = self.excluded[n.ply];
+        if excluded != 0 {
+            return Ok((None, Some(excluded)));
+        }
+        let tte = sh.tt.probe(n.pos.key(), n.ply);
+        let Some(e) = tte else {
+            return Ok((None, None));
+        };
+        if !n.pv && e.depth >= n.depth && settles(&e, alpha, beta) {
+            return Err(e.score);
+        }
+        Ok((tte, (e.hint != 0).then_some(e.hint)))
+    }
+
+    /// The singular-extension test of node `n` ([`SINGULAR_MIN_DEPTH`]) with its table entry
+    /// `tte`, at `depth` (after any reduction) with `beta`, unless the node is extended
+    /// already (`ext`): `Ok(hint)` of the table move to search a ply deeper (0 for none), or
+    /// `Err(score)` when another move also beats beta.
+    fn singular(
+        &mut self,
+        sh: &Shared<P>,
+        n: Node<'_, P>,
+        tte: Option<TtEntry>,
+        depth: i32,
+        beta: Score,
+        ext: i32,
+    ) -> Result<u32, Score> {
+        let Some(e) = tte else { return Ok(0) };
+        // The extension is bounded: not beyond twice the iteration's depth from the root.
+        if SINGULAR_MIN_DEPTH == 0
+            || ext != 0
+            || self.excluded[n.ply] != 0
+            || n.ply == 0
+            || depth < SINGULAR_MIN_DEPTH
+            || n.ply >= 2 * (self.completed as usize + 1)
+            || e.hint == 0
+            || e.bound == Bound::Upper
+            || e.depth < depth - 3
+            || is_decisive(e.score)
+        {
+            return Ok(0);
+        }
+        let sbeta = e.score - SINGULAR_MARGIN * depth;
+        self.excluded[n.ply] = e.hint;
+        let probe = Node {
+            alpha: sbeta - 1,
+            beta: sbeta,
+            depth: (depth - 1) / 2,
+            pv: false,
+            ..n
+        };
+        let s = self.search(sh, probe);
+        self.excluded[n.ply] = 0;
+        // The probe's line is not this node's.
+        self.pv_len[n.ply] = n.ply;
+        if self.aborted {
+            return Ok(0);
+        }
+        if s < sbeta {
+            Ok(e.hint)
+        } else if sbeta >= beta {
+            Err(sbeta)
+        } else {
+            Ok(0)
+        }
     }
 
     /// Searches the child `full` (window and depth as for the first move): the first move
@@ -411,63 +494,21 @@ impl<P: Evaluate> Worker<P> {
     }
 }
 
-/// A node's breadcrumb ([`BREADCRUMB_PLIES`]): the slot this thread marked (to free when the
-/// node is done), and whether another thread was searching the node already.
-struct Crumb {
-    slot: Option<usize>,
-    marked: bool,
-}
-
-impl Crumb {
-    /// Frees the slot this thread marked, if any.
-    #[inline(always)]
-    fn pick_up(&self, crumbs: &[AtomicU64]) {
-        if let Some(i) = self.slot {
-            crumbs[i].store(0, Relaxed);
-        }
-    }
-}
-
-/// Marks node `key` at `ply` as searched by thread `id`, or finds it marked by another.
-/// Only near the root and with several threads; a slot held by another node is left alone.
-#[inline(always)]
-fn leave_crumb(crumbs: &[AtomicU64], key: u64, ply: usize, id: usize) -> Crumb {
-    let mut crumb = Crumb {
-        slot: None,
-        marked: false,
-    };
-    if ply >= BREADCRUMB_PLIES || crumbs.is_empty() {
-        return crumb;
-    }
-    let i = (key as usize) & (BREADCRUMB_SLOTS - 1);
-    let mine = (key & !0xff) | (id as u64 + 1);
-    let held = crumbs[i].load(Relaxed);
-    if held == 0 {
-        if crumbs[i]
-            .compare_exchange(0, mine, Relaxed, Relaxed)
-            .is_ok()
-        {
-            crumb.slot = Some(i);
-        }
-    } else {
-        crumb.marked = held & !0xff == key & !0xff && held != mine;
-    }
-    crumb
-}
-
 /// The plies by which the `i`-th move (ordering key `key`) of a node at `depth` with
 /// extension `ext` is searched shallower: a late quiet move that is no killer, in a node not
-/// extended, by one; by two off the principal variation when very late.
+/// extended, by the amount in `table` ([`reduction_table`](super::worker::reduction_table)),
+/// one less on the principal variation.
 #[inline(always)]
-fn reduction(i: usize, quiet: bool, depth: i32, key: i32, ext: i32, pv_node: bool) -> i32 {
-    if i > 0
-        && quiet
-        && depth >= LMR_MIN_DEPTH
-        && i >= LMR_MIN_MOVE
-        && below_killers(key)
-        && ext == 0
-    {
-        1 + i32::from(i >= LMR_DEEP_MOVE && !pv_node)
+fn reduction(
+    table: &[[u8; 64]; 64],
+    i: usize,
+    quiet: bool,
+    (depth, key, ext): (i32, i32, i32),
+    pv_node: bool,
+) -> i32 {
+    if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVE && below_killers(key) && ext == 0 {
+        let r = i32::from(table[(depth as usize).min(63)][i.min(63)]) - i32::from(pv_node);
+        r.clamp(0, depth - 2)
     } else {
         0
     }
@@ -518,31 +559,4 @@ fn real_threat<P: Position>(pos: &P) -> bool {
     opp.generate(&mut list);
     list.iter()
         .any(|m| m.capture_count() >= 2 || !opp.play(m).has_capture())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_crumb_marks_a_node_for_other_threads_until_picked_up() {
-        let crumbs: Vec<AtomicU64> = (0..BREADCRUMB_SLOTS).map(|_| AtomicU64::new(0)).collect();
-        let key = 0x1234_5678_9abc_de42;
-        let first = leave_crumb(&crumbs, key, 2, 0);
-        assert!(first.slot.is_some() && !first.marked);
-        // The same thread deeper in its own path, and another thread: only the latter is told.
-        assert!(!leave_crumb(&crumbs, key, 4, 0).marked);
-        let other = leave_crumb(&crumbs, key, 2, 1);
-        assert!(other.marked && other.slot.is_none());
-        // Another node in the same slot is neither marked nor given the slot.
-        let clash = leave_crumb(&crumbs, key ^ 0x1_0000_0000, 2, 1);
-        assert!(!clash.marked && clash.slot.is_none());
-        // Too deep, or with one thread (no table): nothing happens.
-        assert!(!leave_crumb(&crumbs, key, BREADCRUMB_PLIES, 1).marked);
-        assert!(!leave_crumb(&[], key, 0, 1).marked);
-        first.pick_up(&crumbs);
-        assert!(crumbs.iter().all(|c| c.load(Relaxed) == 0));
-        let again = leave_crumb(&crumbs, key, 2, 1);
-        assert!(again.slot.is_some() && !again.marked);
-    }
 }

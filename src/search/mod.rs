@@ -18,6 +18,7 @@
 
 mod alphabeta;
 mod control;
+mod crumbs;
 mod driver;
 mod ordering;
 pub mod params;

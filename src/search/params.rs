@@ -16,10 +16,11 @@ pub const ASPIRATION_GROWTH_PCT: i32 = 200;
 
 /// Late-move reductions apply from this remaining depth ...
 pub const LMR_MIN_DEPTH: i32 = 3;
-/// ... to quiet moves from this index on (0-based) ...
-pub const LMR_MIN_MOVE: usize = 3;
-/// ... by one ply, and by one more from this move index on.
-pub const LMR_DEEP_MOVE: usize = 8;
+/// ... to quiet moves from this index on (0-based), killers excepted ...
+pub const LMR_MIN_MOVE: usize = 2;
+/// ... by `ln(depth) * ln(index) / LMR_DIVISOR` plies (rounded down), one less on the
+/// principal variation, leaving at least one ply: late moves of deep nodes are reduced more.
+pub const LMR_DIVISOR: f64 = 1.8;
 
 /// Internal iterative reduction: a node below the root with at least this much depth left and
 /// no move from the transposition table is searched one ply shallower. 0 turns it off.
@@ -63,6 +64,16 @@ pub const STATIC_MAX_DEPTH: i32 = if RFP_MAX_DEPTH > FUTILITY_MAX_DEPTH {
 } else {
     FUTILITY_MAX_DEPTH
 };
+
+/// Singular extensions: in a node with at least this much depth left whose table move
+/// scored a lower bound (or exact) at most three plies shallower, the other moves are
+/// searched to half the depth with a window [`SINGULAR_MARGIN`] per ply below the table's
+/// score; if none reaches it, the table move is the only good one and is searched a ply
+/// deeper (draughts shots and forced defences are such moves). If one reaches it and that
+/// is still at or above beta, two moves beat beta and the node is cut off. 0 turns it off.
+pub const SINGULAR_MIN_DEPTH: i32 = 6;
+/// Centi-men per ply of depth by which the other moves must stay below the table's score.
+pub const SINGULAR_MARGIN: i32 = 2;
 
 /// A node with one legal move is searched one ply deeper (forced moves cost nothing to look
 /// through, and draughts shots are sequences of forced moves).
@@ -109,8 +120,11 @@ pub const HELPER_MIN_TIME: f64 = 0.01;
 
 /// Time kept in reserve on every move, seconds (process and pipe latency).
 pub const MOVE_OVERHEAD: f64 = 0.03;
-/// Moves assumed to remain in the game when the clock has no `moves_to_go`.
+/// Moves assumed to remain in the game when the clock has no `moves_to_go` and the game
+/// names no number of its own (`Position::CLOCK_MOVES_TO_GO`).
 pub const DEFAULT_MOVES_TO_GO: f64 = 30.0;
+/// The most moves to go a clock's own `moves_to_go` is planned over.
+pub const MAX_MOVES_TO_GO: f64 = 60.0;
 /// Fraction of the increment counted as usable this move.
 pub const INC_USE: f64 = 0.8;
 /// With an increment, this many increments of the clock are kept in reserve (at most

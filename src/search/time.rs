@@ -42,7 +42,7 @@ impl TimePlan {
         }
         let inc = inc.max(0.0).min(time);
         let mtg = moves_to_go
-            .map(|m| (m.max(1) as f64).min(DEFAULT_MOVES_TO_GO * 2.0))
+            .map(|m| (m.max(1) as f64).min(MAX_MOVES_TO_GO))
             .unwrap_or(DEFAULT_MOVES_TO_GO);
         let usable = time - MOVE_OVERHEAD;
         let reserve = (inc * RESERVE_INCREMENTS).min(RESERVE_MAX);

@@ -123,6 +123,17 @@ pub struct Report<P: Position> {
     pub book: bool,
 }
 
+impl<P: Position> Report<P> {
+    /// Nodes per second so far (0 before any time has passed).
+    pub fn nps(&self) -> f64 {
+        if self.time > 0.0 {
+            self.nodes as f64 / self.time
+        } else {
+            0.0
+        }
+    }
+}
+
 /// The answer to a search that was not run because the answer was known (a book move, a
 /// root the endgame databases decide): `line`, reported to `on_report` as one iteration of
 /// `depth` after `time` seconds (`book`: from an opening book) and returned as the result.

@@ -60,6 +60,11 @@ pub struct Worker<P: Position> {
     pub(super) root_outside: Vec<P::Move>,
     /// ... and those plus the first moves of the lines already searched in this iteration.
     pub(super) root_skip: Vec<P::Move>,
+    /// Per ply, the table move a singular-extension probe of that node leaves out (its
+    /// hint; 0 for none).
+    pub(super) excluded: Vec<u32>,
+    /// Late-move reductions by depth and move index ([`reduction_table`]).
+    pub(super) lmr: Box<[[u8; 64]; 64]>,
 }
 
 impl<P: Evaluate> Worker<P> {
@@ -87,6 +92,8 @@ impl<P: Evaluate> Worker<P> {
             eval_stack: EvalStack::new(MAX_PLY + 2),
             root_outside: Vec::new(),
             root_skip: Vec::new(),
+            excluded: vec![0; MAX_PLY + 2],
+            lmr: reduction_table(),
         }
     }
 
@@ -281,4 +288,17 @@ impl<P: Evaluate> Worker<P> {
     pub(super) fn root_pv(&self) -> Vec<P::Move> {
         self.pv[..self.pv_len[0]].to_vec()
     }
+}
+
+/// Late-move reductions by remaining depth and move index, both capped at 63
+/// ([`LMR_DIVISOR`]): built once per search thread ([`Worker::new`]), so the hot path reads
+/// a plain array.
+pub(super) fn reduction_table() -> Box<[[u8; 64]; 64]> {
+    let mut t = Box::new([[0u8; 64]; 64]);
+    for (depth, row) in t.iter_mut().enumerate().skip(1) {
+        for (i, r) in row.iter_mut().enumerate().skip(1) {
+            *r = ((depth as f64).ln() * (i as f64).ln() / LMR_DIVISOR) as u8;
+        }
+    }
+    t
 }

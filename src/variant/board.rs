@@ -99,6 +99,9 @@ pub trait Rules:
     const CAPTURE_SEPARATOR: char = 'x';
     /// The PDN `GameType` number.
     const PDN_GAME_TYPE: u32;
+    /// Moves a clock without moves to go is planned over (see
+    /// [`Position::CLOCK_MOVES_TO_GO`]).
+    const CLOCK_MOVES_TO_GO: u32 = 30;
 
     /// The game's piece keys.
     const PIECE_KEYS: &'static PieceKeys;
@@ -276,6 +279,7 @@ impl<G: Rules> Position for Board<G> {
     const PLAYABLE: u64 = G::PLAYABLE;
     const CAPTURE_SEPARATOR: char = G::CAPTURE_SEPARATOR;
     const PDN_GAME_TYPE: u32 = G::PDN_GAME_TYPE;
+    const CLOCK_MOVES_TO_GO: u32 = G::CLOCK_MOVES_TO_GO;
 
     fn start() -> Self {
         Self::from_sets(G::START, 0, Color::White)

@@ -198,6 +198,13 @@ pub trait Position:
     /// The PDN `GameType` number of the game.
     const PDN_GAME_TYPE: u32;
 
+    /// Moves a clock that gives no moves to go is planned over: each move gets the clock
+    /// (above a reserve) divided by this, plus most of the increment. A move takes less
+    /// than its share (no iteration is started late, a stable best move is cut short), so
+    /// the number is below the moves a game has left; how far below depends on how long the
+    /// game's games run, and was chosen for each game by matches (docs/search.md, Time).
+    const CLOCK_MOVES_TO_GO: u32;
+
     /// The initial position.
     fn start() -> Self;
 

@@ -34,10 +34,12 @@ pub fn random_net(variant: Variant, seed: u64) -> Net {
     net
 }
 
-/// `net` with its network's first-layer weights `w1` and biases `b1` (the output weights
-/// kept), given its game's 16-bit sums where they fit ([`Net::bounded`]).
-fn with_first_layer(mut net: Net, w1: Vec<i16>, b1: Vec<i16>) -> Net {
+/// `net` with its network's first-layer weights and biases replaced by those `layer` makes
+/// from the network (the output weights kept), given its game's 16-bit sums where they fit
+/// ([`Net::bounded`]).
+fn with_first_layer(mut net: Net, layer: impl FnOnce(&Network) -> (Vec<i16>, Vec<i16>)) -> Net {
     let n = net.network.take().expect("a net with a network");
+    let (w1, b1) = layer(&n);
     net.network = Some(Network::new(n.hidden(), w1, b1, n.out().clone()).unwrap());
     net.bounded()
 }
@@ -46,14 +48,13 @@ fn with_first_layer(mut net: Net, w1: Vec<i16>, b1: Vec<i16>) -> Net {
 /// unit's sum goes far beyond what an `i16` holds, both ways (the fast loops narrow the sums
 /// to `i16` with saturation before the clip: it must clip them as the `i32` sums are clipped).
 pub fn extreme_net(variant: Variant, seed: u64) -> Net {
-    let net = random_net(variant, seed);
     let mut rng = Rng::new(seed + 1000);
-    let n = net.network.as_ref().expect("random_net has a network");
     let mut any = || (rng.below(65535) as i32 - 32767) as i16;
-    let w1 = n.w1().iter().map(|_| any()).collect();
-    let b1 = n.b1().iter().map(|_| any()).collect();
     // Far too wide for 16-bit sums: the search keeps them in `i32`.
-    let net = with_first_layer(net, w1, b1);
+    let net = with_first_layer(random_net(variant, seed), |n| {
+        let w1 = n.w1().iter().map(|_| any()).collect();
+        (w1, n.b1().iter().map(|_| any()).collect())
+    });
     assert!(net.network.as_ref().unwrap().narrow().is_none());
     net
 }
@@ -64,38 +65,38 @@ pub fn extreme_net(variant: Variant, seed: u64) -> Net {
 /// sums wrap around as rows are added and taken off, and only exact wrapping arithmetic
 /// gives the right scores.
 pub fn edge_net(variant: Variant, seed: u64) -> Net {
-    let net = extreme_net(variant, seed);
-    let n = net.network.as_ref().expect("extreme_net has a network");
-    let h = n.hidden();
-    // Unit `j`'s weights and bias, scaled by `num / 4096`, written into `w1` and `b1`.
-    let put = |w1: &mut [i16], b1: &mut [i16], j: usize, num: i64| {
-        for i in 0..network::INPUTS {
-            w1[i * h + j] = (n.w1()[i * h + j] as i64 * num / 4096) as i16;
-        }
-        b1[j] = (n.b1()[j] as i64 * num / 4096) as i16;
-    };
-    // The largest scale at which unit `j` alone fits, found by halving the interval.
-    let fits = |j: usize, num: i64| {
-        let (mut w1, mut b1) = (vec![0; network::INPUTS * h], vec![0; h]);
-        put(&mut w1, &mut b1, j, num);
-        let mut one = Net::zeros(variant, "one-unit");
-        one.network = Some(Network::new(h, w1, b1, n.out().clone()).unwrap());
-        one.bounded().network.unwrap().narrow().is_some()
-    };
-    let (mut w1, mut b1) = (vec![0; network::INPUTS * h], vec![0; h]);
-    for j in 0..h {
-        let (mut lo, mut hi) = (0i64, 4096i64);
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2;
-            if fits(j, mid) {
-                lo = mid;
-            } else {
-                hi = mid;
+    let net = with_first_layer(extreme_net(variant, seed), |n| {
+        let h = n.hidden();
+        // Unit `j`'s weights and bias, scaled by `num / 4096`, written into `w1` and `b1`.
+        let put = |w1: &mut [i16], b1: &mut [i16], j: usize, num: i64| {
+            for i in 0..network::INPUTS {
+                w1[i * h + j] = (n.w1()[i * h + j] as i64 * num / 4096) as i16;
             }
+            b1[j] = (n.b1()[j] as i64 * num / 4096) as i16;
+        };
+        // The largest scale at which unit `j` alone fits, found by halving the interval.
+        let fits = |j: usize, num: i64| {
+            let (mut w1, mut b1) = (vec![0; network::INPUTS * h], vec![0; h]);
+            put(&mut w1, &mut b1, j, num);
+            let mut one = Net::zeros(variant, "one-unit");
+            one.network = Some(Network::new(h, w1, b1, n.out().clone()).unwrap());
+            one.bounded().network.unwrap().narrow().is_some()
+        };
+        let (mut w1, mut b1) = (vec![0; network::INPUTS * h], vec![0; h]);
+        for j in 0..h {
+            let (mut lo, mut hi) = (0i64, 4096i64);
+            while hi - lo > 1 {
+                let mid = (lo + hi) / 2;
+                if fits(j, mid) {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            put(&mut w1, &mut b1, j, lo);
         }
-        put(&mut w1, &mut b1, j, lo);
-    }
-    let net = with_first_layer(net, w1, b1);
+        (w1, b1)
+    });
     assert!(net.network.as_ref().unwrap().narrow().is_some());
     net
 }
@@ -105,14 +106,13 @@ pub fn edge_net(variant: Variant, seed: u64) -> Net {
 /// below 0 (down to -66,368 with 12 pieces a side). Its 16-bit form would need to take off
 /// more than a `u16` holds; the net must still give the unit 0 everywhere.
 pub fn cut_off_net(variant: Variant, seed: u64) -> Net {
-    let net = random_net(variant, seed);
-    let n = net.network.as_ref().expect("random_net has a network");
-    let h = n.hidden();
-    let mut w1 = n.w1().to_vec();
-    for i in 0..network::INPUTS {
-        w1[i * h] = -1400;
-    }
-    let mut b1 = n.b1().to_vec();
-    b1[0] = i16::MIN;
-    with_first_layer(net, w1, b1)
+    with_first_layer(random_net(variant, seed), |n| {
+        let mut w1 = n.w1().to_vec();
+        for i in 0..network::INPUTS {
+            w1[i * n.hidden()] = -1400;
+        }
+        let mut b1 = n.b1().to_vec();
+        b1[0] = i16::MIN;
+        (w1, b1)
+    })
 }

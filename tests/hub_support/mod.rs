@@ -1,4 +1,4 @@
-//! Shared by the Hub session tests: a scripted fake engine behind `protocol::Backend`, and a
+//! Shared by the Hub session tests: a scripted fake engine behind `protocol::hub::Backend`, and a
 //! client that talks to a session running on its own thread through in-memory pipes.
 
 #![allow(dead_code)]
@@ -8,7 +8,7 @@ use damka::core::Variant;
 use damka::engine::{
     EngineError, EngineOption, GoMode, MoveText, OptionKind, SearchInfo, SearchOutcome,
 };
-use damka::protocol::{run_session, Backend, HubConfig, SearchRequest};
+use damka::protocol::hub::{run_session, Backend, HubConfig, SearchRequest};
 use std::io::{self, BufRead, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};

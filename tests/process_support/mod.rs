@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -30,13 +30,26 @@ impl Out {
 /// piece that starts with `~` (the `~` is not written) is followed by a pause of 200 ms, so
 /// that the program acts on it before the next piece arrives.
 pub fn run(program: &str, args: &[&str], input: &[&[u8]]) -> Out {
-    let mut child = Command::new(program)
-        .args(args)
+    let mut command = Command::new(program);
+    command.args(args);
+    run_command(&mut command, input)
+}
+
+/// [`run`] with `data` as `$XDG_DATA_HOME` (a [`data_home`]).
+pub fn run_in(data: &Path, program: &str, args: &[&str], input: &[&[u8]]) -> Out {
+    let mut command = Command::new(program);
+    command.args(args).env("XDG_DATA_HOME", data);
+    run_command(&mut command, input)
+}
+
+/// [`run`] for a command that sets more than its arguments (its environment).
+pub fn run_command(command: &mut Command, input: &[&[u8]]) -> Out {
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
+        .unwrap_or_else(|e| panic!("cannot start {:?}: {e}", command.get_program()));
     let mut stdin = child.stdin.take().expect("stdin is piped");
     for piece in input {
         if let Some(rest) = piece.strip_prefix(b"~") {
@@ -54,6 +67,16 @@ pub fn run(program: &str, args: &[&str], input: &[&[u8]]) -> Out {
         stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
+}
+
+/// A fresh, empty folder in the temporary directory for this test process and `name`, to
+/// serve as `$XDG_DATA_HOME`: the default database folder is then `DIR/damka/egtb`, and
+/// nothing the user built elsewhere is seen.
+pub fn data_home(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("damka-data-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
 }
 
 /// A path in the temporary directory for this test process and `name` (any file already

@@ -1,13 +1,13 @@
 """What the real-client checks (hub_check.py, lidraughts_check.py, dxp_check.py) share: the
-failure list, the engine path from the command line, the strict reading of every line damka
-writes and of pydraughts' warnings, the replay of a finished game in damka (which judges its
-legality: pydraughts' Turkish move list is looser than the rules) and the closing summary.
+failure list, the command line with its checked engine path, the strict reading of every line
+damka writes and of pydraughts' warnings, the replay of a finished game in damka (which judges
+its legality: pydraughts' Turkish move list is looser than the rules) and the closing summary.
 It runs with pydraughts 0.5.7 and 0.6.x alike."""
 
+import argparse
 import logging
 import os
 import re
-import sys
 
 from draughts.engine import HubEngine
 
@@ -59,12 +59,20 @@ def install_line_checks():
 
 
 def engine_path(path):
-    """The engine's absolute path, or None (with a message) when it is not an executable."""
+    """The engine's absolute path; refused (argparse then exits with status 2) when it is not
+    an executable."""
     engine = os.path.realpath(path)
     if not os.access(engine, os.X_OK):
-        print(f"no engine at {engine}", file=sys.stderr)
-        return None
+        raise argparse.ArgumentTypeError(f"no engine at {engine}")
     return engine
+
+
+def arguments(doc):
+    """A check's command line: described by the first line of its docstring `doc`, with
+    `--engine`, the damka to check (its absolute path once parsed)."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
+    ap.add_argument("--engine", type=engine_path, default="target/release/damka")
+    return ap
 
 
 def replay_in_damka(engine, variant, start, moves, played, options=None, report=True):

@@ -352,12 +352,43 @@ def hygiene_problems(tracked):
                 and re.search(r"(?<!struct )\bEngineOption\s*\{|\bDeclared\s*\{", src)):
             found.append(f"{path}: declares an engine option outside {OPTIONS_FILE}")
     if os.path.exists(OPTIONS_FILE):
-        names = re.findall(r'Declared\s*\{\s*name:\s*"([^"]+)"',
-                           open(OPTIONS_FILE, encoding="utf-8").read())
+        # Each entry of the table is a call of its kind's constructor, the name first.
+        names = re.findall(r'^    (?:int|flag|text|one_of)\(\s*"([^"]+)"',
+                           open(OPTIONS_FILE, encoding="utf-8").read(), re.M)
         if not names:
             found.append(f"{OPTIONS_FILE}: no option declarations found (the check is stale)")
         found += [f"{OPTIONS_FILE}: option {n!r} declared {names.count(n)} times"
                   for n in sorted(set(names)) if names.count(n) > 1]
+    return found
+
+
+def testing_doc_problems(tracked, doc="docs/testing.md"):
+    """docs/testing.md against the tree: its counts of test files and binaries, and every
+    integration test file named in it."""
+    if not os.path.exists(doc):
+        return []
+    text = open(doc, encoding="utf-8").read()
+    top = sorted(p for p in tracked if re.fullmatch(r"tests/[^/]+\.rs", p))
+    tools = sorted(p for p in tracked if re.fullmatch(r"tools/[^/]+/tests/[^/]+\.rs", p))
+    found = []
+
+    def claim(pattern, actual, what):
+        m = re.search(pattern, text)
+        if not m:
+            found.append(f"{doc}: no count of {what} (the check is stale)")
+        elif int(m.group(1)) != actual:
+            found.append(f"{doc}: says {m.group(1)} {what}, the tree has {actual}")
+        return int(m.group(1)) if m else 0
+
+    claim(r"the (\d+) files of `tests/`", len(top), "files in tests/")
+    claim(r"The tools' integration tests \((\d+) files\)", len(tools), "tools' test files")
+    claim(r"the (\d+) integration test files", len(top) + len(tools), "integration test files")
+    targets = re.search(r"unit tests of the (\d+) library and program targets", text)
+    if targets:
+        claim(r"(\d+) test binaries", len(top) + len(tools) + int(targets.group(1)),
+              "test binaries")
+    found += [f"{doc}: {p} is not described" for p in top + tools if f"`{p}`" not in text
+              and f"`{os.path.basename(p)}`" not in text]
     return found
 
 
@@ -406,8 +437,12 @@ def main():
           f"twice: {len(hygiene)}")
     for p in hygiene:
         print("  " + p)
+    testing = testing_doc_problems(tracked)
+    print(f"docs/testing.md counts and test files not described: {len(testing)}")
+    for p in testing:
+        print("  " + p)
     failed = doctest.testmod().failed
-    broken = (long_fns or layers or loops or dead or hygiene or failed
+    broken = (long_fns or layers or loops or dead or hygiene or testing or failed
               or any(p not in LONG_FILES for _, p in long_files))
     return 1 if broken else 0
 

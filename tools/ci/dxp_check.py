@@ -24,7 +24,6 @@ and on a server that does not end cleanly after the connection.
 Usage: dxp_check.py --engine target/release/damka [--clock 6] [--movetime 0.05]
 """
 
-import argparse
 import logging
 import os
 import re
@@ -40,7 +39,7 @@ import draughts.engines.dxp_communication.dxp_classes
 from draughts import Board, WHITE, BLACK
 from draughts.engine import DXPEngine, HubEngine
 
-from check_support import engine_path, fail, replay_in_damka, summary
+from check_support import arguments, fail, replay_in_damka, summary
 
 MAX_PLIES = 300
 # The wire time (taken at pydraughts' socket) includes pydraughts' own latency: its receiver
@@ -296,18 +295,14 @@ def check_variant(engine, variant, dxp_color, clock, movetime, catcher, wire, tm
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--engine", default="target/release/damka")
+    ap = arguments(__doc__)
     ap.add_argument("--clock", type=float, default=6.0,
                     help="seconds damka has for each game (GAMEREQ says 000 minutes)")
     ap.add_argument("--movetime", type=float, default=0.05, help="the opponent's seconds a move")
     ap.add_argument("--variants", default="russian,turkish")
     ap.add_argument("--log-dir", help="keep damka's logs (dxp-VARIANT.log) in this directory")
     args = ap.parse_args()
-
-    engine = engine_path(args.engine)
-    if engine is None:
-        return 2
+    engine = args.engine
     sys.setswitchinterval(0.001)  # pydraughts busy-waits: let its receiver thread in sooner
     catcher = IllegalCatcher()
     logger = logging.getLogger("pydraughts")

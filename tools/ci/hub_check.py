@@ -19,7 +19,6 @@ game, with pydraughts only checking it can follow every move.
 Usage: hub_check.py --engine target/release/damka [--games 2] [--time 8] [--inc 0.5]
 """
 
-import argparse
 import os
 import sys
 import tempfile
@@ -31,7 +30,7 @@ from draughts import Board
 from draughts.engine import HubEngine, Limit
 from draughts.tournament import RoundRobin
 
-from check_support import engine_path, fail, install_line_checks, replay_in_damka, summary
+from check_support import arguments, fail, install_line_checks, replay_in_damka, summary
 
 VARIANTS = ["russian", "turkish"]
 
@@ -199,18 +198,14 @@ def tournament(engine_path, variant, n_games, start_time, inc, max_moves):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--engine", default="target/release/damka")
+    ap = arguments(__doc__)
     ap.add_argument("--games", type=int, default=2, help="games per variant (colours alternate)")
     ap.add_argument("--time", type=float, default=8.0, help="seconds per player per game")
     ap.add_argument("--inc", type=float, default=0.5, help="increment per move, seconds")
     ap.add_argument("--max-moves", type=int, default=300, help="plies before a game is stopped")
     ap.add_argument("--variants", default=",".join(VARIANTS))
     args = ap.parse_args()
-
-    engine = engine_path(args.engine)
-    if engine is None:
-        return 2
+    engine = args.engine
     install_line_checks()
     install_play_checks()
 

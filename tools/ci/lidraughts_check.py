@@ -29,7 +29,6 @@ games is a failure.
 Usage: lidraughts_check.py --engine target/ci/damka [--games 4] [--time 6] [--inc 0.1]
 """
 
-import argparse
 import os
 import sys
 import tempfile
@@ -39,7 +38,7 @@ import time
 import draughts
 from draughts.engine import HubEngine, Limit
 
-from check_support import engine_path, fail, install_line_checks, replay_in_damka, summary
+from check_support import arguments, fail, install_line_checks, replay_in_damka, summary
 
 VERSION = draughts.__version__
 OLD = VERSION.startswith("0.5")
@@ -251,8 +250,7 @@ def game(engine, n, clock0, inc, nodes, max_plies):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--engine", default="target/release/damka")
+    ap = arguments(__doc__)
     ap.add_argument("--games", type=int, default=4, help="whole games to play")
     ap.add_argument("--extra", type=int, default=4, help="more games allowed to replace games "
                     "stopped where pydraughts' rules differ")
@@ -261,9 +259,7 @@ def main():
     ap.add_argument("--nodes", type=int, default=3000, help="the opponent's nodes per move")
     ap.add_argument("--max-plies", type=int, default=200)
     args = ap.parse_args()
-    engine = engine_path(args.engine)
-    if engine is None:
-        return 2
+    engine = args.engine
     install_line_checks()
     remember_done_moves()
     print(f"== pydraughts {VERSION}: numbering={NUMBERING}, {args.games} games at "

@@ -173,15 +173,22 @@ def kept_on_the_server(p, blunder):
     p.wait(lambda: marks(p).get(str(blunder)) == "??", "the review kept by the server")
 
 
+def played_and_analysed(p, variant):
+    """A new game of `variant` between people with the moves of `GAMES` played, then the
+    analysis checks; the moves and the ply of the blunder."""
+    moves, blunder = GAMES[variant]
+    p.new_game(variant, "human")
+    for m in moves:
+        p.play(m)
+    analysis(p, len(moves))
+    return moves, blunder
+
+
 def run_server(p, download_dir, variants=("russian", "turkish")):
     """The checks on damka-web's page without the engine in the browser: the server's engine
     analyses and reviews, and keeps the review with its game."""
     for variant in variants:
-        moves, blunder = GAMES[variant]
-        p.new_game(variant, "human")
-        for m in moves:
-            p.play(m)
-        analysis(p, len(moves))
+        moves, blunder = played_and_analysed(p, variant)
         # Before the first review ends: the server answers the game's kept review at once.
         review_twice_and_cancelled(p, blunder, earlier=False)
         review(p, len(moves), blunder, download_dir)
@@ -194,11 +201,7 @@ def run_server(p, download_dir, variants=("russian", "turkish")):
 def run(p, download_dir, variants=("russian", "turkish")):
     """The whole check on page `p` (the static page, opened)."""
     for variant in variants:
-        moves, blunder = GAMES[variant]
-        p.new_game(variant, "human")
-        for m in moves:
-            p.play(m)
-        analysis(p, len(moves))
+        moves, blunder = played_and_analysed(p, variant)
         review(p, len(moves), blunder, download_dir)
         review_twice_and_cancelled(p, blunder)
         kept_over_reload(p, blunder)

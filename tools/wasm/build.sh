@@ -65,7 +65,7 @@ cp tools/web/assets/index.html "$out/index.html"
 # The service worker works from the top of the folder (its scope is the folder it is in).
 rm "$out/assets/sw.js"
 
-# What the service worker keeps (as damka-web's list, tools/web/src/assets.rs): the page, its
+# What the service worker keeps (as damka-web's list, tools/web/src/transport/assets.rs): the page, its
 # files but the lobby's (it needs the server) and index.html (the page is ./), the engine. Its version is a hash of their
 # names and contents, so any change makes a new sw.js and the browser installs it.
 files=(./)

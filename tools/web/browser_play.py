@@ -167,9 +167,13 @@ def test_online_abort_rematch_resign_decline(first, new_browser):
         for page in (a, b, c):
             page.wait(lambda p=page: p.text("result-text") == "Game aborted by Black", "the abort")
         assert not shown(c, '[data-action="rematch"]'), "no rematch for a watcher"
+        # The offer is made from the room's view after the abort (not from the result banner
+        # alone, which a loaded machine can show before the view arrives).
+        a.wait(lambda: a.text_of('[data-action="rematch"]') == "Offer a rematch", "White's Offer a rematch")
         a.action("rematch")
+        a.wait(lambda: a.text_of('[data-action="rematch"]') == "Rematch offered", "White's offer made")
         b.wait(lambda: "offers a rematch" in b.status() and b.text_of('[data-action="rematch"]') == "Accept rematch",
-               "the offer to Black")
+               "the offer to Black (White's status: " + a.status() + ")")
         c.wait(lambda: "White offers a rematch" in c.status(), "the offer seen by the watcher")
         old = b.d.current_url
         b.action("rematch")

@@ -330,11 +330,7 @@ impl Brain {
                         depth: r.depth,
                         score: r.score,
                         nodes: r.nodes,
-                        nps: if r.time > 0.0 {
-                            r.nodes as f64 / r.time
-                        } else {
-                            0.0
-                        },
+                        nps: r.nps(),
                         time: r.time,
                         pv: pv_text(&root, &r.pv)
                             .into_iter()

@@ -2,14 +2,14 @@
 //! plies from the start is searched by a Hub engine, and the move sequences whose score is
 //! close to equal are written out, one per line, with the command that made the file.
 
-use crate::cmdline::{quote, split_command};
 use crate::hub::{EngineSpec, HubEngine};
 use clap::Args;
 use damka::core::Variant;
 use damka::dispatch::{dispatch, GameTask};
 use damka::eval::Evaluate;
 use damka::game::Game;
-use damka::protocol::command::{Level, LevelUpdate};
+use damka::protocol::command_line::{quote, split_command};
+use damka::protocol::hub::command::{Level, LevelUpdate};
 use damka::variant::{Notation, Perft, Position};
 use std::collections::HashSet;
 use std::io::Write;

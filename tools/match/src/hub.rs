@@ -5,8 +5,8 @@
 //! uses.
 
 use damka::engine::GoMode;
-use damka::protocol::command::{Command, LevelUpdate, PosSource};
-use damka::protocol::reply::{parse_reply, EngineReply, ReplyError};
+use damka::protocol::hub::command::{Command, LevelUpdate, PosSource};
+use damka::protocol::hub::reply::{parse_reply, EngineReply, ReplyError};
 use std::collections::VecDeque;
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};

@@ -1,7 +1,6 @@
 //! `damka-match`: engine-against-engine matches between Hub draughts engines (Russian or
 //! Turkish), with the damka library as referee. See `docs/match.md`.
 
-mod cmdline;
 mod fake;
 mod game;
 mod gen;
@@ -14,10 +13,10 @@ mod tc;
 mod tournament;
 
 use clap::{Args, Parser, Subcommand};
-use cmdline::split_command;
 use damka::core::Variant;
-use damka::protocol::command::{parse_command, Command, LevelUpdate, LEVEL_KEYS};
-use damka::protocol::parse::parse_line;
+use damka::protocol::command_line::split_command;
+use damka::protocol::hub::command::{parse_command, Command, LevelUpdate, LEVEL_KEYS};
+use damka::protocol::hub::line::parse_line;
 use game::{Adjudication, GameSettings};
 use hub::EngineSpec;
 use stats::Sprt;

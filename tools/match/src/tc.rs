@@ -2,7 +2,7 @@
 //! itself (from sending `go` to reading `done`), so an engine's own idea of its time does not
 //! matter; overstepping the clock by more than the margin loses the game.
 
-use damka::protocol::command::{Level, LevelUpdate};
+use damka::protocol::hub::command::{Level, LevelUpdate};
 use std::time::Duration;
 
 /// How long engines may think, for the whole match.
@@ -177,7 +177,7 @@ impl Clock {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use damka::protocol::command::Command;
+    use damka::protocol::hub::command::Command;
 
     fn line(c: &Clock) -> String {
         Command::Level(c.level()).to_line()

@@ -70,23 +70,11 @@ pub struct Status {
     pub text: String,
 }
 
-/// A game of either variant, as the page shows it.
+/// A game of either variant, as the page shows it: the typed game, told apart once per
+/// borrow ([`PageGame::view`]) and then asked through [`PageView`], so each answer is written
+/// once for every variant.
 #[derive(Clone, Debug)]
 pub struct PageGame(AnyGame);
-
-/// Runs `$body` with `$g` bound to the typed game.
-macro_rules! with_game {
-    ($game:expr, $g:ident => $body:expr) => {
-        damka::per_game!(&$game.0, $g => $body)
-    };
-}
-
-/// Runs `$body` with `$g` bound to the typed game, mutably.
-macro_rules! with_game_mut {
-    ($game:expr, $g:ident => $body:expr) => {
-        damka::per_game!(&mut $game.0, $g => $body)
-    };
-}
 
 fn name(sq: Square) -> String {
     sq.to_string()
@@ -212,157 +200,221 @@ impl PageGame {
         PageGame(game)
     }
 
-    /// Plays `mv` if it is legal in the current position (the engine's move).
-    pub fn play_move(&mut self, mv: Move) -> Result<(), String> {
-        if self.is_over() {
-            return Err("the game is over".into());
-        }
-        with_game_mut!(self, g => g.play(mv).map_err(|e| e.to_string()))
+    /// The typed game as the page asks it: the one place the variant is told apart. A request
+    /// that reads several views takes this once.
+    pub fn view(&self) -> &(dyn PageView + 'static) {
+        damka::per_game!(&self.0, g => g)
     }
 
+    /// [`PageGame::view`], to play or take back moves.
+    pub fn view_mut(&mut self) -> &mut (dyn PageView + 'static) {
+        damka::per_game!(&mut self.0, g => g)
+    }
+}
+
+/// A one-off question to a [`PageGame`] reads as one to its typed game.
+impl std::ops::Deref for PageGame {
+    type Target = dyn PageView;
+    fn deref(&self) -> &Self::Target {
+        self.view()
+    }
+}
+
+impl std::ops::DerefMut for PageGame {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        self.view_mut()
+    }
+}
+
+/// What the page asks of a game, answered by the typed game of either variant
+/// ([`damka::game::Game`]): each answer is written once, generic over the position, and
+/// names the squares and moves as the page reads them.
+pub trait PageView {
     /// The variant.
-    pub fn variant(&self) -> Variant {
-        fn of<P: Position>(_: &Game<P>) -> Variant {
-            P::VARIANT
-        }
-        with_game!(self, g => of(g))
-    }
-
+    fn variant(&self) -> Variant;
     /// The side to move.
-    pub fn side_to_move(&self) -> Color {
-        with_game!(self, g => g.position().side_to_move())
-    }
-
+    fn side_to_move(&self) -> Color;
     /// The side to move at the start.
-    pub fn start_side(&self) -> Color {
-        with_game!(self, g => g.start().side_to_move())
-    }
-
+    fn start_side(&self) -> Color;
     /// Plies played.
-    pub fn ply(&self) -> usize {
-        with_game!(self, g => g.ply())
-    }
-
+    fn ply(&self) -> usize;
     /// Whether the game is over by the rules.
-    pub fn is_over(&self) -> bool {
-        with_game!(self, g => g.is_over())
-    }
-
+    fn is_over(&self) -> bool;
+    /// Plays `mv` if it is legal in the current position (the engine's move).
+    fn play_move(&mut self, mv: Move) -> Result<(), String>;
     /// Plays a move given as text: algebraic or Hub numbers, a capture by its ends when that
     /// is unambiguous (the library's move reader).
-    pub fn play_text(&mut self, text: &str) -> Result<(), String> {
-        if self.is_over() {
-            return Err("the game is over".into());
-        }
-        with_game_mut!(self, g => g.play_text(text).map(|_| ()).map_err(|e| e.to_string()))
-    }
-
+    fn play_text(&mut self, text: &str) -> Result<(), String>;
     /// Plays a move given by its start square and every landing square, in order.
-    pub fn play_path(&mut self, squares: &[String]) -> Result<(), String> {
-        if self.is_over() {
-            return Err("the game is over".into());
-        }
-        with_game_mut!(self, g => play_path(g, squares))
-    }
-
+    fn play_path(&mut self, squares: &[String]) -> Result<(), String>;
     /// Takes back the last move; false at the start.
-    pub fn undo(&mut self) -> bool {
-        with_game_mut!(self, g => g.undo().is_some())
-    }
-
+    fn undo(&mut self) -> bool;
     /// The start position as FEN.
-    pub fn start_fen(&self) -> String {
-        with_game!(self, g => g.start().to_fen())
-    }
-
+    fn start_fen(&self) -> String;
     /// The current position as FEN.
-    pub fn fen(&self) -> String {
-        with_game!(self, g => g.position().to_fen())
-    }
-
+    fn fen(&self) -> String;
     /// The moves played, in Hub numbers (unambiguous, for the engine).
-    pub fn hub_moves(&self) -> Vec<String> {
-        with_game!(self, g => g.move_texts_hub())
-    }
-
+    fn hub_moves(&self) -> Vec<String>;
     /// The legal moves of the current position (none once the game is over).
-    pub fn legal(&self) -> Vec<MoveView> {
-        with_game!(self, g => {
-            if g.is_over() {
-                return Vec::new();
-            }
-            let pos = g.position();
-            pos.legal_moves().iter().map(|m| move_view(pos, m)).collect()
-        })
-    }
-
+    fn legal(&self) -> Vec<MoveView>;
     /// The moves played, each seen from the position it was played in.
-    pub fn history(&self) -> Vec<MoveView> {
-        with_game!(self, g => each_move(g, move_view))
-    }
-
+    fn history(&self) -> Vec<MoveView>;
     /// The moves played, as the page's move list and replay need them.
-    pub fn played(&self) -> Vec<PlayedMove> {
-        with_game!(self, g => each_move(g, played_move))
-    }
-
-    /// The start board (see [`board_text`] for the form).
-    pub fn start_board(&self) -> String {
-        with_game!(self, g => board_text(g.start()))
-    }
-
-    /// The board now (see [`board_text`] for the form).
-    pub fn board(&self) -> String {
-        with_game!(self, g => board_text(g.position()))
-    }
-
+    fn played(&self) -> Vec<PlayedMove>;
+    /// The start board: 64 characters, index `8 * rank + file` (a1 first), `w`/`W` a white
+    /// man/king, `b`/`B` black, `.` empty.
+    fn start_board(&self) -> String;
+    /// The board now, in the same form as [`PageView::start_board`].
+    fn board(&self) -> String;
     /// The playable squares as 64 characters `1`/`0`, index `8 * rank + file`.
-    pub fn playable(&self) -> String {
-        let set = with_game!(self, g => playable_of(g));
-        (0..64)
-            .map(|i| if set & (1u64 << i) != 0 { '1' } else { '0' })
+    fn playable(&self) -> String;
+    /// Whether the game is over and how, in words.
+    fn status(&self) -> Status;
+    /// The game as a PDN record, with the given tags (`White`, `Black`, `Event` ...).
+    fn pdn(&self, tags: &[(&str, &str)]) -> String {
+        self.pdn_with_result(tags, None)
+    }
+    /// The game as a PDN record with a result decided outside the rules (a loss on time, a
+    /// resignation, a draw agreed); `None` is the rules' result.
+    fn pdn_with_result(&self, tags: &[(&str, &str)], result: Option<Outcome>) -> String;
+    /// The moves of a principal variation from the current position, written in algebraic
+    /// notation (cut at the first move that is not legal).
+    fn line_texts(&self, line: &[Move]) -> Vec<String>;
+    /// A legal move of the current position, as the page draws it.
+    fn move_view(&self, mv: &Move) -> Option<MoveView>;
+    /// The review of this game from the verdicts of `req` (its moves must be this game's).
+    fn review(&self, req: &review::ReviewRequest) -> Result<review::ReviewView, String>;
+}
+
+const OVER: &str = "the game is over";
+
+impl<P: Position<Move = Move>> PageView for Game<P> {
+    fn variant(&self) -> Variant {
+        P::VARIANT
+    }
+
+    fn side_to_move(&self) -> Color {
+        self.position().side_to_move()
+    }
+
+    fn start_side(&self) -> Color {
+        self.start().side_to_move()
+    }
+
+    fn ply(&self) -> usize {
+        Game::ply(self)
+    }
+
+    fn is_over(&self) -> bool {
+        Game::is_over(self)
+    }
+
+    fn play_move(&mut self, mv: Move) -> Result<(), String> {
+        if Game::is_over(self) {
+            return Err(OVER.into());
+        }
+        self.play(mv).map_err(|e| e.to_string())
+    }
+
+    fn play_text(&mut self, text: &str) -> Result<(), String> {
+        if Game::is_over(self) {
+            return Err(OVER.into());
+        }
+        Game::play_text(self, text)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
+    fn play_path(&mut self, squares: &[String]) -> Result<(), String> {
+        if Game::is_over(self) {
+            return Err(OVER.into());
+        }
+        play_path(self, squares)
+    }
+
+    fn undo(&mut self) -> bool {
+        Game::undo(self).is_some()
+    }
+
+    fn start_fen(&self) -> String {
+        self.start().to_fen()
+    }
+
+    fn fen(&self) -> String {
+        self.position().to_fen()
+    }
+
+    fn hub_moves(&self) -> Vec<String> {
+        self.move_texts_hub()
+    }
+
+    fn legal(&self) -> Vec<MoveView> {
+        if Game::is_over(self) {
+            return Vec::new();
+        }
+        let pos = self.position();
+        pos.legal_moves()
+            .iter()
+            .map(|m| move_view(pos, m))
             .collect()
     }
 
-    /// Whether the game is over and how, in words.
-    pub fn status(&self) -> Status {
-        with_game!(self, g => status(g))
+    fn history(&self) -> Vec<MoveView> {
+        each_move(self, move_view)
     }
 
-    /// The game as a PDN record, with the given tags (`White`, `Black`, `Event` ...).
-    pub fn pdn(&self, tags: &[(&str, &str)]) -> String {
-        with_game!(self, g => pdn(g, tags, None))
+    fn played(&self) -> Vec<PlayedMove> {
+        each_move(self, played_move)
     }
 
-    /// The game as a PDN record with a result decided outside the rules (a loss on time, a
-    /// resignation, a draw agreed); `None` is the rules' result.
-    pub fn pdn_with_result(&self, tags: &[(&str, &str)], result: Option<Outcome>) -> String {
-        with_game!(self, g => pdn(g, tags, result))
+    fn start_board(&self) -> String {
+        board_text(self.start())
     }
 
-    /// The moves of a principal variation from the current position, written in algebraic
-    /// notation (cut at the first move that is not legal).
-    pub fn line_texts(&self, line: &[Move]) -> Vec<String> {
-        with_game!(self, g => {
-            let mut pos = *g.position();
-            let mut out = Vec::new();
-            for m in line {
-                if !pos.legal_moves().contains(m) {
-                    break;
+    fn board(&self) -> String {
+        board_text(self.position())
+    }
+
+    fn playable(&self) -> String {
+        (0..64)
+            .map(|i| {
+                if P::PLAYABLE & (1u64 << i) != 0 {
+                    '1'
+                } else {
+                    '0'
                 }
-                out.push(pos.move_to_algebraic(m));
-                pos = pos.play(m);
-            }
-            out
-        })
+            })
+            .collect()
     }
 
-    /// A legal move of the current position, as the page draws it.
-    pub fn move_view(&self, mv: &Move) -> Option<MoveView> {
-        with_game!(self, g => {
-            let pos = g.position();
-            pos.legal_moves().contains(mv).then(|| move_view(pos, mv))
-        })
+    fn status(&self) -> Status {
+        status(self)
+    }
+
+    fn pdn_with_result(&self, tags: &[(&str, &str)], result: Option<Outcome>) -> String {
+        pdn(self, tags, result)
+    }
+
+    fn line_texts(&self, line: &[Move]) -> Vec<String> {
+        let mut pos = *self.position();
+        let mut out = Vec::new();
+        for m in line {
+            if !pos.legal_moves().contains(m) {
+                break;
+            }
+            out.push(pos.move_to_algebraic(m));
+            pos = pos.play(m);
+        }
+        out
+    }
+
+    fn move_view(&self, mv: &Move) -> Option<MoveView> {
+        let pos = self.position();
+        pos.legal_moves().contains(mv).then(|| move_view(pos, mv))
+    }
+
+    fn review(&self, req: &review::ReviewRequest) -> Result<review::ReviewView, String> {
+        review::typed_review(self, req)
     }
 }
 
@@ -373,10 +425,6 @@ fn each_move<P: Position, T>(game: &Game<P>, f: impl Fn(&P, &P::Move) -> T) -> V
         .zip(game.positions())
         .map(|(m, p)| f(p, m))
         .collect()
-}
-
-fn playable_of<P: Position>(_: &Game<P>) -> u64 {
-    P::PLAYABLE
 }
 
 #[cfg(test)]

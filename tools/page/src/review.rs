@@ -126,7 +126,10 @@ pub fn view_of<P: Position>(record: &Record<P>, review: &Review) -> ReviewView {
     }
 }
 
-fn typed_review<P: Position>(game: &Game<P>, req: &ReviewRequest) -> Result<ReviewView, String> {
+pub(crate) fn typed_review<P: Position>(
+    game: &Game<P>,
+    req: &ReviewRequest,
+) -> Result<ReviewView, String> {
     let verdicts: Vec<Verdict> = req
         .verdicts
         .iter()
@@ -155,11 +158,6 @@ impl PageGame {
                 .map_err(|e| format!("move {} ({m}): {e}", i + 1))?;
         }
         Ok(g)
-    }
-
-    /// The review of this game from the verdicts of `req` (its moves must be this game's).
-    pub fn review(&self, req: &ReviewRequest) -> Result<ReviewView, String> {
-        damka::per_game!(&self.0, g => typed_review(g, req))
     }
 }
 

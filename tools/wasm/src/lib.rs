@@ -18,7 +18,7 @@ use damka::dispatch::{dispatch, GameTask};
 use damka::engine::bench::bench_game;
 use damka::engine::Engine;
 use damka::eval::{Evaluate, Evaluators};
-use damka::protocol::{HubConfig, Session};
+use damka::protocol::hub::{HubConfig, Session};
 use damka::search::{pool, Searcher};
 use damka::variant::{Notation, Perft};
 use std::cell::RefCell;

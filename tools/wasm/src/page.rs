@@ -43,7 +43,8 @@ pub fn setup(variant: Variant, fen: &str) -> Value {
 fn build(variant: Variant, request: &str) -> Result<Value, String> {
     let mut lines = request.split('\n');
     let fen = lines.next().unwrap_or("");
-    let mut g = PageGame::new(variant, Some(fen))?;
+    let mut game = PageGame::new(variant, Some(fen))?;
+    let g = game.view_mut();
     for m in lines.next().unwrap_or("").split_ascii_whitespace() {
         g.play_text(m)?;
     }

@@ -1,11 +1,11 @@
 //! The server's state ([`App`]): the local games, the online rooms and the engine pool. Its
-//! operations live with their concern: local games in [`crate::service`], rooms in
+//! operations live with their concern: local games in [`crate::local::service`], rooms in
 //! [`crate::online`].
 
-use crate::api::ApiError;
+use crate::local::pool::Pool;
+use crate::local::store::Store;
 use crate::online::Online;
-use crate::pool::Pool;
-use crate::store::Store;
+use crate::transport::api::ApiError;
 use std::sync::Arc;
 use tokio::sync::oneshot;
 
@@ -18,11 +18,11 @@ pub struct App {
     /// The online rooms.
     pub online: Online,
     /// Local games started per client address.
-    pub games_started: crate::guard::PerClient,
+    pub games_started: crate::transport::guard::PerClient,
     /// Origins besides the server's own whose pages may open the WebSocket.
     pub origins: Vec<String>,
     /// Engine searches asked for per client address (see [`App::engine_share`]).
-    pub searches: crate::guard::Shares,
+    pub searches: crate::transport::guard::Shares,
 }
 
 /// Fires when the engine's move has been played (or dropped because the game changed).
@@ -46,9 +46,9 @@ impl App {
             store: Store::new(capacity),
             pool,
             online,
-            games_started: crate::guard::PerClient::new(per_minute, per_minute),
+            games_started: crate::transport::guard::PerClient::new(per_minute, per_minute),
             origins,
-            searches: crate::guard::Shares::default(),
+            searches: crate::transport::guard::Shares::default(),
         })
     }
 
@@ -74,7 +74,7 @@ impl App {
     pub fn engine_share(
         &self,
         client: Option<std::net::IpAddr>,
-    ) -> Result<crate::guard::Share, ApiError> {
+    ) -> Result<crate::transport::guard::Share, ApiError> {
         let max = self.online.limits.engine_share;
         self.searches.take(client, max).ok_or_else(|| {
             ApiError::Limit(format!(

@@ -1,7 +1,7 @@
 //! The database behind the server, one schema on two back ends ([`SqlDriver`]): SQLite (the
 //! embedded default, through `rusqlite`: one process, nothing to install) and PostgreSQL
 //! (`--database postgres://...`: a server several damka-web nodes share, see
-//! [`crate::cluster`]). Every room, its seats (tokens hashed), clocks, draw offer and result,
+//! [`crate::online::cluster`]). Every room, its seats (tokens hashed), clocks, draw offer and result,
 //! and every move with the mover's clock after it, are saved after each change; the local
 //! games too, with their clocks (see `games.rs`). The SQL is written once, with `$N` parameters both engines read,
 //! and the schema grows by numbered migrations applied in order on either back end.
@@ -12,7 +12,7 @@ mod reviews;
 mod sqlite;
 
 use crate::game::PageGame;
-use crate::room::{Ending, Room, TimeControl};
+use crate::online::room::{Ending, Room, TimeControl};
 use damka::core::Variant;
 use std::time::Instant;
 
@@ -182,7 +182,8 @@ const MIGRATIONS: &[&str] = &[
 
 /// A colour as saved (`white`, `black`), or NULL.
 fn color_text(c: Option<damka::core::Color>) -> Value {
-    c.map(|c| crate::store::color_name(c).to_string()).into()
+    c.map(|c| crate::local::store::color_name(c).to_string())
+        .into()
 }
 
 /// The colour saved as `v`, if one is.
@@ -217,7 +218,7 @@ pub type SaveHooks = Box<dyn Fn(&Room) -> (Stmt, Stmt) + Send + Sync>;
 pub struct Db {
     backend: Box<dyn SqlDriver>,
     /// Statements added to every save of a room (the lease guard before, the notification
-    /// after), given the room; set by [`crate::cluster`] on a node of several.
+    /// after), given the room; set by [`crate::online::cluster`] on a node of several.
     pub(crate) hooks: Option<SaveHooks>,
 }
 
@@ -401,8 +402,8 @@ impl Db {
         let mut room = Room::new(id.to_string(), game, control, r[10].int() as u64);
         room.tokens = [r[4].text(), r[5].text()].map(|t| {
             t.map(|t| match t.len() {
-                crate::room::TOKEN_HASH_LEN => t,
-                _ => crate::room::token_hash(&t),
+                crate::online::room::TOKEN_HASH_LEN => t,
+                _ => crate::online::room::token_hash(&t),
             })
         });
         room.remaining = [r[6].int(), r[7].int()];

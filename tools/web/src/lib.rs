@@ -2,33 +2,20 @@
 //! against the engine (at a chosen strength), a friend on the same device, or someone else
 //! online in a room that anyone may watch.
 //!
-//! Modules by concern: [`app`] (the server's state), [`api`] (the error and form readings
-//! every operation shares), [`game`] (a game of either variant and the views the page draws, all
-//! rules from the damka library), [`store`] (the local games held and their watchers),
-//! [`clock`] (the clocks and the endings outside the rules, for rooms and local games),
-//! [`room`] (one online game: clocks, seats, draw offers, spectators' proposals), [`online`]
-//! (the rooms and their operations), [`db`] (the rooms in SQLite or PostgreSQL), [`cluster`]
-//! (several nodes on one PostgreSQL), [`pool`] (the engine's
-//! search threads and queue), [`service`] (the operations on local games, whatever the
-//! transport), [`http`] (the pages and the JSON API), [`ws`] (the WebSocket), [`assets`] (the
-//! page's files, compiled in).
+//! Modules by feature: [`local`] (games against the engine or a friend on the same device:
+//! the games held, the engine's search threads, analysis and review), [`online`] (rooms played
+//! between people: seats, clocks, rematches, the lobby, several nodes on one PostgreSQL),
+//! [`transport`] (HTTP, the WebSocket, the connection guard, the page's files and the error
+//! and form readings every operation shares), [`db`] (the rooms and games in SQLite or
+//! PostgreSQL), [`app`] (the server's state) and [`game`] (a game of either variant and the
+//! views the page draws, all rules from the damka library).
 
-pub mod analysis;
-pub mod api;
 pub mod app;
-pub mod assets;
-pub mod clock;
-pub mod cluster;
 pub mod db;
 pub use damka_page as game;
-pub mod guard;
-pub mod http;
+pub mod local;
 pub mod online;
-pub mod pool;
-pub mod room;
-pub mod service;
-pub mod store;
-pub mod ws;
+pub mod transport;
 
 use std::sync::Arc;
 
@@ -82,23 +69,23 @@ impl Config {
 /// last stopped go on (their flag timers start when called inside a tokio runtime).
 pub fn serve(config: &Config) -> Result<(Arc<app::App>, axum::Router), String> {
     let online = online::Online::open(&config.db, config.limits)?;
-    let mut endgames = pool::SharedEndgames::default();
+    let mut endgames = local::pool::SharedEndgames::default();
     if let Some((dir, cache_mb)) = &config.egtb {
         let messages;
-        (endgames, messages) = pool::SharedEndgames::open(dir, *cache_mb);
+        (endgames, messages) = local::pool::SharedEndgames::open(dir, *cache_mb);
         // The server's log: a game without tables is played without them.
         for m in messages.iter().chain(&endgames.describe()) {
             eprintln!("damka-web: {m}");
         }
     }
-    let pool = pool::Pool::with_endgames(config.threads, config.hash_mb, QUEUE, endgames);
+    let pool = local::pool::Pool::with_endgames(config.threads, config.hash_mb, QUEUE, endgames);
     let app = app::App::with_origins(pool, MAX_GAMES, online, config.origins.clone());
     app.resume_rooms()?;
-    let router = http::router(app.clone())
-        .merge(http::offline_files(config.wasm.as_deref()))
+    let router = transport::http::router(app.clone())
+        .merge(transport::http::offline_files(config.wasm.as_deref()))
         .layer(axum::middleware::from_fn_with_state(
             Arc::new(config.allowed_hosts.clone()),
-            http::check_host,
+            transport::http::check_host,
         ));
     Ok((app, router))
 }
@@ -116,7 +103,7 @@ pub const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(3
 
 /// Reads a request's body within `limit` (the header timeout) before it is handled: a body
 /// trickled in cannot hold a connection longer. A body over
-/// [`http::MAX_BODY`] is refused as before.
+/// [`transport::http::MAX_BODY`] is refused as before.
 async fn body_deadline(
     axum::extract::State(limit): axum::extract::State<std::time::Duration>,
     req: axum::extract::Request,
@@ -124,12 +111,12 @@ async fn body_deadline(
 ) -> axum::response::Response {
     use axum::response::IntoResponse;
     let (parts, body) = req.into_parts();
-    match tokio::time::timeout(limit, axum::body::to_bytes(body, http::MAX_BODY)).await {
+    match tokio::time::timeout(limit, axum::body::to_bytes(body, transport::http::MAX_BODY)).await {
         Ok(Ok(bytes)) => {
             let req = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes));
             next.run(req).await
         }
-        Ok(Err(_)) => api::ApiError::TooLarge(http::MAX_BODY).into_response(),
+        Ok(Err(_)) => transport::api::ApiError::TooLarge(transport::http::MAX_BODY).into_response(),
         Err(_) => (
             axum::http::StatusCode::REQUEST_TIMEOUT,
             "the request's body did not arrive in time",
@@ -145,7 +132,7 @@ pub async fn run(
     listener: tokio::net::TcpListener,
     app: Arc<app::App>,
     router: axum::Router,
-    net: guard::NetLimits,
+    net: transport::guard::NetLimits,
     stop: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let (stopped_tx, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -154,13 +141,16 @@ pub async fn run(
         net.header_timeout,
         body_deadline,
     ));
-    let service = router.into_make_service_with_connect_info::<guard::ClientAddr>();
-    let server = axum::serve(guard::GuardedListener::new(listener, net), service)
-        .with_graceful_shutdown(async move {
-            stop.await;
-            stopping.save_clocks();
-            let _ = stopped_tx.send(());
-        });
+    let service = router.into_make_service_with_connect_info::<transport::guard::ClientAddr>();
+    let server = axum::serve(
+        transport::guard::GuardedListener::new(listener, net),
+        service,
+    )
+    .with_graceful_shutdown(async move {
+        stop.await;
+        stopping.save_clocks();
+        let _ = stopped_tx.send(());
+    });
     let mut server = tokio::spawn(async move { server.await });
     let result = tokio::select! {
         r = &mut server => r.unwrap_or_else(|e| Err(std::io::Error::other(e))),

@@ -228,12 +228,12 @@ fn main() -> ExitCode {
             wasm: args.wasm.clone(),
             allowed_hosts: args.allowed_hosts.clone(),
         };
-        let net = damka_web::guard::NetLimits {
+        let net = damka_web::transport::guard::NetLimits {
             max_connections: args.max_connections as usize,
             per_address: args.max_per_address as usize,
             header_timeout: std::time::Duration::from_secs(args.header_timeout),
             idle_timeout: std::time::Duration::from_secs(args.idle_timeout),
-            ..damka_web::guard::NetLimits::default()
+            ..damka_web::transport::guard::NetLimits::default()
         };
         let (app, router) = match damka_web::serve(&config) {
             Ok(x) => x,

@@ -4,22 +4,26 @@
 //! the operation returns; the clocks are checked by a timer armed at every turn start, so a
 //! player whose time runs out loses even if nobody sends anything.
 
-use crate::api::{random_bytes, ApiError};
-use crate::cluster::Cluster;
 use crate::db::Db;
 use crate::game::PageGame;
-use crate::guard::PerClient;
-use crate::room::{Role, Room, RoomView, TimeControl};
+use crate::transport::api::{random_bytes, ApiError};
+use crate::transport::guard::PerClient;
+use cluster::Cluster;
 use damka::core::{Color, Variant};
+use room::{Role, Room, RoomView, TimeControl};
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+pub mod clock;
+pub mod cluster;
 mod messages;
 mod rematch;
+pub mod room;
 mod rooms;
+
 /// Who enters a room: the seat's token if any, whether only to watch, and the client's
 /// address (`None`: unknown).
 #[derive(Clone, Copy, Debug)]
@@ -50,7 +54,7 @@ pub const LOBBY_FINISHED: usize = 50;
 /// The rooms, their database and limits.
 pub struct Online {
     rooms: Mutex<HashMap<String, Room>>,
-    /// The database file: the rooms, and the local games (see [`crate::service`]).
+    /// The database file: the rooms, and the local games (see [`crate::local::service`]).
     pub(crate) db: Db,
     /// The limits.
     pub limits: RoomLimits,

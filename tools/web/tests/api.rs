@@ -35,7 +35,7 @@ async fn call(app: &axum::Router, method: &str, uri: &str, body: &str) -> (Statu
         .uri(uri)
         .header("content-type", "application/json");
     if let Some(t) = token_for(uri) {
-        req = req.header(damka_web::http::TOKEN_HEADER, t);
+        req = req.header(damka_web::transport::http::TOKEN_HEADER, t);
     }
     let req = req.body(Body::from(body.to_string())).unwrap();
     let resp = app.clone().oneshot(req).await.unwrap();

@@ -6,8 +6,8 @@
 mod common;
 
 use common::{config, db_path, mv, send, wait_for};
-use damka_web::service::NewGame;
-use damka_web::store::GameView;
+use damka_web::local::service::NewGame;
+use damka_web::local::store::GameView;
 use serde_json::json;
 use std::time::Duration;
 

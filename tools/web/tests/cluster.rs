@@ -6,7 +6,7 @@
 mod common;
 
 use common::pg;
-use common::{connect, next, seat, send, wait_for, Ws};
+use common::{connect, next, plies, seat, send, state_at, wait_for, Ws};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -145,15 +145,6 @@ async fn opening(
         };
     }
     (white, black, room, white_token, black_token, state)
-}
-
-fn plies(v: &Value) -> usize {
-    v["room"]["moves"].as_array().map_or(0, Vec::len)
-}
-
-/// The next room state with `n` moves.
-async fn state_at(ws: &mut Ws, n: usize) -> Value {
-    wait_for(ws, "room", |v| plies(v) >= n).await
 }
 
 /// Plays the first legal move of `state` from `ws`, retrying while the server says it is

@@ -102,7 +102,7 @@ fn bad_files_are_said_once_and_the_pool_plays_endings_perfectly() {
     use damka::egtb::{preference, Tablebase, Value};
     use damka::game::Game;
     use damka::variant::{GameMove, Notation, Position};
-    use damka_web::pool::{Pool, PoolRequest, SharedEndgames, FULL_SKILL};
+    use damka_web::local::pool::{Pool, PoolRequest, SharedEndgames};
 
     let dir = std::env::temp_dir().join(format!("damka-web-badtables-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -147,15 +147,7 @@ fn bad_files_are_said_once_and_the_pool_plays_endings_perfectly() {
         let mut game = Game::new(start);
         while !game.is_over() && game.ply() < 40 {
             let pos = *game.position();
-            let request = PoolRequest {
-                game: PerGame::Russian(game.clone()),
-                movetime: 0.05,
-                clock: None,
-                skill: FULL_SKILL,
-                client: None,
-                cancel: None,
-                lines: 0,
-            };
+            let request = PoolRequest::new(PerGame::Russian(game.clone()), 0.05);
             let reply = rt.block_on(pool.search(request)).unwrap();
             let m = reply.best;
             assert!(pos.legal_moves().contains(&m), "{fen}");

@@ -7,7 +7,7 @@
 mod common;
 
 use common::{send, wait_for, Ws};
-use damka_web::guard::NetLimits;
+use damka_web::transport::guard::NetLimits;
 use damka_web::Config;
 use futures_util::StreamExt;
 use serde_json::{json, Value};

@@ -63,9 +63,9 @@ async fn guarded_server() -> std::net::SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (app, router) = damka_web::serve(&damka_web::Config::new(1, 1)).unwrap();
-    let net = damka_web::guard::NetLimits {
+    let net = damka_web::transport::guard::NetLimits {
         header_timeout: Duration::from_secs(1),
-        ..damka_web::guard::NetLimits::default()
+        ..damka_web::transport::guard::NetLimits::default()
     };
     tokio::spawn(damka_web::run(
         listener,

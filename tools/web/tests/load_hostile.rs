@@ -60,7 +60,7 @@ fn long_pdn(plies: usize) -> String {
 #[test]
 fn a_long_games_view_grows_with_its_moves_only() {
     let (app, _) = damka_web::build(1, 1);
-    let form = damka_web::service::NewGame {
+    let form = damka_web::local::service::NewGame {
         pdn: Some(long_pdn(4000)),
         opponent: Some("human".into()),
         ..Default::default()

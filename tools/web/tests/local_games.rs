@@ -4,7 +4,7 @@
 mod common;
 
 use common::{config, db_path, mv};
-use damka_web::service::{NewGame, NOT_OWNER};
+use damka_web::local::service::{NewGame, NOT_OWNER};
 
 /// A server on `db` and a game started there with `form`: the server, the game's id and
 /// its owner's secret.

@@ -4,7 +4,10 @@
 
 mod common;
 
-use common::{connect, drain, next, seat, send, serve, wait_for, Ws};
+use common::{
+    connect, db_path, drain, enter, error, next, play, plies, refused, room, seat, send, serve,
+    wait_for, Ws,
+};
 use damka_web::online::RoomLimits;
 use damka_web::Config;
 use serde_json::{json, Value};
@@ -13,18 +16,6 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 fn config() -> Config {
     Config::new(1, 1)
-}
-
-/// A room's seat as entered: the connection, its role and token.
-struct Player {
-    ws: Ws,
-    role: String,
-    token: Option<String>,
-}
-
-async fn error(ws: &mut Ws) -> String {
-    let v = wait_for(ws, "error", |_| true).await;
-    v["message"].as_str().unwrap().to_string()
 }
 
 /// A player's next error; no message before it may be a proposal (players never hear them).
@@ -36,47 +27,6 @@ async fn player_error(ws: &mut Ws) -> String {
             return v["message"].as_str().unwrap().to_string();
         }
     }
-}
-
-async fn enter(url: &str, room: &str, token: Option<&str>) -> Player {
-    let mut ws = connect(url).await;
-    let msg = match token {
-        Some(t) => json!({"type": "enter", "room": room, "token": t}),
-        None => json!({"type": "enter", "room": room}),
-    };
-    send(&mut ws, msg).await;
-    let (_, role, token) = seat(&mut ws).await;
-    Player { ws, role, token }
-}
-
-/// A room with White (the creator), Black and `spectators` spectators seated.
-async fn room(url: &str, form: Value, spectators: usize) -> (String, Player, Player, Vec<Player>) {
-    let mut ws = connect(url).await;
-    let mut create = form;
-    create["type"] = "create".into();
-    send(&mut ws, create).await;
-    let (id, role, token) = seat(&mut ws).await;
-    let creator = Player { ws, role, token };
-    let other = enter(url, &id, None).await;
-    let mut watchers = Vec::new();
-    for _ in 0..spectators {
-        watchers.push(enter(url, &id, None).await);
-    }
-    let (w, b) = if creator.role == "white" {
-        (creator, other)
-    } else {
-        (other, creator)
-    };
-    assert_eq!((w.role.as_str(), b.role.as_str()), ("white", "black"));
-    (id, w, b, watchers)
-}
-
-async fn play(ws: &mut Ws, room: &str, mv: &str) {
-    send(ws, json!({"type": "play", "room": room, "move": mv})).await;
-}
-
-fn plies(v: &Value) -> usize {
-    v["room"]["moves"].as_array().map_or(0, Vec::len)
 }
 
 #[tokio::test]
@@ -111,8 +61,9 @@ async fn two_players_and_a_spectator_who_proposes() {
     // Rules hold for everyone.
     play(&mut s.ws, &id, "c3-d4").await;
     assert!(error(&mut s.ws).await.contains("spectators cannot move"));
-    send(&mut s.ws, json!({"type": "resign", "room": id})).await;
-    assert!(error(&mut s.ws).await.contains("spectators cannot move"));
+    assert!(refused(&mut s.ws, json!({"type": "resign", "room": id}))
+        .await
+        .contains("spectators cannot move"));
     play(&mut b.ws, &id, "f6-g5").await;
     assert!(player_error(&mut b.ws).await.contains("white's turn"));
     send(
@@ -164,12 +115,12 @@ async fn two_players_and_a_spectator_who_proposes() {
             .all(|m| m["type"] != "proposals"));
     }
     // An action in a room not entered.
-    send(
+    assert!(refused(
         &mut s.ws,
-        json!({"type": "propose", "room": "rnope", "move": "f6-g5"}),
+        json!({"type": "propose", "room": "rnope", "move": "f6-g5"})
     )
-    .await;
-    assert!(error(&mut s.ws).await.contains("enter room rnope first"));
+    .await
+    .contains("enter room rnope first"));
 }
 
 #[tokio::test]
@@ -182,18 +133,18 @@ async fn a_token_holds_its_seat_and_nothing_else() {
     drop(w);
     // A forged token, and a token of another room (stale here): refused.
     let mut x = connect(&url).await;
-    send(
+    assert!(refused(
         &mut x,
-        json!({"type": "enter", "room": id, "token": "0".repeat(32)}),
+        json!({"type": "enter", "room": id, "token": "0".repeat(32)})
     )
-    .await;
-    assert!(error(&mut x).await.contains("stale or forged token"));
-    send(
+    .await
+    .contains("stale or forged token"));
+    assert!(refused(
         &mut x,
-        json!({"type": "enter", "room": other, "token": token}),
+        json!({"type": "enter", "room": other, "token": token})
     )
-    .await;
-    assert!(error(&mut x).await.contains("stale or forged token"));
+    .await
+    .contains("stale or forged token"));
     // Refused, it holds no seat: it cannot move.
     play(&mut x, &id, "c3-d4").await;
     assert!(error(&mut x).await.contains("enter room"));
@@ -225,8 +176,9 @@ async fn resignation_and_no_move_after_the_end() {
     play(&mut w.ws, &id, "c3-d4").await;
     assert!(error(&mut w.ws).await.contains("the game is over"));
     for t in ["resign", "draw"] {
-        send(&mut b.ws, json!({"type": t, "room": id})).await;
-        assert!(error(&mut b.ws).await.contains("the game is over"));
+        assert!(refused(&mut b.ws, json!({"type": t, "room": id}))
+            .await
+            .contains("the game is over"));
     }
 }
 
@@ -236,8 +188,9 @@ async fn a_draw_offered_declined_and_accepted() {
     let (id, mut w, mut b, _) = room(&url, json!({}), 0).await;
     send(&mut w.ws, json!({"type": "draw", "room": id})).await;
     wait_for(&mut b.ws, "room", |v| v["room"]["draw_offer"] == "white").await;
-    send(&mut w.ws, json!({"type": "decline", "room": id})).await;
-    assert!(error(&mut w.ws).await.contains("no draw offer"));
+    assert!(refused(&mut w.ws, json!({"type": "decline", "room": id}))
+        .await
+        .contains("no draw offer"));
     send(&mut b.ws, json!({"type": "decline", "room": id})).await;
     wait_for(&mut w.ws, "room", |v| v["room"]["draw_offer"].is_null()).await;
     send(&mut b.ws, json!({"type": "draw", "room": id})).await;
@@ -373,21 +326,23 @@ async fn limits_on_rooms_and_spectators() {
     let (id, _w, _b, mut spec) = room(&url, json!({"time": 30}), 1).await;
     let _second = room(&url, json!({}), 0).await;
     let mut ws = connect(&url).await;
-    send(&mut ws, json!({"type": "create"})).await;
-    assert!(error(&mut ws).await.contains("the most it takes"));
-    send(&mut ws, json!({"type": "enter", "room": id})).await;
-    assert!(error(&mut ws).await.contains("1 spectators, the most"));
+    assert!(refused(&mut ws, json!({"type": "create"}))
+        .await
+        .contains("the most it takes"));
+    assert!(refused(&mut ws, json!({"type": "enter", "room": id}))
+        .await
+        .contains("1 spectators, the most"));
     // A spectator's engine opinion, one per game here.
     let s = &mut spec[0].ws;
     send(s, json!({"type": "opinion", "room": id})).await;
     let o = wait_for(s, "opinion", |_| true).await;
     assert!(o["move"]["text"].is_string() && o["pv"].is_array(), "{o}");
-    send(s, json!({"type": "opinion", "room": id})).await;
-    assert!(error(s).await.contains("1 engine opinions per game"));
+    assert!(refused(s, json!({"type": "opinion", "room": id}))
+        .await
+        .contains("1 engine opinions per game"));
     // Players do not get the engine's help.
     let mut w = enter(&url, &id, _w.token.as_deref()).await;
-    send(&mut w.ws, json!({"type": "opinion", "room": id})).await;
-    assert!(error(&mut w.ws)
+    assert!(refused(&mut w.ws, json!({"type": "opinion", "room": id}))
         .await
         .contains("players cannot ask the engine"));
 }
@@ -441,17 +396,9 @@ async fn bad_room_messages_get_clear_errors() {
     assert_eq!(r["room"]["variant"], "turkish");
 }
 
-fn temp_db(name: &str) -> String {
-    let p = std::env::temp_dir().join(format!("damka-web-{name}-{}.sqlite3", std::process::id()));
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", p.display()));
-    }
-    p.display().to_string()
-}
-
 #[tokio::test]
 async fn a_restart_loses_no_game() {
-    let db = temp_db("restart");
+    let db = db_path("restart");
     let mut c = config();
     c.db = db.clone();
     let (url, _, first) = serve(c.clone()).await;

@@ -6,48 +6,16 @@
 
 mod common;
 
-use common::{connect, next, seat, send, serve, wait_for, Ws};
+use common::{db_path, enter, next, play, refused, send, serve, state_at, wait_for, Player};
 use damka_web::Config;
 use serde_json::{json, Value};
 use std::time::Duration;
 
-/// A room's seat as entered: the connection, its role and token.
-struct Player {
-    ws: Ws,
-    role: String,
-    token: Option<String>,
-}
-
-async fn error(ws: &mut Ws) -> String {
-    let v = wait_for(ws, "error", |_| true).await;
-    v["message"].as_str().unwrap().to_string()
-}
-
-async fn enter(url: &str, room: &str, token: Option<&str>) -> Player {
-    let mut ws = connect(url).await;
-    send(
-        &mut ws,
-        json!({"type": "enter", "room": room, "token": token}),
-    )
-    .await;
-    let (_, role, token) = seat(&mut ws).await;
-    Player { ws, role, token }
-}
-
 /// A room with White (the creator), Black and one spectator seated.
 async fn room(url: &str, form: Value) -> (String, Player, Player, Player) {
-    let mut ws = connect(url).await;
-    let mut create = form;
-    create["type"] = "create".into();
-    send(&mut ws, create).await;
-    let (id, role, token) = seat(&mut ws).await;
-    assert_eq!(role, "white");
-    let w = Player { ws, role, token };
-    let b = enter(url, &id, None).await;
-    assert_eq!(b.role, "black");
-    let s = enter(url, &id, None).await;
-    assert_eq!(s.role, "spectator");
-    (id, w, b, s)
+    let (id, w, b, mut s) = common::room(url, form, 1).await;
+    assert_eq!(s[0].role, "spectator");
+    (id, w, b, s.remove(0))
 }
 
 fn over(v: &Value) -> bool {
@@ -58,8 +26,9 @@ fn over(v: &Value) -> bool {
 async fn either_player_aborts_before_the_first_move_and_nobody_after() {
     let (url, _, _) = serve(Config::new(1, 1)).await;
     let (id, mut w, mut b, mut s) = room(&url, json!({})).await;
-    send(&mut s.ws, json!({"type": "abort", "room": id})).await;
-    assert!(error(&mut s.ws).await.contains("spectators cannot"));
+    assert!(refused(&mut s.ws, json!({"type": "abort", "room": id}))
+        .await
+        .contains("spectators cannot"));
     send(&mut b.ws, json!({"type": "abort", "room": id})).await;
     for ws in [&mut w.ws, &mut b.ws, &mut s.ws] {
         let r = wait_for(ws, "room", over).await;
@@ -67,25 +36,17 @@ async fn either_player_aborts_before_the_first_move_and_nobody_after() {
         assert_eq!(r["room"]["status"]["result"], "*");
         assert_eq!(r["room"]["running"], Value::Null);
     }
-    send(&mut w.ws, json!({"type": "abort", "room": id})).await;
-    assert!(error(&mut w.ws).await.contains("the game is over"));
+    assert!(refused(&mut w.ws, json!({"type": "abort", "room": id}))
+        .await
+        .contains("the game is over"));
 
     let (id, mut w, mut b, _) = room(&url, json!({})).await;
-    send(
-        &mut w.ws,
-        json!({"type": "play", "room": id, "move": "c3-d4"}),
-    )
-    .await;
-    wait_for(&mut b.ws, "room", |v| {
-        v["room"]["moves"].as_array().unwrap().len() == 1
-    })
-    .await;
-    send(&mut b.ws, json!({"type": "abort", "room": id})).await;
-    assert!(error(&mut b.ws)
+    play(&mut w.ws, &id, "c3-d4").await;
+    state_at(&mut b.ws, 1).await;
+    assert!(refused(&mut b.ws, json!({"type": "abort", "room": id}))
         .await
         .contains("only before its first move"));
-    send(&mut w.ws, json!({"type": "abort", "room": id})).await;
-    assert!(error(&mut w.ws)
+    assert!(refused(&mut w.ws, json!({"type": "abort", "room": id}))
         .await
         .contains("only before its first move"));
 }
@@ -101,15 +62,8 @@ async fn a_declined_draw_is_told_to_the_offerer_until_the_next_move() {
         let r = wait_for(ws, "room", |v| v["room"]["draw_declined"] == "white").await;
         assert_eq!(r["room"]["draw_offer"], Value::Null);
     }
-    send(
-        &mut w.ws,
-        json!({"type": "play", "room": id, "move": "c3-d4"}),
-    )
-    .await;
-    let r = wait_for(&mut w.ws, "room", |v| {
-        v["room"]["moves"].as_array().unwrap().len() == 1
-    })
-    .await;
+    play(&mut w.ws, &id, "c3-d4").await;
+    let r = state_at(&mut w.ws, 1).await;
     assert_eq!(r["room"]["draw_declined"], Value::Null);
 }
 
@@ -117,18 +71,21 @@ async fn a_declined_draw_is_told_to_the_offerer_until_the_next_move() {
 async fn a_rematch_offered_and_accepted_swaps_the_colours_in_a_new_room() {
     let (url, _, _) = serve(Config::new(1, 1)).await;
     let (id, mut w, mut b, mut s) = room(&url, json!({"variant": "turkish", "time": 60})).await;
-    send(&mut w.ws, json!({"type": "rematch", "room": id})).await;
-    assert!(error(&mut w.ws).await.contains("once the game is over"));
+    assert!(refused(&mut w.ws, json!({"type": "rematch", "room": id}))
+        .await
+        .contains("once the game is over"));
     send(&mut b.ws, json!({"type": "resign", "room": id})).await;
     wait_for(&mut w.ws, "room", over).await;
-    send(&mut s.ws, json!({"type": "rematch", "room": id})).await;
-    assert!(error(&mut s.ws).await.contains("spectators cannot"));
+    assert!(refused(&mut s.ws, json!({"type": "rematch", "room": id}))
+        .await
+        .contains("spectators cannot"));
     send(&mut w.ws, json!({"type": "rematch", "room": id})).await;
     for ws in [&mut b.ws, &mut s.ws] {
         wait_for(ws, "room", |v| v["room"]["rematch_offer"] == "white").await;
     }
-    send(&mut w.ws, json!({"type": "rematch", "room": id})).await;
-    assert!(error(&mut w.ws).await.contains("stands already"));
+    assert!(refused(&mut w.ws, json!({"type": "rematch", "room": id}))
+        .await
+        .contains("stands already"));
     send(&mut b.ws, json!({"type": "rematch", "room": id})).await;
     let mut new = String::new();
     for ws in [&mut w.ws, &mut b.ws, &mut s.ws] {
@@ -137,8 +94,9 @@ async fn a_rematch_offered_and_accepted_swaps_the_colours_in_a_new_room() {
         assert_eq!(r["room"]["rematch_offer"], Value::Null);
     }
     assert_ne!(new, id);
-    send(&mut b.ws, json!({"type": "rematch", "room": id})).await;
-    assert!(error(&mut b.ws).await.contains("the rematch is on already"));
+    assert!(refused(&mut b.ws, json!({"type": "rematch", "room": id}))
+        .await
+        .contains("the rematch is on already"));
     // Each token holds the other colour in the new room; the clocks run at once.
     let mut w2 = enter(&url, &new, w.token.as_deref()).await;
     assert_eq!(w2.role, "black");
@@ -178,40 +136,18 @@ async fn no_rematch_once_the_opponent_left() {
     assert!(refused.contains("your opponent left"), "{refused}");
 }
 
-fn temp_db(name: &str) -> String {
-    let p = std::env::temp_dir().join(format!("damka-web-{name}-{}.sqlite3", std::process::id()));
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", p.display()));
-    }
-    p.display().to_string()
-}
-
 /// White's clock on the server once White is back `away_ms` after a restart with
 /// `grace_ms` of grace, and White's clock as saved before the stop.
 async fn white_back_after(grace_ms: i64, away_ms: u64, name: &str) -> (i64, i64) {
     let mut c = Config::new(1, 1);
-    c.db = temp_db(name);
+    c.db = db_path(name);
     c.limits.grace_ms = grace_ms;
     let (url, _, first) = serve(c.clone()).await;
     let (id, mut w, mut b, _) = room(&url, json!({"time": 120, "increment": 0})).await;
-    send(
-        &mut w.ws,
-        json!({"type": "play", "room": id, "move": "c3-d4"}),
-    )
-    .await;
-    wait_for(&mut b.ws, "room", |v| {
-        v["room"]["moves"].as_array().unwrap().len() == 1
-    })
-    .await;
-    send(
-        &mut b.ws,
-        json!({"type": "play", "room": id, "move": "f6-g5"}),
-    )
-    .await;
-    let saved = wait_for(&mut w.ws, "room", |v| {
-        v["room"]["moves"].as_array().unwrap().len() == 2
-    })
-    .await["room"]["clocks"][0]
+    play(&mut w.ws, &id, "c3-d4").await;
+    state_at(&mut b.ws, 1).await;
+    play(&mut b.ws, &id, "f6-g5").await;
+    let saved = state_at(&mut w.ws, 2).await["room"]["clocks"][0]
         .as_i64()
         .unwrap();
     first.abort();

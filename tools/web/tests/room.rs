@@ -3,7 +3,7 @@
 
 use damka::core::{Color, Variant};
 use damka_web::game::PageGame;
-use damka_web::room::{Ending, Room, TimeControl};
+use damka_web::online::room::{Ending, Room, TimeControl};
 use std::time::Instant;
 
 use std::time::Duration;

@@ -11,9 +11,9 @@
 //! is read back, and the time the server was down counts against nobody.
 
 use super::{instant_at, wall_ms, Db, Stmt, Value};
-use crate::clock::{Clocks, Ending, TimeControl};
 use crate::game::PageGame;
-use crate::store::{color_name, Entry, Opponent, Setup};
+use crate::local::store::{color_name, Entry, Opponent, Setup};
+use crate::online::clock::{Clocks, Ending, TimeControl};
 use damka::core::{Color, Variant};
 use std::time::Instant;
 
@@ -215,7 +215,7 @@ impl Db {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::{Entry, Opponent, Setup};
+    use crate::local::store::{Entry, Opponent, Setup};
 
     /// A game read back keeps its owner (before, it came back without one, and its owner's
     /// games no longer counted against its quota) and what its moves took from the clocks.

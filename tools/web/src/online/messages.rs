@@ -2,7 +2,7 @@
 //! and the lobby's lists.
 
 use crate::db::FinishedRoom;
-use crate::room::Role;
+use crate::online::room::Role;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use tokio::sync::broadcast;
@@ -47,7 +47,7 @@ impl Default for RoomLimits {
             games_per_minute: 60,
             spectators_per_client: 3,
             engine_share: 4,
-            first_move_ms: crate::room::FIRST_MOVE_MS,
+            first_move_ms: crate::online::room::FIRST_MOVE_MS,
             grace_ms: 10_000,
         }
     }
@@ -84,7 +84,7 @@ impl Seat {
     /// The `seat` message telling the connection where it sits, as JSON.
     pub fn json(&self) -> serde_json::Value {
         let role = match self.role {
-            Role::Player(c) => crate::store::color_name(c),
+            Role::Player(c) => crate::local::store::color_name(c),
             Role::Spectator(_) => "spectator",
         };
         serde_json::json!({ "type": "seat", "room": self.room, "role": role, "token": self.token })

@@ -56,7 +56,7 @@ impl App {
             return Ok(());
         };
         let (id, now) = (new.id.clone(), Instant::now());
-        new.creator = client.map(crate::guard::group);
+        new.creator = client.map(crate::transport::guard::group);
         let left = new.time_to_flag(now);
         let opened = self.open_room(new, false, now);
         self.online.with(&seat.room, |room, now| {

@@ -2,9 +2,9 @@
 //! propose, ask the engine), on the rooms of [`super::Online`].
 
 use super::*;
-use crate::api::parse_color;
 use crate::app::App;
-use crate::service::Hint;
+use crate::local::service::Hint;
+use crate::transport::api::parse_color;
 
 /// The rooms being played `creator` holds, if that is its share or more: a quarter
 /// of the places still free, at least one. However many addresses open rooms, the server
@@ -88,7 +88,7 @@ impl App {
         room.first_move_ms = self.online.limits.first_move_ms;
         let now = Instant::now();
         room.take_seat(color, token.clone(), now);
-        room.creator = client.map(crate::guard::group);
+        room.creator = client.map(crate::transport::guard::group);
         self.open_room(room, true, now)?;
         Ok(Seat {
             room: id,

@@ -98,6 +98,83 @@ pub async fn seat(ws: &mut Ws) -> (String, String, Option<String>) {
     )
 }
 
+/// A room's seat as entered: the connection, its role and token.
+pub struct Player {
+    pub ws: Ws,
+    pub role: String,
+    pub token: Option<String>,
+}
+
+/// The next error's message.
+pub async fn error(ws: &mut Ws) -> String {
+    let v = wait_for(ws, "error", |_| true).await;
+    v["message"].as_str().unwrap().to_string()
+}
+
+/// Sends `msg` and returns the error's message it gets.
+pub async fn refused(ws: &mut Ws, msg: Value) -> String {
+    send(ws, msg).await;
+    error(ws).await
+}
+
+/// Enters room `room` on a new connection, with a seat's token or to take what is free.
+pub async fn enter(url: &str, room: &str, token: Option<&str>) -> Player {
+    let mut ws = connect(url).await;
+    let msg = match token {
+        Some(t) => serde_json::json!({"type": "enter", "room": room, "token": t}),
+        None => serde_json::json!({"type": "enter", "room": room}),
+    };
+    send(&mut ws, msg).await;
+    let (_, role, token) = seat(&mut ws).await;
+    Player { ws, role, token }
+}
+
+/// A room made with `form` (the fields of `create`), with White, Black and `spectators`
+/// spectators seated.
+pub async fn room(
+    url: &str,
+    form: Value,
+    spectators: usize,
+) -> (String, Player, Player, Vec<Player>) {
+    let mut ws = connect(url).await;
+    let mut create = form;
+    create["type"] = "create".into();
+    send(&mut ws, create).await;
+    let (id, role, token) = seat(&mut ws).await;
+    let creator = Player { ws, role, token };
+    let other = enter(url, &id, None).await;
+    let mut watchers = Vec::new();
+    for _ in 0..spectators {
+        watchers.push(enter(url, &id, None).await);
+    }
+    let (w, b) = if creator.role == "white" {
+        (creator, other)
+    } else {
+        (other, creator)
+    };
+    assert_eq!((w.role.as_str(), b.role.as_str()), ("white", "black"));
+    (id, w, b, watchers)
+}
+
+/// Plays move `mv` (its text) in room `room`.
+pub async fn play(ws: &mut Ws, room: &str, mv: &str) {
+    send(
+        ws,
+        serde_json::json!({"type": "play", "room": room, "move": mv}),
+    )
+    .await;
+}
+
+/// How many moves a `room` message's state has.
+pub fn plies(v: &Value) -> usize {
+    v["room"]["moves"].as_array().map_or(0, Vec::len)
+}
+
+/// The next `room` state with at least `n` moves.
+pub async fn state_at(ws: &mut Ws, n: usize) -> Value {
+    wait_for(ws, "room", |v| plies(v) >= n).await
+}
+
 /// The damka-web binary running as a child process; killed when dropped.
 pub struct Process(pub Child);
 
@@ -166,8 +243,8 @@ pub fn config(db: &str) -> damka_web::Config {
 }
 
 /// A move given by its text, with the game's owner secret (`None`: without).
-pub fn mv(text: &str, token: Option<&str>) -> damka_web::service::MoveRequest {
-    damka_web::service::MoveRequest {
+pub fn mv(text: &str, token: Option<&str>) -> damka_web::local::service::MoveRequest {
+    damka_web::local::service::MoveRequest {
         text: Some(text.into()),
         path: None,
         token: token.map(str::to_string),

@@ -1,5 +1,5 @@
-//! Clocks kept by the server, for online rooms ([`crate::room`]) and local games
-//! ([`crate::store`]) alike: the time control, the ways a game ends outside the rules of the
+//! Clocks kept by the server, for online rooms ([`crate::online::room`]) and local games
+//! ([`crate::local::store`]) alike: the time control, the ways a game ends outside the rules of the
 //! board (a flag, a resignation ...), and the two clocks of a local game. Pure state: the
 //! caller passes the time (`Instant`), so every rule is tested without waiting.
 

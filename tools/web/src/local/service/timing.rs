@@ -2,8 +2,8 @@
 //! clock reaches zero though nobody asks, and the stop at shutdown after which the time the
 //! server is down counts against nobody.
 
-use crate::api::ApiError;
 use crate::app::App;
+use crate::transport::api::ApiError;
 use std::sync::Arc;
 use std::time::Instant;
 

@@ -13,122 +13,122 @@ pub const FILES: [(&str, &str, &[u8]); 24] = [
     (
         "index.html",
         "text/html; charset=utf-8",
-        include_bytes!("../assets/index.html"),
+        include_bytes!("../../assets/index.html"),
     ),
     (
         "style.css",
         "text/css; charset=utf-8",
-        include_bytes!("../assets/style.css"),
+        include_bytes!("../../assets/style.css"),
     ),
     (
         "board.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../assets/board.js"),
+        include_bytes!("../../assets/board.js"),
     ),
     (
         "app.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../assets/app.js"),
+        include_bytes!("../../assets/app.js"),
     ),
     (
         "local.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../assets/local.js"),
+        include_bytes!("../../assets/local.js"),
     ),
     (
         "online.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../assets/online.js"),
+        include_bytes!("../../assets/online.js"),
     ),
     (
         "animate.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../assets/animate.js"),
+        include_bytes!("../../assets/animate.js"),
     ),
     (
         "feel.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../assets/feel.js"),
+        include_bytes!("../../assets/feel.js"),
     ),
     (
         "start.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../assets/start.js"),
+        include_bytes!("../../assets/start.js"),
     ),
     (
         "offline.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../assets/offline.js"),
+        include_bytes!("../../assets/offline.js"),
     ),
     (
         "moves.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../assets/moves.js"),
+        include_bytes!("../../assets/moves.js"),
     ),
     (
         "words.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../assets/words.js"),
+        include_bytes!("../../assets/words.js"),
     ),
     (
         "premove.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../assets/premove.js"),
+        include_bytes!("../../assets/premove.js"),
     ),
     (
         "analysis.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../assets/analysis.js"),
+        include_bytes!("../../assets/analysis.js"),
     ),
     (
         "review.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../assets/review.js"),
+        include_bytes!("../../assets/review.js"),
     ),
     (
         "editor.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../assets/editor.js"),
+        include_bytes!("../../assets/editor.js"),
     ),
     (
         "engine-tools.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../assets/engine-tools.js"),
+        include_bytes!("../../assets/engine-tools.js"),
     ),
     (
         "analysis.css",
         "text/css; charset=utf-8",
-        include_bytes!("../assets/analysis.css"),
+        include_bytes!("../../assets/analysis.css"),
     ),
     (
         "lobby.html",
         "text/html; charset=utf-8",
-        include_bytes!("../assets/lobby.html"),
+        include_bytes!("../../assets/lobby.html"),
     ),
     (
         "lobby.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../assets/lobby.js"),
+        include_bytes!("../../assets/lobby.js"),
     ),
     (
         "favicon.svg",
         "image/svg+xml",
-        include_bytes!("../assets/favicon.svg"),
+        include_bytes!("../../assets/favicon.svg"),
     ),
     (
         "manifest.webmanifest",
         "application/manifest+json",
-        include_bytes!("../assets/manifest.webmanifest"),
+        include_bytes!("../../assets/manifest.webmanifest"),
     ),
     (
         "icon-192.png",
         "image/png",
-        include_bytes!("../assets/icon-192.png"),
+        include_bytes!("../../assets/icon-192.png"),
     ),
     (
         "icon-512.png",
         "image/png",
-        include_bytes!("../assets/icon-512.png"),
+        include_bytes!("../../assets/icon-512.png"),
     ),
 ];
 
@@ -194,7 +194,7 @@ const ENGINE_FILES: [(&str, &str); 4] = [
 const ONLINE_ONLY: [&str; 2] = ["lobby.html", "lobby.js"];
 
 /// The service worker, as written; its `BUILD` line is filled in by [`service_worker`].
-const SW_TEMPLATE: &str = include_str!("../assets/sw.js");
+const SW_TEMPLATE: &str = include_str!("../../assets/sw.js");
 const SW_BUILD_LINE: &str = "const BUILD = { version: \"\", files: [] };";
 
 /// The service worker for these files: its BUILD line names them (relative to `/`) and their

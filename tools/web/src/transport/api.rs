@@ -1,7 +1,7 @@
 //! What every operation shares, whatever the transport and whichever the game (local or
 //! online): its error ([`ApiError`]), the reading of a colour from a form, random bytes.
 
-use crate::pool::PoolError;
+use crate::local::pool::PoolError;
 use damka::core::Color;
 
 /// A request that could not be served, with a message fit for a person.

@@ -1,14 +1,16 @@
-//! The engine's replies, typed: the engine's session writes them ([`EngineReply::to_line`])
-//! and a client reads them ([`parse_reply`]), so both sides share one definition of each
-//! message (`id`, `param`, `wait`, `ready`, `pong`, `info`, `done`, `error`).
+//! The engine's replies, typed: the one formatter of the lines the engine writes, and their
+//! reader for a client. The engine's session writes them ([`EngineReply::to_line`]), built
+//! from the engine's results by [`info`], [`done`], [`info_string`] and [`error`], and a
+//! client reads them ([`parse_reply`]), so both sides share one definition of each message
+//! (`id`, `param`, `wait`, `ready`, `pong`, `info`, `done`, `error`).
 //!
 //! Reading is lenient in what the protocol leaves open: unknown keys are ignored, and an
 //! `info` field that cannot be read is left out rather than refused (a client must not lose a
 //! game over a statistic). A `done` without a move, a `param` without a name and an unknown
 //! reply word are errors.
 
-use super::format::Reply;
-use super::parse::{parse_line, Line, LineError};
+use super::line::{parse_line, Line, LineError, Reply};
+use crate::engine::{MoveText, SearchInfo, SearchOutcome};
 
 /// `id`: who the engine is.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -304,89 +306,66 @@ fn parse_info(line: &Line<'_>) -> HubInfo {
     }
 }
 
+/// `info string="..."`: a message for the user that is neither progress nor an error (a
+/// resource the engine could not have, and what it does instead).
+pub fn info_string(message: &str) -> Reply {
+    let i = HubInfo {
+        string: Some(message.to_string()),
+        ..HubInfo::default()
+    };
+    EngineReply::Info(i).to_reply()
+}
+
+/// `error message="..."`.
+pub fn error(message: &str) -> Reply {
+    EngineReply::Error {
+        message: message.to_string(),
+    }
+    .to_reply()
+}
+
+/// The `info` message of a search report: the score in men (from centi-men), `nps` in
+/// millions, the principal variation in Hub numbers.
+pub fn info_line(i: &SearchInfo) -> HubInfo {
+    HubInfo {
+        depth: Some(i.depth),
+        mean_depth: Some(i.mean_depth),
+        score: Some(f64::from(i.score) / 100.0),
+        nodes: Some(i.nodes),
+        time: Some(i.time),
+        nps: Some(i.nps / 1e6),
+        pv: i.pv.iter().map(|m| m.hub.clone()).collect(),
+        string: None,
+        egtb_hits: i.egtb_hits,
+        multipv: i.multipv,
+        book: i.book,
+    }
+}
+
+/// An `info` line, fields in Scan's order: `depth mean-depth score nodes time nps pv`.
+pub fn info(i: &SearchInfo) -> Reply {
+    EngineReply::Info(info_line(i)).to_reply()
+}
+
+/// `done move=X [ponder=Y]`, or `error message="no legal move"` when there is no move.
+pub fn done(o: &SearchOutcome) -> Reply {
+    match &o.best {
+        Some(MoveText { hub, .. }) => EngineReply::Done {
+            mv: hub.clone(),
+            ponder: o.ponder.as_ref().map(|p| p.hub.clone()),
+        }
+        .to_reply(),
+        None => error("no legal move"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::hub::line::Arg;
 
     fn reply(s: &str) -> EngineReply {
         parse_reply(s).unwrap().unwrap()
-    }
-
-    /// Every reply reads back as itself.
-    fn round_trip(r: EngineReply) {
-        let line = r.to_line();
-        assert_eq!(reply(&line), r, "{line}");
-    }
-
-    #[test]
-    fn replies_read_back_as_written() {
-        round_trip(EngineReply::Id(Id {
-            name: Some("damka".into()),
-            version: Some("0.1.0".into()),
-            author: Some("the damka authors".into()),
-        }));
-        round_trip(EngineReply::Param(ParamDecl {
-            name: "variant".into(),
-            value: Some("russian".into()),
-            kind: Some(ParamKind::Enum(vec!["russian".into(), "turkish".into()])),
-        }));
-        round_trip(EngineReply::Param(ParamDecl {
-            name: "hash".into(),
-            value: Some("64".into()),
-            kind: Some(ParamKind::Int {
-                min: Some(1),
-                max: Some(4096),
-            }),
-        }));
-        round_trip(EngineReply::Param(ParamDecl {
-            name: "book".into(),
-            value: Some("".into()),
-            kind: Some(ParamKind::Other("string".into())),
-        }));
-        for r in [EngineReply::Wait, EngineReply::Ready, EngineReply::Pong] {
-            round_trip(r);
-        }
-        round_trip(EngineReply::Info(HubInfo {
-            depth: Some(7),
-            mean_depth: Some(8.3),
-            score: Some(-0.31),
-            nodes: Some(123_456),
-            time: Some(0.5),
-            nps: Some(0.25),
-            pv: vec!["10-14".into(), "23x5x10x14".into()],
-            string: None,
-            egtb_hits: None,
-            multipv: None,
-            book: false,
-        }));
-        round_trip(EngineReply::Info(HubInfo {
-            depth: Some(9),
-            pv: vec!["1-5".into()],
-            egtb_hits: Some(42),
-            ..Default::default()
-        }));
-        round_trip(EngineReply::Info(HubInfo {
-            depth: Some(3),
-            pv: vec!["9-13".into()],
-            multipv: Some(3),
-            book: true,
-            ..Default::default()
-        }));
-        round_trip(EngineReply::Info(HubInfo {
-            string: Some("threads: 256 asked, 3 started".into()),
-            ..Default::default()
-        }));
-        round_trip(EngineReply::Done {
-            mv: "14x5x10".into(),
-            ponder: Some("1-6".into()),
-        });
-        round_trip(EngineReply::Done {
-            mv: "9-13".into(),
-            ponder: None,
-        });
-        round_trip(EngineReply::Error {
-            message: "no legal move".into(),
-        });
     }
 
     #[test]
@@ -455,5 +434,123 @@ mod tests {
             parse_reply("done ponder=1").unwrap_err().to_string(),
             "done needs move"
         );
+    }
+
+    fn mv(h: &str) -> MoveText {
+        MoveText {
+            hub: h.into(),
+            algebraic: String::new(),
+        }
+    }
+
+    #[test]
+    fn strips_what_a_client_cannot_read() {
+        let r = error("bad \"x=y\"\nline\ttab");
+        assert_eq!(r.as_str(), "error message=\"bad 'x:y' line tab\"");
+        let l = parse_line(r.as_str()).unwrap().unwrap();
+        assert_eq!(l.value("message"), Some("bad 'x:y' line tab"));
+    }
+
+    #[test]
+    fn scores_in_men() {
+        let men = |score| {
+            let i = SearchInfo {
+                depth: 1,
+                mean_depth: 1.0,
+                score,
+                nodes: 1,
+                time: 0.0,
+                nps: 0.0,
+                pv: vec![],
+                egtb_hits: None,
+                multipv: None,
+                book: false,
+            };
+            let line = info(&i).into_string();
+            let l = parse_line(&line).unwrap().unwrap();
+            l.value("score").unwrap().to_string()
+        };
+        assert_eq!(men(0), "0.00");
+        assert_eq!(men(5), "0.05");
+        assert_eq!(men(-5), "-0.05");
+        assert_eq!(men(-125), "-1.25");
+        assert_eq!(men(9995), "99.95");
+        assert_eq!(men(-9990), "-99.90");
+        // Every score a search can give prints as its centi-men exactly.
+        for s in -10_001..=10_001 {
+            let t = men(s);
+            let sign = if s < 0 { "-" } else { "" };
+            let a = s.unsigned_abs();
+            assert_eq!(t, format!("{sign}{}.{:02}", a / 100, a % 100));
+        }
+    }
+
+    #[test]
+    fn info_in_scan_order() {
+        let i = SearchInfo {
+            depth: 7,
+            mean_depth: 8.3,
+            score: -31,
+            nodes: 123456,
+            time: 0.5,
+            nps: 246912.0,
+            pv: vec![mv("10-14"), mv("23x5x10x14")],
+            egtb_hits: None,
+            multipv: None,
+            book: false,
+        };
+        let s = info(&i).into_string();
+        assert_eq!(
+            s,
+            "info depth=7 mean-depth=8.3 score=-0.31 nodes=123456 time=0.500 nps=0.25 pv=\"10-14 23x5x10x14\""
+        );
+        let l = parse_line(&s).unwrap().unwrap();
+        let keys: Vec<&str> = l
+            .args
+            .iter()
+            .map(|a| match a {
+                Arg::Pair(k, _) => *k,
+                Arg::Flag(f) => panic!("bare flag {f}"),
+            })
+            .collect();
+        assert_eq!(
+            keys,
+            ["depth", "mean-depth", "score", "nodes", "time", "nps", "pv"]
+        );
+        let no_pv = SearchInfo {
+            pv: vec![],
+            ..i.clone()
+        };
+        assert!(!info(&no_pv).as_str().contains("pv"));
+        let hits = SearchInfo {
+            egtb_hits: Some(42),
+            ..i.clone()
+        };
+        assert!(info(&hits).as_str().ends_with(" egtb-hits=42"));
+        // The extensions come last, and only when asked for.
+        let ranked = SearchInfo {
+            multipv: Some(2),
+            book: true,
+            ..i
+        };
+        assert!(info(&ranked)
+            .as_str()
+            .ends_with(" pv=\"10-14 23x5x10x14\" multipv=2 book=yes"));
+    }
+
+    #[test]
+    fn done_lines() {
+        let mut o = SearchOutcome {
+            best: Some(mv("14x5x10")),
+            ponder: None,
+            score: 0,
+            depth: 1,
+            nodes: 1,
+        };
+        assert_eq!(done(&o).as_str(), "done move=14x5x10");
+        o.ponder = Some(mv("1-6"));
+        assert_eq!(done(&o).as_str(), "done move=14x5x10 ponder=1-6");
+        o.best = None;
+        assert_eq!(done(&o).as_str(), "error message=\"no legal move\"");
     }
 }

@@ -54,7 +54,7 @@ pub struct PoolRequest {
     pub clock: Option<[f64; 2]>,
     /// Strength level ([`SKILL_LEVELS`]).
     pub skill: u8,
-    /// Who asked (the address group of [`crate::guard::group`]; `None`: unknown), for the
+    /// Who asked (the address group of [`crate::transport::guard::group`]; `None`: unknown), for the
     /// queue's fairness.
     pub client: Option<IpAddr>,
     /// Set when the answer is no longer wanted (its game changed): the search is dropped from
@@ -63,6 +63,22 @@ pub struct PoolRequest {
     /// Analysis: this many best lines (1 to [`MAX_ANALYSIS_LINES`]), searched as analysis (a
     /// single legal move searched too); 0: a move to play.
     pub lines: u32,
+}
+
+impl PoolRequest {
+    /// A move to play in `game` at full strength within `movetime` seconds, without a clock,
+    /// for a client not told apart, that nothing cancels.
+    pub fn new(game: AnyGame, movetime: f64) -> PoolRequest {
+        PoolRequest {
+            game,
+            movetime,
+            clock: None,
+            skill: FULL_SKILL,
+            client: None,
+            cancel: None,
+            lines: 0,
+        }
+    }
 }
 
 /// Most lines an analysis asks for.
@@ -414,15 +430,7 @@ mod tests {
         for m in moves {
             game.play_text(m).unwrap();
         }
-        PoolRequest {
-            game: PerGame::Russian(game),
-            movetime: 0.05,
-            clock: None,
-            skill: FULL_SKILL,
-            client: None,
-            cancel: None,
-            lines: 0,
-        }
+        PoolRequest::new(PerGame::Russian(game), 0.05)
     }
 
     /// The start position: a search that takes all the time it is given.
@@ -469,15 +477,7 @@ mod tests {
     #[tokio::test]
     async fn switching_game_keeps_each_games_session() {
         let pool = Pool::new(1, 1, 4);
-        let turkish = PoolRequest {
-            game: PerGame::Turkish(Game::from_start()),
-            movetime: 0.05,
-            clock: None,
-            skill: FULL_SKILL,
-            client: None,
-            cancel: None,
-            lines: 0,
-        };
+        let turkish = PoolRequest::new(PerGame::Turkish(Game::from_start()), 0.05);
         for _ in 0..2 {
             assert!(pool.search(request("W:Wc3:Bd4,f6", &[])).await.is_ok());
             assert!(pool.search(turkish.clone()).await.is_ok());

@@ -2,8 +2,8 @@
 //! (the WebSocket connections of the page) hear about every change on. Games are held in
 //! memory, the least recently used dropped beyond a fixed number.
 
-use crate::clock::{status_with, Clocks, Ending, TimeControl};
 use crate::game::{MoveView, PageGame, PlayedMove, Status};
+use crate::online::clock::{status_with, Clocks, Ending, TimeControl};
 use damka::core::Color;
 use serde::Serialize;
 use std::collections::hash_map::RandomState;
@@ -73,7 +73,7 @@ pub struct Entry {
     /// The address of the client that started it (`None`: unknown), whose quota it counts in
     /// (see [`Store::insert`]).
     pub owner: Option<IpAddr>,
-    /// The [`crate::room::token_hash`] of the secret the browser that started it holds: only
+    /// The [`crate::online::room::token_hash`] of the secret the browser that started it holds: only
     /// it may move or take back (`None`: a game anyone with its id may play, as before).
     pub token: Option<String>,
     /// The clocks, in a game played with them.
@@ -96,7 +96,7 @@ pub struct Entry {
 }
 
 /// What the page draws any game's board from, whoever plays it (the local games here, the
-/// online rooms in [`crate::room`]).
+/// online rooms in [`crate::online::room`]).
 #[derive(Clone, Debug, Serialize)]
 pub struct BoardView {
     /// `russian` or `turkish`.
@@ -131,6 +131,7 @@ pub struct Squares {
 impl BoardView {
     /// The view of `game` as the rules leave it.
     pub fn of(game: &PageGame) -> BoardView {
+        let game = game.view();
         BoardView {
             variant: game.variant().name(),
             side: color_name(game.side_to_move()),
@@ -263,7 +264,7 @@ impl Entry {
 
     /// When the running clock reaches zero and in how many milliseconds, if a flag timer is
     /// wanted for it: none is armed that fires by then. A timer that fires early arms the next
-    /// (see [`crate::service`]), and each side's zero only moves later as the game goes on,
+    /// (see [`crate::local::service`]), and each side's zero only moves later as the game goes on,
     /// so a game has at most a few timers pending however fast its moves come.
     pub fn arm(&mut self) -> Option<(Instant, i64)> {
         let now = Instant::now();
@@ -311,9 +312,9 @@ impl Entry {
     pub fn owned_by(&self, token: Option<&str>) -> bool {
         match &self.token {
             None => true,
-            Some(hash) => {
-                token.is_some_and(|t| crate::api::same_token(hash, &crate::api::token_hash(t)))
-            }
+            Some(hash) => token.is_some_and(|t| {
+                crate::transport::api::same_token(hash, &crate::transport::api::token_hash(t))
+            }),
         }
     }
 
@@ -363,7 +364,7 @@ impl Entry {
 /// share, whatever the number of addresses that filled the store), else one of the
 /// newcomer's own. `None`: every game is its owner's only one, and the newcomer has one.
 fn victim(games: &HashMap<String, Entry>, entry: &Entry, now: Instant) -> Option<String> {
-    let key = |e: &Entry| e.owner.map(crate::guard::group);
+    let key = |e: &Entry| e.owner.map(crate::transport::guard::group);
     let mut held: HashMap<Option<IpAddr>, usize> = HashMap::new();
     for e in games.values() {
         *held.entry(key(e)).or_default() += 1;

@@ -4,9 +4,9 @@
 //! server's game it belongs to. Each asker searches within its share of the engine
 //! ([`App::engine_share`]): one position at a time, queued fairly with everyone else's.
 
-use crate::api::ApiError;
 use crate::app::App;
-use crate::pool::{PoolRequest, FULL_SKILL, MAX_ANALYSIS_LINES};
+use crate::local::pool::{PoolRequest, MAX_ANALYSIS_LINES};
+use crate::transport::api::ApiError;
 use damka::core::{Color, Variant};
 use damka::review::{rules_score, DEFAULT_REVIEW_MOVETIME, MAX_REVIEW_PLIES};
 use damka_page::review::{ReviewRequest, ReviewView, VerdictIn};
@@ -285,12 +285,9 @@ fn request(
     cancel: Option<Arc<AtomicBool>>,
 ) -> PoolRequest {
     PoolRequest {
-        game: game.typed().clone(),
-        movetime,
-        clock: None,
-        skill: FULL_SKILL,
-        client: client.map(crate::guard::group),
+        client: client.map(crate::transport::guard::group),
         cancel,
         lines,
+        ..PoolRequest::new(game.typed().clone(), movetime)
     }
 }

@@ -1,5 +1,6 @@
-//! Engine command lines: `--engine "new=target/release/damka hub"` split into a program and
-//! its arguments, and a command written back so that it splits the same way.
+//! Command lines written as one string (the match tool's `--engine "new=target/release/damka
+//! hub"`, the commands the docs show): split into a program and its arguments as a shell
+//! would (quotes, no escapes), and words written back so that they split the same way.
 
 /// Splits a command line into words, honouring single and double quotes (no escapes), so
 /// `--engine "new=target/release/damka hub"` works.

@@ -5,12 +5,12 @@
 //! game or online room at a time; in a room its seat (player or spectator) is fixed when it
 //! enters, so no later message can move for a seat it does not hold.
 
-use crate::analysis::{self, PositionAsk};
-use crate::api::ApiError;
 use crate::app::App;
-use crate::guard::Client;
+use crate::local::analysis::{self, PositionAsk};
+use crate::local::service::{Hint, MoveRequest, NewGame};
 use crate::online::{NewRoom, Seat};
-use crate::service::{Hint, MoveRequest, NewGame};
+use crate::transport::api::ApiError;
+use crate::transport::guard::Client;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
@@ -31,7 +31,7 @@ pub const OUT_QUEUE: usize = 64;
 pub const MAX_QUEUED_BYTES: usize = 1024 * 1024;
 
 /// How often the server pings a connection (browsers answer by themselves), so that a page
-/// that reads and answers is never idle in the sense of [`crate::guard::NetLimits`].
+/// that reads and answers is never idle in the sense of [`crate::transport::guard::NetLimits`].
 pub const PING_EVERY: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// The writer's queue of one connection, counted in bytes; a connection whose queue

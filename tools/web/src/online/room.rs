@@ -3,11 +3,11 @@
 //! move. Pure state: the caller passes the time (`Instant`), so every rule here is tested
 //! without waiting; [`crate::online`] holds the rooms, sends their changes and saves them.
 
-pub use crate::api::{same_token, token_hash};
-use crate::clock::{status_with, time_left};
-pub use crate::clock::{Ending, TimeControl};
 use crate::game::{PageGame, Status};
-use crate::store::{color_name, BoardView};
+use crate::local::store::{color_name, BoardView};
+use crate::online::clock::{status_with, time_left};
+pub use crate::online::clock::{Ending, TimeControl};
+pub use crate::transport::api::{same_token, token_hash};
 use damka::core::Color;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -283,23 +283,26 @@ impl Room {
     pub fn flag(&mut self, now: Instant) -> bool {
         if let (Some(left), Some(side)) = (self.first_move_left(now), self.running()) {
             if left <= 0 {
-                self.remaining = self.clocks(now);
-                self.ending = Some(Ending::Aborted(side));
-                self.turn_start = None;
-                self.draw_offer = None;
+                self.end(Ending::Aborted(side), now);
                 return true;
             }
         }
         match self.running() {
             Some(side) if self.clocks(now)[side.index()] <= 0 => {
-                self.remaining = self.clocks(now);
-                self.ending = Some(Ending::Time(side));
-                self.turn_start = None;
-                self.draw_offer = None;
+                self.end(Ending::Time(side), now);
                 true
             }
             _ => false,
         }
+    }
+
+    /// Ends the game by `ending` (outside the rules): the clocks stop where they are now and
+    /// an open draw offer lapses.
+    fn end(&mut self, ending: Ending, now: Instant) {
+        self.remaining = self.clocks(now);
+        self.ending = Some(ending);
+        self.turn_start = None;
+        self.draw_offer = None;
     }
 
     /// Stops the clocks where they are now (before a save at shutdown, or at the game's end):
@@ -380,10 +383,7 @@ impl Room {
         if self.is_over() {
             return Err("the game is over".into());
         }
-        self.settle_clocks(now);
-        self.ending = Some(Ending::Resigned(color));
-        self.turn_start = None;
-        self.draw_offer = None;
+        self.end(Ending::Resigned(color), now);
         Ok(())
     }
 
@@ -399,10 +399,7 @@ impl Room {
         match self.draw_offer {
             Some(c) if c == color => Err("your draw offer stands already".into()),
             Some(_) => {
-                self.settle_clocks(now);
-                self.ending = Some(Ending::Agreed);
-                self.turn_start = None;
-                self.draw_offer = None;
+                self.end(Ending::Agreed, now);
                 Ok(true)
             }
             None => {
@@ -433,10 +430,7 @@ impl Room {
         if self.game.ply() > 0 {
             return Err("a game can be aborted only before its first move; resign instead".into());
         }
-        self.settle_clocks(now);
-        self.ending = Some(Ending::AbortedBy(color));
-        self.turn_start = None;
-        self.draw_offer = None;
+        self.end(Ending::AbortedBy(color), now);
         Ok(())
     }
 
@@ -574,8 +568,13 @@ impl Room {
     }
 }
 
-/// Plays a move given by its squares (preferred) or its text.
-fn play_on(game: &mut PageGame, path: Option<&[String]>, text: Option<&str>) -> Result<(), String> {
+/// Plays a move given by its squares (preferred) or its text, as a page sends it (a local
+/// game's move reads the same way).
+pub(crate) fn play_on(
+    game: &mut PageGame,
+    path: Option<&[String]>,
+    text: Option<&str>,
+) -> Result<(), String> {
     match (path, text) {
         (Some(p), _) => game.play_path(p),
         (None, Some(t)) => game.play_text(t),

@@ -1,12 +1,99 @@
-//! Reading Hub lines: `command key=value key="quoted value" flag ...`.
+//! The text of Hub lines, both ways: reading capped byte lines from the input, splitting a
+//! line into its command and arguments, and writing one. Everything above this file handles
+//! typed commands and replies; the text is read and written only here.
 //!
-//! Reading is lenient (the protocol asks for it): any run of ASCII whitespace separates
+//! Input is read as bytes rather than `String`s because input that is not UTF-8 must get an
+//! error reply, not end the session (`BufRead::lines` would fail on it), and with a cap
+//! because a client that sends a line without end must not make the engine grow its buffer
+//! without limit.
+//!
+//! Splitting is lenient (the protocol asks for it): any run of ASCII whitespace separates
 //! arguments, a value is quoted only when it must be, and the meaning of arguments is left to
 //! [`super::command`]. Only what cannot be split at all is an error here: an unterminated
 //! quote, text glued to a closing quote, an argument with an empty key, a line that starts
 //! with an argument instead of a command.
+//!
+//! Writing: an engine's replies ([`Reply`]) are written strictly: pydraughts splits every
+//! argument at `=` and expects exactly a key and a value, so every argument is `key=value`, a
+//! value never holds `=` or `"`, and only values with spaces (or empty ones) are quoted. A
+//! client's commands ([`Request`]) follow the protocol's own rule, with bare flags
+//! (`go think`) and `=` allowed in a quoted value.
 
+use crossbeam_channel::Sender;
 use std::fmt;
+use std::io::{self, BufRead};
+
+/// The longest line kept, in bytes. A `pos` line of a 300-move game is under 5 KB; anything
+/// longer than this is an error.
+pub const MAX_LINE: usize = 256 * 1024;
+
+/// One unit of input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// A line without its end-of-line bytes.
+    Line(Vec<u8>),
+    /// A line longer than [`MAX_LINE`]; its length in bytes. Its text is dropped.
+    TooLong(usize),
+    /// End of input (or a read error: either way the client is gone).
+    Eof,
+}
+
+/// Reads one line of at most `max` bytes. Returns `None` at end of input. A final line
+/// without a newline still counts as a line.
+pub fn read_line_capped<R: BufRead + ?Sized>(r: &mut R, max: usize) -> io::Result<Option<Input>> {
+    let mut buf = Vec::new();
+    let mut len = 0usize;
+    let mut saw_any = false;
+    loop {
+        let chunk = match r.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            if !saw_any {
+                return Ok(None);
+            }
+            break;
+        }
+        saw_any = true;
+        let (part, found_eol) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], true),
+            None => (chunk, false),
+        };
+        len += part.len();
+        if len <= max {
+            buf.extend_from_slice(part);
+        }
+        let used = part.len() + usize::from(found_eol);
+        r.consume(used);
+        if found_eol {
+            break;
+        }
+    }
+    if len > max {
+        return Ok(Some(Input::TooLong(len)));
+    }
+    if buf.last() == Some(&b'\r') {
+        buf.pop();
+    }
+    Ok(Some(Input::Line(buf)))
+}
+
+/// Reads lines until end of input or until nobody listens, sending each to `tx`; ends with
+/// [`Input::Eof`].
+pub fn read_loop<R: BufRead>(mut reader: R, tx: Sender<Input>) {
+    loop {
+        let input = match read_line_capped(&mut reader, MAX_LINE) {
+            Ok(Some(i)) => i,
+            Ok(None) | Err(_) => Input::Eof,
+        };
+        let eof = input == Input::Eof;
+        if tx.send(input).is_err() || eof {
+            return;
+        }
+    }
+}
 
 /// One argument of a line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -236,9 +323,146 @@ impl<'a> Tokens<'a> {
     }
 }
 
+/// A reply line under construction (engine to client).
+#[derive(Clone, Debug)]
+pub struct Reply {
+    text: String,
+}
+
+impl Reply {
+    /// Starts a line with its command word.
+    pub fn new(command: &str) -> Reply {
+        Reply {
+            text: word(command),
+        }
+    }
+
+    /// Appends `key=value`, quoting the value when it is empty or holds whitespace. Characters
+    /// a client could not read back (`=`, `"`, control characters) are replaced.
+    pub fn arg(mut self, key: &str, value: impl std::fmt::Display) -> Reply {
+        push_arg(&mut self.text, key, &value.to_string(), false);
+        self
+    }
+
+    /// The finished line, without its newline.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The finished line, without its newline.
+    pub fn into_string(self) -> String {
+        self.text
+    }
+}
+
+/// A command line under construction (client to engine), written by the protocol's rule for
+/// every line: a value is quoted when it is empty or holds a space or `=`. There are no
+/// escapes, so `"` and control characters are replaced as in [`Reply`]; `=` is kept.
+#[derive(Clone, Debug)]
+pub struct Request {
+    text: String,
+}
+
+impl Request {
+    /// Starts a line with its command word.
+    pub fn new(command: &str) -> Request {
+        Request {
+            text: word(command),
+        }
+    }
+
+    /// Appends `key=value`.
+    pub fn arg(mut self, key: &str, value: impl std::fmt::Display) -> Request {
+        push_arg(&mut self.text, key, &value.to_string(), true);
+        self
+    }
+
+    /// Appends a bare word (`go think`, `pos start`, `level infinite`).
+    pub fn flag(mut self, flag: &str) -> Request {
+        self.text.push(' ');
+        self.text.push_str(&word(flag));
+        self
+    }
+
+    /// The finished line, without its newline.
+    pub fn into_string(self) -> String {
+        self.text
+    }
+}
+
+/// A command word or key: cleaned, with no space inside.
+fn word(s: &str) -> String {
+    clean(s, false).replace(' ', "-")
+}
+
+/// Appends ` key=value` to `text`, the value cleaned and quoted when it must be: when empty or
+/// holding a space, and (`keep_eq`, a client's line) when holding `=`.
+fn push_arg(text: &mut String, key: &str, value: &str, keep_eq: bool) {
+    let value = clean(value, keep_eq);
+    text.push(' ');
+    text.push_str(&word(key));
+    text.push('=');
+    if value.is_empty() || value.contains(' ') || value.contains('=') {
+        text.push('"');
+        text.push_str(&value);
+        text.push('"');
+    } else {
+        text.push_str(&value);
+    }
+}
+
+/// Makes a value writable: `=` becomes `:` (unless `keep_eq`), `"` becomes `'`, any
+/// whitespace or control character becomes one space, and spaces at the ends are dropped.
+fn clean(s: &str, keep_eq: bool) -> String {
+    let mapped: String = s
+        .chars()
+        .map(|c| match c {
+            '=' if !keep_eq => ':',
+            '"' => '\'',
+            c if c.is_whitespace() || c.is_control() => ' ',
+            c => c,
+        })
+        .collect();
+    mapped.trim().to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn all(data: &[u8], max: usize) -> Vec<Input> {
+        // A tiny buffer makes lines span several `fill_buf` calls.
+        let mut r = io::BufReader::with_capacity(3, data);
+        let mut out = Vec::new();
+        while let Some(i) = read_line_capped(&mut r, max).unwrap() {
+            out.push(i);
+        }
+        out
+    }
+
+    #[test]
+    fn splits_lines_and_keeps_bytes() {
+        assert_eq!(
+            all(b"ping\r\n\nab\xffc\nlast", 100),
+            vec![
+                Input::Line(b"ping".to_vec()),
+                Input::Line(vec![]),
+                Input::Line(b"ab\xffc".to_vec()),
+                Input::Line(b"last".to_vec()),
+            ]
+        );
+    }
+
+    #[test]
+    fn caps_long_lines_and_goes_on() {
+        let mut data = vec![b'x'; 50];
+        data.extend_from_slice(b"\nping\n");
+        assert_eq!(
+            all(&data, 10),
+            vec![Input::TooLong(50), Input::Line(b"ping".to_vec())]
+        );
+        assert_eq!(all(&data[..50], 50), vec![Input::Line(vec![b'x'; 50])]);
+    }
 
     #[test]
     fn splits_commands_pairs_quotes_and_flags() {
@@ -304,5 +528,14 @@ mod tests {
         assert_eq!(l.command, "привет");
         assert_eq!(l.value("ключ"), Some("значение"));
         assert_eq!(l.args[1], Arg::Flag("\"ä"));
+    }
+
+    #[test]
+    fn quotes_only_when_needed() {
+        let r = Reply::new("id")
+            .arg("name", "damka")
+            .arg("author", "two words")
+            .arg("empty", "");
+        assert_eq!(r.as_str(), "id name=damka author=\"two words\" empty=\"\"");
     }
 }

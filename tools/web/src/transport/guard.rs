@@ -32,7 +32,7 @@ pub struct NetLimits {
     /// slowly they trickle in.
     pub header_timeout: Duration,
     /// How long a connection may send nothing once it has been answered (a WebSocket page
-    /// answers the server's pings, sent every [`crate::ws::PING_EVERY`]).
+    /// answers the server's pings, sent every [`crate::transport::ws::PING_EVERY`]).
     pub idle_timeout: Duration,
     /// How long a write may stay blocked (the client reads nothing) before the connection is
     /// given up, whatever the client goes on sending: reads do not extend it.

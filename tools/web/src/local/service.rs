@@ -1,14 +1,15 @@
 //! What the server does with local games, whatever the transport: start a game, play a move,
-//! take one back, ask the engine for its move or a hint. HTTP ([`crate::http`]) and WebSocket ([`crate::ws`])
+//! take one back, ask the engine for its move or a hint. HTTP ([`crate::transport::http`]) and WebSocket ([`crate::transport::ws`])
 //! both call these, so both speak the same requests and errors.
 
-use crate::api::{parse_color, ApiError};
 use crate::app::{App, EngineDone};
-use crate::clock::TimeControl;
 use crate::game::{MoveView, PageGame};
+use crate::local::pool::{PoolError, PoolRequest, SearchReply, FULL_SKILL, SKILL_LEVELS};
+use crate::local::store::{Entry, GameView, Opponent, Setup};
+use crate::online::clock::TimeControl;
+use crate::online::room::play_on;
 use crate::online::{seconds, MAX_INCREMENT, TIME_RANGE};
-use crate::pool::{PoolError, PoolRequest, SearchReply, FULL_SKILL, SKILL_LEVELS};
-use crate::store::{Entry, GameView, Opponent, Setup};
+use crate::transport::api::{parse_color, ApiError};
 use damka::core::{Color, Variant};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::AtomicBool;
@@ -145,7 +146,7 @@ fn engine_request(e: &Entry, now: Instant, cancel: Arc<AtomicBool>) -> PoolReque
             [left as f64 / 1000.0, c.control.inc_ms as f64 / 1000.0]
         }),
         skill: e.setup.skill,
-        client: e.owner.map(crate::guard::group),
+        client: e.owner.map(crate::transport::guard::group),
         cancel: Some(cancel),
         lines: 0,
     }
@@ -169,7 +170,7 @@ enum Start {
     Searching(
         oneshot::Receiver<Result<SearchReply, PoolError>>,
         u64,
-        crate::guard::Share,
+        crate::transport::guard::Share,
     ),
 }
 
@@ -328,7 +329,7 @@ impl App {
         let mut entry = Entry::new(game, setup);
         entry.owner = owner;
         let token = crate::online::random_hex::<16>()?;
-        entry.token = Some(crate::api::token_hash(&token));
+        entry.token = Some(crate::transport::api::token_hash(&token));
         let id = self.store.insert(entry).map_err(ApiError::Limit)?;
         let saved = self.store.with(&id, |e| self.save_game(&id, e));
         if let Some(Err(m)) = saved {
@@ -362,19 +363,15 @@ impl App {
                 return Err(ApiError::Bad(NOT_OWNER.into()));
             }
             if e.ending.is_some() {
-                let status = crate::clock::status_with(&e.game, e.ending);
+                let status = crate::online::clock::status_with(&e.game, e.ending);
                 return Err(ApiError::Bad(format!("the game is over: {}", status.text)));
             }
             if e.thinking || e.engine_to_move() {
                 return Err(ApiError::Bad("it is the engine's turn".into()));
             }
             let mover = e.game.side_to_move();
-            match (&req.path, &req.text) {
-                (Some(p), _) => e.game.play_path(p),
-                (None, Some(t)) => e.game.play_text(t),
-                (None, None) => Err("a move needs \"move\" or \"path\"".into()),
-            }
-            .map_err(ApiError::Bad)?;
+            play_on(&mut e.game, req.path.as_deref(), req.text.as_deref())
+                .map_err(ApiError::Bad)?;
             e.clock_moved(mover, Instant::now());
             e.notice = None;
             Ok(e.changed(id))
@@ -511,7 +508,7 @@ impl App {
             movetime,
             clock: None,
             skill: FULL_SKILL,
-            client: client.map(crate::guard::group),
+            client: client.map(crate::transport::guard::group),
             cancel: None,
             lines: 0,
         };

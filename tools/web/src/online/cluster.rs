@@ -110,7 +110,7 @@ impl Cluster {
     /// Joins the site whose database is at `url`: starts listening for this node's requests
     /// and sets `db`'s saves to guard the lease and notify the other nodes.
     pub fn join(url: &str, db: &mut Db) -> Result<Arc<Cluster>, String> {
-        let bytes = crate::api::random_bytes::<6>().map_err(|e| e.to_string())?;
+        let bytes = crate::transport::api::random_bytes::<6>().map_err(|e| e.to_string())?;
         let node: String = std::iter::once("n".to_string())
             .chain(bytes.iter().map(|b| format!("{b:02x}")))
             .collect();

@@ -6,14 +6,12 @@
 //! waits on both and is the only one that writes. So `stop`, `ponder-hit` and `ping` are
 //! handled while a search runs, and output lines never interleave.
 
-use super::answer;
-use super::client_params::{check_option_value, client_param, is_client_param, ClientParam};
 use super::command::{parse_command, Command, PosSource};
-use super::format::Reply;
-use super::numbering::Numbering;
-use super::parse::{shorten, shorten_to};
-use super::reader::{read_loop, Input};
-use super::reply::{EngineReply, Id, ParamDecl, ParamKind};
+use super::line::{read_loop, shorten, shorten_to, Input, Reply, MAX_LINE};
+use super::params::{
+    bad_move_message, check_option_value, client_param, is_client_param, ClientParam, Numbering,
+};
+use super::reply::{self, EngineReply, Id, ParamDecl, ParamKind};
 use super::{Backend, SearchRequest};
 use crate::core::Variant;
 use crate::dispatch::{dispatch, GameTask};
@@ -173,7 +171,7 @@ impl<B: Backend, W: Write> Session<B, W> {
     }
 
     fn send_error(&mut self, message: &str) -> io::Result<()> {
-        self.send(answer::error(message))
+        self.send(reply::error(message))
     }
 
     fn run(&mut self, input: &Receiver<Input>) -> io::Result<()> {
@@ -215,7 +213,7 @@ impl<B: Backend, W: Write> Session<B, W> {
     /// [`Session::pump`] once `done` is out. Returns `false` after `quit`.
     pub fn feed(&mut self, line: &[u8]) -> io::Result<bool> {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if line.len() > super::reader::MAX_LINE {
+        if line.len() > MAX_LINE {
             self.send_error(&format!("line too long ({} bytes)", line.len()))?;
             return Ok(true);
         }
@@ -323,7 +321,7 @@ impl<B: Backend, W: Write> Session<B, W> {
         match e {
             Some(SearchEvent::Info(mut i)) => {
                 i.pv = i.pv.iter().map(|m| self.to_client(m)).collect();
-                self.send(answer::info(&i))
+                self.send(reply::info(&i))
             }
             Some(SearchEvent::Done(mut o)) => {
                 self.search = None;
@@ -331,7 +329,7 @@ impl<B: Backend, W: Write> Session<B, W> {
                 self.send_notices()?;
                 o.best = o.best.as_ref().map(|m| self.to_client(m));
                 o.ponder = o.ponder.as_ref().map(|m| self.to_client(m));
-                self.send(answer::done(&o))
+                self.send(reply::done(&o))
             }
             None => {
                 self.search = None;
@@ -370,7 +368,7 @@ impl<B: Backend, W: Write> Session<B, W> {
     /// Sends the engine's notices (resources asked for but not granted) as `info string=...`.
     fn send_notices(&mut self) -> io::Result<()> {
         for notice in self.backend.take_notices() {
-            self.send(answer::info_string(&notice))?;
+            self.send(reply::info_string(&notice))?;
         }
         Ok(())
     }
@@ -479,7 +477,7 @@ impl<B: Backend, W: Write> Session<B, W> {
         let EngineError::BadMove { index, message } = &e else {
             return self.send_error(&engine_error_message(&e));
         };
-        let m = super::numbering::bad_move_message(
+        let m = bad_move_message(
             self.numbering,
             variant,
             (&text, moves),

@@ -2,13 +2,13 @@
 //! bytes and parsed here, so a malformed or oversized body gets the same JSON error as any
 //! other bad request: `{"error": "..."}` with a 4xx status.
 
-use crate::api::ApiError;
 use crate::app::App;
-use crate::assets;
-use crate::guard::Client;
+use crate::local::service::{MoveRequest, NewGame, MOVETIME_RANGE};
 use crate::online::NewRoom;
-use crate::service::{MoveRequest, NewGame, MOVETIME_RANGE};
-use crate::ws;
+use crate::transport::api::ApiError;
+use crate::transport::assets;
+use crate::transport::guard::Client;
+use crate::transport::ws;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, FromRequest, Path, Request, State};
 use axum::http::{header, StatusCode};
@@ -127,7 +127,7 @@ async fn info(State(app): State<Arc<App>>) -> Response {
         "name": "damka-web",
         "version": env!("CARGO_PKG_VERSION"),
         "variants": ["russian", "turkish"],
-        "skill_levels": crate::pool::SKILL_LEVELS.collect::<Vec<_>>(),
+        "skill_levels": crate::local::pool::SKILL_LEVELS.collect::<Vec<_>>(),
         "skill_option": true,
         "movetime_range": [MOVETIME_RANGE.0, MOVETIME_RANGE.1],
         "threads": app.pool.threads(),

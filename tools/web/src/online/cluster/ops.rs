@@ -4,10 +4,10 @@
 //! this node's leases and takes the rooms of nodes that died.
 
 use super::{ignored, Inbound, TICK};
-use crate::api::ApiError;
 use crate::app::App;
+use crate::online::room::{Role, Room, Tally};
 use crate::online::{Entered, Lobby, RoomSummary, Seat, Visitor};
-use crate::room::{Role, Room, Tally};
+use crate::transport::api::ApiError;
 use damka::core::Color;
 use serde_json::{json, Value};
 use std::collections::HashSet;
@@ -43,7 +43,7 @@ fn error_of(v: &Value) -> ApiError {
 
 fn role_json(role: Role) -> Value {
     match role {
-        Role::Player(c) => json!({"color": crate::store::color_name(c)}),
+        Role::Player(c) => json!({"color": crate::local::store::color_name(c)}),
         Role::Spectator(n) => json!({"spectator": n}),
     }
 }

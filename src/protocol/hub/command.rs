@@ -1,8 +1,12 @@
-//! Typed Hub commands from split lines. Unknown keys are ignored (the protocol asks for
-//! lenient reading); a known key with a missing or unreadable value is an error, and so is an
-//! unknown command.
+//! Typed Hub commands, both ways: read from a split line by the engine ([`parse_command`]),
+//! written as the line a GUI sends by a client ([`Command::to_line`], the match tool), so that
+//! both sides share one definition of each command. What is written reads back as the same
+//! command (times to the millisecond).
+//!
+//! Reading: unknown keys are ignored (the protocol asks for lenient reading); a known key with
+//! a missing or unreadable value is an error, and so is an unknown command.
 
-use super::parse::{parse_line, shorten, Line, LineError, SyntaxError};
+use super::line::{parse_line, shorten, Line, LineError, Request, SyntaxError};
 use crate::engine::{GoMode, Limits};
 use std::fmt;
 
@@ -323,6 +327,64 @@ fn parse_go(line: &Line<'_>) -> Result<GoMode, CommandError> {
     }
     // `go` alone is read as `go think`, the only mode every client uses.
     Ok(mode.unwrap_or(GoMode::Think))
+}
+
+impl Command {
+    /// The line as a client writes it, without its newline.
+    pub fn to_line(&self) -> String {
+        let r = match self {
+            Command::Hub => Request::new("hub"),
+            Command::SetParam { name, value } => Request::new("set-param")
+                .arg("name", name)
+                .arg("value", value),
+            Command::Init => Request::new("init"),
+            Command::NewGame => Request::new("new-game"),
+            Command::Pos { source, moves } => {
+                let r = match source {
+                    PosSource::Start => Request::new("pos").flag("start"),
+                    PosSource::Text(t) => Request::new("pos").arg("pos", t),
+                };
+                if moves.is_empty() {
+                    r
+                } else {
+                    r.arg("moves", moves.join(" "))
+                }
+            }
+            Command::Level(u) => level_request(u),
+            Command::Go(mode) => Request::new("go").flag(match mode {
+                GoMode::Think => "think",
+                GoMode::Ponder => "ponder",
+                GoMode::Analyze => "analyze",
+            }),
+            Command::Stop => Request::new("stop"),
+            Command::PonderHit => Request::new("ponder-hit"),
+            Command::Ping => Request::new("ping"),
+            Command::Quit => Request::new("quit"),
+        };
+        r.into_string()
+    }
+}
+
+/// Seconds with three decimals: the millisecond is the resolution clients use (a finer value
+/// is rounded to it).
+fn seconds_text(x: f64) -> String {
+    format!("{x:.3}")
+}
+
+/// A `level` line with its limits in their order.
+fn level_request(u: &LevelUpdate) -> Request {
+    u.0.iter().fold(Request::new("level"), |r, l| match l {
+        Level::Depth(d) => r.arg("depth", d),
+        Level::Nodes(n) => r.arg("nodes", n),
+        Level::MoveTime(t) => r.arg("move-time", seconds_text(*t)),
+        Level::Time(t) => r.arg("time", seconds_text(*t)),
+        Level::Inc(i) => r.arg("inc", seconds_text(*i)),
+        Level::Moves(m) => r.arg("moves", m),
+        Level::Infinite(true) => r.flag("infinite"),
+        Level::Infinite(false) => r.arg("infinite", "false"),
+        Level::MovesOnly(m) => r.arg("moves-only", m.join(" ")),
+        Level::Exclude(m) => r.arg("exclude", m.join(" ")),
+    })
 }
 
 #[cfg(test)]
