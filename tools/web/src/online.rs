@@ -268,6 +268,17 @@ impl Online {
         self.lock().contains_key(id)
     }
 
+    /// The finished rooms held with a player still in them (a rematch may yet be offered:
+    /// [`Room::offer_rematch`] asks whether the opponent is present, which only this node's
+    /// copy of the room knows).
+    pub(crate) fn occupied_finished(&self) -> std::collections::HashSet<String> {
+        self.lock()
+            .values()
+            .filter(|r| r.is_over() && r.present.iter().any(|&n| n > 0))
+            .map(|r| r.id.clone())
+            .collect()
+    }
+
     /// The ids of the rooms held.
     pub(crate) fn held_ids(&self) -> std::collections::HashSet<String> {
         self.lock().keys().cloned().collect()
@@ -313,11 +324,12 @@ fn reconnecting(e: String) -> ApiError {
 
 impl Room {
     /// Takes over what only memory held of `old`, the same room read again: its pages'
-    /// channels, its spectators, their opinions and the last tally.
+    /// channels, the players and spectators present, their opinions and the last tally.
     fn carry_over(&mut self, old: Room) {
         self.events = old.events;
         self.watch_events = old.watch_events;
         self.spectators = old.spectators;
+        self.present = old.present;
         self.watchers = old.watchers;
         self.opinions = old.opinions;
         self.last_tally = old.last_tally;

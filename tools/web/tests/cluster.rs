@@ -245,6 +245,49 @@ async fn http_get(url: &str) -> String {
     out
 }
 
+/// The answer to `ws`'s request: the room's next state passing `test`, or the error.
+async fn answer(ws: &mut Ws, test: impl Fn(&Value) -> bool) -> Value {
+    loop {
+        let v = next(ws).await;
+        if v["type"] == "error" || (v["type"] == "room" && test(&v)) {
+            return v;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_is_offered_and_accepted_seconds_after_the_game_ended() {
+    let Some((_pg, db)) = pg::database("late_rematch").await else {
+        return;
+    };
+    let nodes: Vec<Node> = (0..2).map(|_| Node::start(&db)).collect();
+    let (mut white, mut black, room, _, _, _) = opening(&nodes[0].url, &nodes[1].url, 0).await;
+    send(&mut black, json!({"type": "abort", "room": room})).await;
+    wait_for(&mut white, "room", |v| v["room"]["status"]["over"] == true).await;
+    // Several sweeps of the leases go by (one a second) before anyone speaks: a finished
+    // game whose players are still there keeps the node that counts them.
+    tokio::time::sleep(Duration::from_millis(3_500)).await;
+    send(&mut white, json!({"type": "rematch", "room": room})).await;
+    let offer = answer(&mut white, |v| v["room"]["rematch_offer"] == "white").await;
+    assert_eq!(offer["type"], "room", "the offer refused: {offer}");
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    send(&mut black, json!({"type": "rematch", "room": room})).await;
+    let on = answer(&mut black, |v| v["room"]["rematch"].is_string()).await;
+    assert_eq!(on["type"], "room", "the acceptance refused: {on}");
+    assert_eq!(
+        pg::leases(&db, &room).await,
+        1,
+        "held while its players are there"
+    );
+    // Once the players have gone, the finished room's lease goes (no lease piles up).
+    drop((white, black));
+    let end = Instant::now() + Duration::from_secs(20);
+    while pg::leases(&db, &room).await > 0 {
+        assert!(Instant::now() < end, "the finished room's lease stays");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_killed_mid_game_and_the_game_goes_on_through_another() {
     let Some((_pg, db)) = pg::database("sigkill").await else {

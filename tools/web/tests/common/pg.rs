@@ -213,6 +213,19 @@ pub async fn notify(url: &str, channel: &str, payload: &str) {
         .unwrap();
 }
 
+/// How many leases room `room` has on the database at `url` (0 or 1).
+pub async fn leases(url: &str, room: &str) -> i64 {
+    let (client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(conn);
+    client
+        .query_one("SELECT count(*) FROM leases WHERE room = $1", &[&room])
+        .await
+        .unwrap()
+        .get(0)
+}
+
 /// The database a test names (a SQLite file, `:memory:`), or in its place, when
 /// `DAMKA_WEB_TEST_PG` names a PostgreSQL server (the API tests run against both back ends):
 /// a database there, the same for the same file (a restart finds its games), a new one for

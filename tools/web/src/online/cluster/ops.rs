@@ -457,8 +457,9 @@ impl App {
         }
     }
 
-    /// Every [`TICK`]: renews this node's leases (forgetting the rooms it lost), takes the
-    /// rooms nobody holds, and drops the channels nobody here listens to.
+    /// Every [`TICK`]: renews this node's leases (forgetting the rooms it lost, and finished
+    /// ones no player is in any more), takes the rooms nobody holds, and drops the channels
+    /// nobody here listens to.
     fn sweep(self: &Arc<Self>) {
         let Some(c) = self.online.cluster.clone() else {
             return;
@@ -466,7 +467,8 @@ impl App {
         if self.online.is_stopped() {
             return;
         }
-        let held = match c.renew(&self.online.db) {
+        let occupied = self.online.occupied_finished();
+        let held = match c.renew(&self.online.db, &occupied) {
             Ok(h) => h,
             Err(e) => return eprintln!("damka-web: cannot renew the leases: {e}"),
         };
