@@ -25,34 +25,24 @@ pub struct SkillLevel {
     pub margin: Score,
 }
 
-/// Russian levels 1 to 9: each searches deeper or two to three times as many nodes as the one
-/// below and allows a smaller margin; level 1 differs from level 2 only by its margin and a
-/// smaller node cap (a depth-1 level was over 400 Elo below level 2).
-const RUSSIAN: [SkillLevel; 9] = [
-    level(2, 800, 250),
-    level(2, 1_000, 160),
-    level(3, 3_000, 120),
-    level(4, 8_000, 90),
-    level(5, 20_000, 70),
-    level(6, 50_000, 50),
-    level(8, 120_000, 35),
-    level(10, 300_000, 25),
-    level(12, 800_000, 15),
-];
-
-/// Turkish levels 1 to 9: the same nodes buy more Elo in Turkish (fewer draws: with the
-/// Russian table the steps were near 300 Elo), so its steps are smaller in nodes and the weak
-/// levels lean more on the margin.
-const TURKISH: [SkillLevel; 9] = [
-    level(3, 3_000, 300),
-    level(4, 5_000, 240),
-    level(5, 9_000, 190),
-    level(6, 16_000, 150),
-    level(7, 30_000, 115),
-    level(8, 55_000, 85),
-    level(9, 100_000, 60),
-    level(11, 200_000, 40),
-    level(13, 400_000, 20),
+/// Levels 1 to 9, a row a level: Russian, then Turkish. In Russian each level searches
+/// deeper or two to three times as many nodes as the one below and allows a smaller margin;
+/// level 1 differs from level 2 only by its margin and a smaller node cap (a depth-1 level was
+/// over 400 Elo below level 2). The same nodes buy more Elo in Turkish (fewer draws: with the
+/// Russian settings its steps were near 300 Elo), so its steps are smaller in nodes and its
+/// weak levels lean more on the margin.
+#[rustfmt::skip]
+const LEVELS: [[SkillLevel; 2]; 9] = [
+    //     Russian                  Turkish
+    [level(2, 800, 250),      level(3, 3_000, 300)],
+    [level(2, 1_000, 160),    level(4, 5_000, 240)],
+    [level(3, 3_000, 120),    level(5, 9_000, 190)],
+    [level(4, 8_000, 90),     level(6, 16_000, 150)],
+    [level(5, 20_000, 70),    level(7, 30_000, 115)],
+    [level(6, 50_000, 50),    level(8, 55_000, 85)],
+    [level(8, 120_000, 35),   level(9, 100_000, 60)],
+    [level(10, 300_000, 25),  level(11, 200_000, 40)],
+    [level(12, 800_000, 15),  level(13, 400_000, 20)],
 ];
 
 /// Root lines every level below full strength chooses from.
@@ -68,17 +58,17 @@ const fn level(depth: u32, nodes: u64, margin: Score) -> SkillLevel {
 }
 
 /// The settings of `skill` (1 to 10) in `variant`; `None` at full strength (10, or above).
-/// The tables are calibrated by matches of each level against the one below
+/// The table is calibrated by matches of each level against the one below
 /// (`tools/match/levels.sh`; docs/performance.md, "Strength levels").
 pub fn skill_level(skill: u8, variant: Variant) -> Option<SkillLevel> {
     if skill >= MAX_SKILL {
         return None;
     }
-    let table = match variant {
-        Variant::Russian => &RUSSIAN,
-        Variant::Turkish => &TURKISH,
+    let game = match variant {
+        Variant::Russian => 0,
+        Variant::Turkish => 1,
     };
-    Some(table[usize::from(skill.max(MIN_SKILL) - 1)])
+    Some(LEVELS[usize::from(skill.max(MIN_SKILL) - 1)][game])
 }
 
 /// Chooses a line among `lines` (best first): those within `margin` of the best score, none
@@ -130,13 +120,17 @@ mod tests {
 
     #[test]
     fn levels_grow_stronger_and_ten_is_full_strength() {
-        for (variant, table) in [(Variant::Russian, &RUSSIAN), (Variant::Turkish, &TURKISH)] {
+        for variant in [Variant::Russian, Variant::Turkish] {
             assert_eq!(skill_level(10, variant), None);
-            assert_eq!(skill_level(1, variant), Some(table[0]));
-            assert_eq!(skill_level(0, variant), Some(table[0]));
-            for w in table.windows(2) {
-                assert!(w[0].depth <= w[1].depth && w[0].nodes < w[1].nodes);
-                assert!(w[0].margin > w[1].margin);
+            assert_eq!(skill_level(0, variant), skill_level(1, variant));
+            for skill in 1..MAX_SKILL - 1 {
+                let (a, b) = (skill_level(skill, variant), skill_level(skill + 1, variant));
+                let (a, b) = (a.unwrap(), b.unwrap());
+                assert!(
+                    a.depth <= b.depth && a.nodes < b.nodes,
+                    "{variant:?} {skill}"
+                );
+                assert!(a.margin > b.margin, "{variant:?} {skill}");
             }
         }
     }

@@ -330,7 +330,7 @@ pub fn command(text: &str) -> (bool, String) {
         ("set", "hashsize") => match arg(2).parse::<usize>() {
             Ok(mb) if mb >= 1 => {
                 let mut s = crate::shared();
-                s.brain.set_hash_mb(mb);
+                s.brain.change(|n| n.hash_mb = mb);
                 (true, s.brain.hash_mb().to_string())
             }
             _ => (
@@ -350,20 +350,17 @@ pub fn command(text: &str) -> (bool, String) {
         ("set", "book") => match arg(2).parse::<i32>() {
             Ok(level) if (0..=3).contains(&level) => {
                 let mut s = crate::shared();
-                match s.brain.set_book(level > 0) {
-                    Ok(()) => {
-                        s.cb.book_level = Some(level);
-                        (true, level.to_string())
-                    }
-                    Err(e) => (false, e),
-                }
+                s.brain.change(|n| n.book = Some(level > 0));
+                s.cb.book_level = Some(level);
+                (true, level.to_string())
             }
             _ => (false, format!("book must be 0 to 3, not {:?}", arg(2))),
         },
         ("get", "dbpath") => (true, crate::shared().brain.egtb_path().to_string()),
         ("set", "dbpath") => {
             let path = rest();
-            let notes = crate::shared().brain.set_egtb_path(path.trim());
+            let folder = path.trim().to_string();
+            let notes = crate::shared().brain.change(|n| n.egtb_path = folder);
             if notes.is_empty() {
                 (true, path)
             } else {
@@ -374,9 +371,9 @@ pub fn command(text: &str) -> (bool, String) {
             (true, crate::shared().brain.threads().to_string())
         }
         ("set", "threads") | ("set", "searchthreads") => match arg(2).parse::<usize>() {
-            Ok(n) if n >= 1 => {
+            Ok(threads) if threads >= 1 => {
                 let mut s = crate::shared();
-                s.brain.set_threads(n);
+                s.brain.change(|n| n.threads = threads);
                 (true, s.brain.threads().to_string())
             }
             _ => (false, format!("threads must be a number, not {:?}", arg(2))),

@@ -147,7 +147,7 @@ pub extern "system" fn EI_Initialization(si: Option<SearchInfo>, mem_lim: c_int)
         if mem_lim > 0 {
             // Leave room for the rest of the engine: the table gets at most half.
             let mb = (mem_lim as usize / 2).max(1);
-            s.brain.set_hash_mb(mb);
+            s.brain.change(|n| n.hash_mb = mb);
         }
     })
 }

@@ -219,10 +219,11 @@ impl Brain {
             endgames: EndgameConfig::new(),
             notes: Vec::new(),
         };
-        let _ = brain.set_book(default_book(Variant::Russian));
-        if let Some(dir) = damka::egtb::default_dir_if_present() {
-            brain.notes = brain.set_egtb_path(&dir.to_string_lossy());
-        }
+        let folder = damka::egtb::default_dir_if_present();
+        brain.notes = brain.change(|s| {
+            s.book = Some(default_book(Variant::Russian));
+            s.egtb_path = folder.map_or_else(String::new, |d| d.to_string_lossy().into_owned());
+        });
         brain
     }
 
@@ -372,41 +373,9 @@ impl Brain {
         self.session.searcher().hash_mb()
     }
 
-    /// Sets the table size (MiB, clamped to what the engine accepts).
-    pub fn set_hash_mb(&mut self, mb: usize) {
-        self.halt();
-        self.settings.hash_mb = mb.clamp(1, MAX_HASH_MB);
-        self.session
-            .searcher_mut()
-            .set_hash_mb(self.settings.hash_mb);
-    }
-
     /// Search threads.
     pub fn threads(&self) -> usize {
         self.session.searcher().threads()
-    }
-
-    /// Sets the search threads (clamped to what the engine accepts).
-    pub fn set_threads(&mut self, n: usize) {
-        self.halt();
-        self.settings.threads = n.clamp(1, MAX_THREADS);
-        self.session
-            .searcher_mut()
-            .set_threads(self.settings.threads);
-    }
-
-    /// Plays from the compiled-in opening book or not. Always succeeds: the Russian book is
-    /// part of the program.
-    pub fn set_book(&mut self, on: bool) -> Result<(), String> {
-        self.halt();
-        let book = if on {
-            damka::book::compiled_in(Variant::Russian)
-        } else {
-            None
-        };
-        self.session.set_book(book);
-        self.settings.book = Some(on);
-        Ok(())
     }
 
     /// Whether the opening book is on.
@@ -419,18 +388,55 @@ impl Brain {
         &self.settings.egtb_path
     }
 
-    /// Uses the endgame databases of `path` (empty: none). Returns the engine's messages
-    /// (a folder that could not be opened, a table missing or damaged).
-    pub fn set_egtb_path(&mut self, path: &str) -> Vec<String> {
+    /// Changes the settings the GUI sets ([`Brain::apply`] of the settings in force as `edit`
+    /// leaves them); the engine's messages.
+    pub fn change(&mut self, edit: impl FnOnce(&mut EngineSettings)) -> Vec<String> {
+        let mut new = self.settings.clone();
+        edit(&mut new);
+        self.apply(&new)
+    }
+
+    /// Applies `new`, changing only what differs from what is in force. Threads and table
+    /// size are clamped to what the engine accepts, and asked for again while the engine
+    /// grants less (a table is cleared only when its size changes); the book is the compiled
+    /// one or none (`None`: the game's default); the endgame databases are opened again when
+    /// their folder or cache changed, or when none are open yet (tables built since). Returns
+    /// what opening them said (a folder that could not be opened, a table missing or
+    /// damaged); messages from before stay for [`Brain::take_notes`].
+    pub fn apply(&mut self, new: &EngineSettings) -> Vec<String> {
         self.halt();
-        self.settings.egtb_path = path.to_string();
-        self.endgames.configure(path, self.settings.egtb_cache_mb);
+        let old = std::mem::replace(&mut self.settings, new.clone());
+        let s = &mut self.settings;
+        s.threads = s.threads.clamp(1, MAX_THREADS);
+        s.hash_mb = s.hash_mb.clamp(1, MAX_HASH_MB);
+        s.book = Some(s.book.unwrap_or_else(|| default_book(Variant::Russian)));
+        let searcher = self.session.searcher_mut();
+        if searcher.threads() != s.threads {
+            searcher.set_threads(s.threads);
+        }
+        if searcher.hash_mb() != s.hash_mb {
+            searcher.set_hash_mb(s.hash_mb);
+        }
+        if s.book != old.book {
+            let on = s.book == Some(true);
+            let book = if on {
+                damka::book::compiled_in(Variant::Russian)
+            } else {
+                None
+            };
+            self.session.set_book(book);
+        }
+        let folder = (&s.egtb_path, s.egtb_cache_mb) != (&old.egtb_path, old.egtb_cache_mb);
+        if !folder && (self.endgames.tables.is_some() || s.egtb_path.is_empty()) {
+            return Vec::new();
+        }
+        self.endgames.configure(&s.egtb_path, s.egtb_cache_mb);
         self.endgames.reopen(Variant::Russian);
         let tables = self.endgames.tables.clone();
         self.session
             .searcher_mut()
             .set_endgames(tables.map(|t| t as Arc<dyn Endgames<RussianPosition>>));
-        self.take_notes()
+        self.endgames.take_messages()
     }
 
     /// Forgets what earlier games taught the table.
