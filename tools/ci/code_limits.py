@@ -16,7 +16,9 @@ reaches outside its own crate (a crate that needs another's code depends on it),
 numbers in code or its comments (say why, not which ticket: `owner/repo#N` naming another
 project stays), and each engine option declared once, in the `OPTIONS` table of
 `src/engine/options.rs` (unique names; no other file builds an `EngineOption` or an option
-range of its own).
+range of its own). Docs of the present stay short: README.md at most 500 lines, and
+docs/performance.md and docs/evaluation.md at most 400 each (their history lives in
+docs/history/).
 
 Usage: tools/ci/code_limits.py [--fn-lines 120] [--file-lines 600]; exit status 1 when a limit
 is broken (the long move generator excepted).
@@ -32,6 +34,9 @@ import sys
 # The layers of src/lib.rs, in order: each may use only those before it.
 LAYERS = ["core", "data", "variant", "perft", "eval", "egtb", "dispatch", "game", "search", "book",
           "engine", "review", "protocol", "cli"]
+# The longest each of these docs may be: a user guide, and two docs of present figures whose
+# experiments and superseded results belong in docs/history/.
+DOC_LINES = {"README.md": 500, "docs/performance.md": 400, "docs/evaluation.md": 400}
 # Longer than the file limit on purpose (its header says why).
 LONG_FILES = {"src/variant/russian/movegen.rs"}
 
@@ -441,8 +446,14 @@ def main():
     print(f"docs/testing.md counts and test files not described: {len(testing)}")
     for p in testing:
         print("  " + p)
+    long_docs = [(n, p, cap) for p, cap in DOC_LINES.items()
+                 if (n := open(p, encoding="utf-8").read().count("\n")) > cap]
+    print(f"docs over their length (README.md {DOC_LINES['README.md']}, performance.md and "
+          f"evaluation.md {DOC_LINES['docs/performance.md']}): {len(long_docs)}")
+    for n, p, cap in long_docs:
+        print(f"  {n:5} {p} (at most {cap})")
     failed = doctest.testmod().failed
-    broken = (long_fns or layers or loops or dead or hygiene or testing or failed
+    broken = (long_fns or layers or loops or dead or hygiene or testing or failed or long_docs
               or any(p not in LONG_FILES for _, p in long_files))
     return 1 if broken else 0
 
