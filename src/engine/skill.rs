@@ -42,7 +42,7 @@ const LEVELS: [[SkillLevel; 2]; 9] = [
     [level(6, 50_000, 50),    level(8, 55_000, 85)],
     [level(8, 120_000, 35),   level(9, 100_000, 60)],
     [level(10, 300_000, 25),  level(11, 200_000, 40)],
-    [level(12, 800_000, 15),  level(13, 400_000, 20)],
+    [level(12, 800_000, 15),  level(14, 600_000, 15)],
 ];
 
 /// Root lines every level below full strength chooses from.
