@@ -220,8 +220,8 @@ impl Brain {
             notes: Vec::new(),
         };
         let folder = damka::egtb::default_dir_if_present();
+        // The book is left to `apply`, which turns "not set" into the game's default.
         brain.notes = brain.change(|s| {
-            s.book = Some(default_book(Variant::Russian));
             s.egtb_path = folder.map_or_else(String::new, |d| d.to_string_lossy().into_owned());
         });
         brain

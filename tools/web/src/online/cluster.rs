@@ -244,25 +244,13 @@ impl Cluster {
     /// where the players' presence is counted); the leases of other finished games go (such
     /// a game needs no owner, and the leases must not pile up): the rooms it still holds.
     pub fn renew(&self, db: &Db, occupied: &HashSet<String>) -> Result<HashSet<String>, String> {
-        let node = Value::Text(self.node.clone());
-        let finished = db.backend().query(
-            "SELECT l.room FROM leases l JOIN rooms r ON r.id = l.room WHERE l.node = $1 AND r.over = 1",
-            std::slice::from_ref(&node),
-        )?;
-        let gone: Vec<Stmt> = finished
-            .iter()
-            .filter_map(|r| r.first().and_then(Value::text_value))
-            .filter(|id| !occupied.contains(id))
-            .map(|id| {
-                Stmt::new(
-                    "DELETE FROM leases WHERE node = $1 AND room = $2",
-                    vec![node.clone(), Value::Text(id)],
-                )
-            })
-            .collect();
-        if !gone.is_empty() {
-            db.backend().transaction(&gone)?;
-        }
+        // Room ids are letters and digits, so a comma-separated list passes them as one value.
+        let kept: Vec<&str> = occupied.iter().map(String::as_str).collect();
+        db.backend().transaction(&[Stmt::new(
+            "DELETE FROM leases WHERE node = $1 AND room IN (SELECT id FROM rooms WHERE over = 1) \
+             AND NOT (room = ANY(string_to_array($2, ',')))",
+            vec![Value::Text(self.node.clone()), Value::Text(kept.join(","))],
+        )])?;
         let rows = db.backend().query(
             &format!(
                 "UPDATE leases SET expires = {DB_NOW} + {LEASE_MS} WHERE node = $1 RETURNING room"
