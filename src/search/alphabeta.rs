@@ -5,11 +5,10 @@
 
 use super::control::Shared;
 use super::crumbs::leave_crumb;
-use super::ordering::{below_killers, pick};
+use super::ordering::{below_killers, pick, Keys};
 use super::params::*;
 use super::tt::{Bound, TtEntry};
 use super::worker::Worker;
-use crate::core::movelist::MAX_MOVES;
 use crate::core::{is_decisive, loss_in, win_in, MoveList, Score, DRAW, INFINITE};
 use crate::egtb::{endgames, pieces_on_board};
 use crate::eval::Evaluate;
@@ -170,7 +169,7 @@ impl<P: Evaluate> Worker<P> {
         if count == 0 {
             return loss_in(ply);
         }
-        let mut keys = [0i32; MAX_MOVES];
+        let mut keys = Keys::new();
         self.qsearch_keys(pos, &list, &mut keys);
         let mut best = -INFINITE;
         for i in 0..count {
@@ -325,14 +324,14 @@ impl<P: Evaluate> Worker<P> {
         let crumb = leave_crumb(&sh.crumbs, key, ply, self.id);
         let new_depth = depth - 1 + ext;
         let side = pos.side_to_move().index();
-        let mut keys = [0i32; MAX_MOVES];
+        let mut keys = Keys::new();
         self.search_keys(pos, &list, hint, ply, &mut keys);
 
         let alpha0 = alpha;
         let mut best = -INFINITE;
         let mut best_move: Option<P::Move> = None;
-        let mut quiets_tried: [Option<P::Move>; 64] = [None; 64];
-        let mut nq = 0;
+        // Uninitialised storage, as `keys`.
+        let mut quiets_tried: MoveList<P::Move> = MoveList::new();
         // Moves searched so far (root moves left out of a restricted root do not count).
         let mut searched = 0;
         for i in 0..count {
@@ -369,15 +368,14 @@ impl<P: Evaluate> Worker<P> {
                     self.new_best(ply, m, s);
                     if s >= beta {
                         if quiet {
-                            self.reward(side, ply, m, depth, &quiets_tried[..nq]);
+                            self.reward(side, ply, m, depth, &quiets_tried);
                         }
                         break;
                     }
                 }
             }
-            if quiet && nq < quiets_tried.len() {
-                quiets_tried[nq] = Some(m);
-                nq += 1;
+            if quiet && quiets_tried.len() < MAX_QUIETS_TRIED {
+                quiets_tried.push(m);
             }
         }
 

@@ -98,6 +98,9 @@ pub const ORDER_PROMOTION: i32 = 1 << 27;
 pub const ORDER_KILLER: i32 = 1 << 26;
 /// History scores saturate here (kept below the killers).
 pub const HISTORY_MAX: i32 = 1 << 20;
+/// Quiet moves of a node remembered for the history penalty after a cut (the later ones of a
+/// node with more go unpunished).
+pub const MAX_QUIETS_TRIED: usize = 64;
 
 /// Nodes between two clock checks of the main thread (a clock read costs about as much as
 /// a node; 256 nodes are well under a millisecond, so a hard limit is never passed by much).
