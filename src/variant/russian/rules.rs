@@ -112,12 +112,25 @@ fn against_lone_king(strong: Pieces, weak: Pieces) -> (bool, bool, bool) {
 fn conditions(pos: &RussianPosition) -> Conditions {
     let w = pos.pieces(Color::White);
     let b = pos.pieces(Color::Black);
+    if w.kings | b.kings == 0 {
+        // Every rule wants a king, and most positions of a search have none: no piece counts
+        // (a bit count is a loop of its own on a build without `popcnt`).
+        return Conditions {
+            three_kings: false,
+            balance: false,
+            long_diagonal: false,
+            small: false,
+        };
+    }
     let (tw, lw, sw) = against_lone_king(w, b);
     let (tb, lb, sb) = against_lone_king(b, w);
-    let total = w.all().count_ones() + b.all().count_ones();
+    let balance = w.kings != 0 && b.kings != 0 && {
+        let total = w.all().count_ones() + b.all().count_ones();
+        (4..=7).contains(&total)
+    };
     Conditions {
         three_kings: tw || tb,
-        balance: w.kings != 0 && b.kings != 0 && (4..=7).contains(&total),
+        balance,
         long_diagonal: lw || lb,
         small: sw || sb,
     }
