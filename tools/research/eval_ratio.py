@@ -17,6 +17,12 @@ Prints one line per game, for example:
 
     turkish rounds=21 learned nodes=473381 nps=2.80M classic nodes=841284 nps=3.39M ratio=0.83 pairs=0.89
 
+With `--against OLD` (another build's binary) it compares the two builds instead, each
+evaluation in turn, the builds alternated the same way (the bench speed of docs/performance.md):
+
+    python3 tools/research/eval_ratio.py --variant both --rounds 15 --against ../old/target/release/damka
+    both learned rounds=21 new nodes=2729907 nps=2.79M old nodes=1577630 nps=2.60M ratio=1.08 pairs=1.10
+
 Exit status 0, or 2 with a one-line message if the binary fails or its output is not a bench's.
 Time it on a quiet machine: anything else running moves the figures.
 """
@@ -54,19 +60,27 @@ def bench(binary, variant, extra):
     return int(m.group(1)), int(m.group(3))
 
 
-def measure(binary, variant, rounds, learned):
-    """Medians and counts of `rounds` alternated runs of each evaluation."""
-    runs = {"learned": [], "classic": []}
+def measure(variant, rounds, sides):
+    """Medians and counts of `rounds` alternated runs of the two `sides`, each a (name, binary,
+    extra arguments) triple; the ratio is the first side's speed over the second's."""
+    runs = {name: [] for name, _, _ in sides}
     nodes = {}
     for _ in range(rounds):
-        for name, extra in (("learned", learned), ("classic", ["--eval", "classic"])):
+        for name, binary, extra in sides:
             n, nps = bench(binary, variant, extra)
             if nodes.setdefault(name, n) != n:
                 fail(f"{variant} {name}: {nodes[name]} nodes, then {n}: not deterministic")
             runs[name].append(nps)
-    pairs = [a / b for a, b in zip(runs["learned"], runs["classic"])]
+    (a, _, _), (b, _, _) = sides
+    pairs = [x / y for x, y in zip(runs[a], runs[b])]
     med = {k: statistics.median(v) for k, v in runs.items()}
-    return nodes, med, med["learned"] / med["classic"], statistics.median(pairs)
+    return nodes, med, med[a] / med[b], statistics.median(pairs)
+
+
+def report(label, rounds, sides, nodes, med, ratio, pairs):
+    """One line of results."""
+    each = " ".join(f"{n} nodes={nodes[n]} nps={med[n] / 1e6:.2f}M" for n, _, _ in sides)
+    print(f"{label} rounds={rounds} {each} ratio={ratio:.2f} pairs={pairs:.2f}", flush=True)
 
 
 def main():
@@ -79,20 +93,26 @@ def main():
     )
     ap.add_argument("--rounds", type=int, default=15, help="runs of each evaluation")
     ap.add_argument("--eval-file", help="the learned net to measure (default: compiled in)")
+    ap.add_argument(
+        "--against",
+        metavar="OLD",
+        help="compare --binary with this other build, each evaluation, instead of the evaluations",
+    )
     a = ap.parse_args()
     if a.rounds < 1:
         fail("--rounds must be at least 1")
     if a.eval_file and a.variant in (None, "both"):
         fail("--eval-file needs --variant russian or turkish (a net is for one game)")
     learned = ["--eval-file", a.eval_file] if a.eval_file else ["--eval", "learned"]
+    classic = ["--eval", "classic"]
     for v in [a.variant] if a.variant else ["russian", "turkish", "both"]:
-        nodes, med, ratio, pairs = measure(a.binary, v, a.rounds, learned)
-        print(
-            f"{v} rounds={a.rounds} learned nodes={nodes['learned']} nps={med['learned'] / 1e6:.2f}M"
-            f" classic nodes={nodes['classic']} nps={med['classic'] / 1e6:.2f}M"
-            f" ratio={ratio:.2f} pairs={pairs:.2f}",
-            flush=True,
-        )
+        if a.against:
+            for name, extra in (("learned", learned), ("classic", classic)):
+                sides = [("new", a.binary, extra), ("old", a.against, extra)]
+                report(f"{v} {name}", a.rounds, sides, *measure(v, a.rounds, sides))
+        else:
+            sides = [("learned", a.binary, learned), ("classic", a.binary, classic)]
+            report(v, a.rounds, sides, *measure(v, a.rounds, sides))
     return 0
 
 
