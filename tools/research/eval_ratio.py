@@ -20,7 +20,7 @@ Prints one line per game, for example:
 With `--against OLD` (another build's binary) it compares the two builds instead, each
 evaluation in turn, the builds alternated the same way (the bench speed of docs/performance.md):
 
-    python3 tools/research/eval_ratio.py --variant both --rounds 15 --against ../old/target/release/damka
+    python3 tools/research/eval_ratio.py --variant both --rounds 21 --against ../old/target/release/damka
     both learned rounds=21 new nodes=2729907 nps=2.79M old nodes=1577630 nps=2.60M ratio=1.08 pairs=1.10
 
 Exit status 0, or 2 with a one-line message if the binary fails or its output is not a bench's.

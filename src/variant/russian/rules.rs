@@ -85,7 +85,7 @@ fn held(c: u8) -> Option<u32> {
 }
 
 /// Which of the position conditions hold.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Conditions {
     three_kings: bool,
     balance: bool,
@@ -115,12 +115,7 @@ fn conditions(pos: &RussianPosition) -> Conditions {
     if w.kings | b.kings == 0 {
         // Every rule wants a king, and most positions of a search have none: no piece counts
         // (a bit count is a loop of its own on a build without `popcnt`).
-        return Conditions {
-            three_kings: false,
-            balance: false,
-            long_diagonal: false,
-            small: false,
-        };
+        return Conditions::default();
     }
     let (tw, lw, sw) = against_lone_king(w, b);
     let (tb, lb, sb) = against_lone_king(b, w);
