@@ -47,7 +47,7 @@ fn datagen(variant: &str, out: &std::path::Path, seed: u64) {
     );
 }
 
-fn check_records<P: Position>(recs: &[ScoredPosition]) {
+fn check_records<P: Position>(recs: &[ScoredPosition], want_games: usize) {
     let mut games = 0;
     let mut prev: Option<&ScoredPosition> = None;
     for r in recs {
@@ -60,7 +60,7 @@ fn check_records<P: Position>(recs: &[ScoredPosition]) {
         }
         prev = Some(r);
     }
-    assert_eq!(games, 4);
+    assert_eq!(games, want_games);
 }
 
 #[test]
@@ -85,8 +85,8 @@ fn datagen_is_reproducible_and_reads_back() {
         assert_ne!(ba, bc, "another seed, other games");
         let recs = data::read_file(&a).unwrap();
         match variant {
-            "russian" => check_records::<RussianPosition>(&recs),
-            _ => check_records::<TurkishPosition>(&recs),
+            "russian" => check_records::<RussianPosition>(&recs, 4),
+            _ => check_records::<TurkishPosition>(&recs, 4),
         }
         // Appending adds the same games again.
         datagen(variant, &a, seed);
@@ -225,5 +225,73 @@ fn rescore_of_a_missing_file_is_a_clear_error() {
     let err = String::from_utf8_lossy(&st.stderr);
     assert!(err.contains("no-such-file.bin"), "{err}");
     assert!(!out.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--end-in-tables`: games end at the first position the databases decide, with their
+/// result; the run says how many did; a folder without tables is refused before `--out` is
+/// touched.
+#[test]
+fn games_end_in_the_named_tables() {
+    let dir = std::env::temp_dir().join(format!("damka-datagen-tables-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let tables = dir.join("egtb");
+    succeeds(
+        Command::new(env!("CARGO_BIN_EXE_damka"))
+            .args(["egtb", "build", "--variant", "russian", "--pieces", "4"])
+            .arg("--dir")
+            .arg(&tables),
+    );
+    let out = dir.join("t.bin");
+    let run = |tables: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_damka"))
+            .args(["datagen", "--variant", "russian", "--games", "16"])
+            .args(["--nodes", "300", "--seed", "5", "--threads", "1"])
+            .args(["--eval", "classic", "--out"])
+            .arg(&out)
+            .arg("--end-in-tables")
+            .arg(tables)
+            .output()
+            .unwrap()
+    };
+    let missing = run(&dir.join("none"));
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("--end-in-tables"));
+    assert!(!out.exists());
+
+    let st = run(&tables);
+    let err = String::from_utf8_lossy(&st.stderr);
+    assert!(st.status.success(), "{err}");
+    let last = err.lines().last().unwrap();
+    let ended: u64 = last
+        .split(" ended in the tables")
+        .next()
+        .and_then(|h| h.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{last}"));
+    assert!(ended > 0, "{last}");
+    let tb = damka::egtb::Tablebase::open(&tables, Variant::Russian, 4).unwrap();
+    let recs = data::read_file(&out).unwrap();
+    check_records::<RussianPosition>(&recs, 16);
+    let mut last_of_game = Vec::new();
+    for (i, r) in recs.iter().enumerate() {
+        let pos: RussianPosition = r.position().unwrap();
+        if (r.white.all() | r.black.all()).count_ones() <= 4 {
+            // A position the tables hold is played on only when the draw counters leave
+            // them undecided, which never happens to a draw.
+            let v = tb.probe(&pos).unwrap();
+            assert_ne!(
+                v,
+                damka::egtb::Value::Draw,
+                "record {i} was drawn by the tables"
+            );
+        }
+        if recs.get(i + 1).is_none_or(|n| n.ply != r.ply + 1) {
+            last_of_game.push(r);
+        }
+    }
+    // Games that ended in the tables are not adjudicated, and they are at least `ended`.
+    assert!(last_of_game.iter().filter(|r| !r.adjudicated).count() as u64 >= ended);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -7,11 +7,16 @@
 //! the same for one seed. Games are played out to their end by the rules, except that a side
 //! whose score stays above [`ADJUDICATE_SCORE`] for [`ADJUDICATE_PLIES`] plies in a row is
 //! declared the winner and a game reaching [`MAX_PLIES`] is declared drawn (both marked
-//! adjudicated in the records).
+//! adjudicated in the records). With `--end-in-tables DIR` a game also ends at the first
+//! position the endgame databases in DIR decide under the rules, with their result (not
+//! marked adjudicated): exact results for the endings that a search at a few thousand nodes
+//! would otherwise misplay or that would be adjudicated by score.
 
 use super::search_opts::EvalArgs;
 use crate::core::{is_decisive, Color, Rng, Variant};
 use crate::dispatch::{dispatch, GameTask};
+use crate::egtb::endgames::{open_for, Endgames};
+use crate::egtb::Value;
 use crate::eval::data::{RecordRules, ScoredPosition};
 use crate::eval::{Evaluate, Evaluator};
 use crate::game::Game;
@@ -67,9 +72,22 @@ pub struct DatagenArgs {
     /// record, so repetitions and the rule counters are not seen by these searches.
     #[arg(long, conflicts_with_all = ["games", "positions"])]
     pub rescore: Option<std::path::PathBuf>,
+    /// End each game at the first position the endgame databases in this folder (as given to
+    /// `damka egtb build --dir`) decide, with their result. Only a folder named here is used,
+    /// so that the same seed gives the same file whatever the user has built.
+    #[arg(long, value_name = "DIR", conflicts_with = "rescore")]
+    pub end_in_tables: Option<std::path::PathBuf>,
     /// The evaluation playing the games.
     #[command(flatten)]
     pub eval: EvalArgs,
+}
+
+/// The records of one game and how it ended.
+pub struct PlayedGame {
+    /// Its positions, each with the game's result.
+    pub records: Vec<ScoredPosition>,
+    /// It ended at a position the endgame databases decide.
+    pub in_tables: bool,
 }
 
 /// The compiled-in opening lines of a game ([`crate::data::openings`], moves as text).
@@ -89,26 +107,32 @@ fn game_rng(seed: u64, index: u64) -> Rng {
     r
 }
 
-/// Plays game number `index` and returns its records (empty if the start could not be made).
+/// Plays game number `index` and returns its records (none if the start could not be made);
+/// with `tables`, the game ends at the first position they decide.
 pub fn play_game<P: Evaluate + RecordRules>(
     searcher: &mut Searcher<P>,
+    tables: Option<&dyn Endgames<P>>,
     lines: &[Vec<&str>],
     seed: u64,
     index: u64,
     nodes: u64,
-) -> Vec<ScoredPosition> {
+) -> PlayedGame {
+    let none = || PlayedGame {
+        records: Vec::new(),
+        in_tables: false,
+    };
     let mut rng = game_rng(seed, index);
     let mut game = Game::<P>::from_start();
     let line = &lines[rng.below(lines.len() as u64) as usize];
     for m in line {
         if game.play_text(m).is_err() {
-            return Vec::new();
+            return none();
         }
     }
     for _ in 0..rng.below(MAX_RANDOM_PLIES + 1) {
         let moves = game.legal_moves();
         if moves.is_empty() || game.is_over() {
-            return Vec::new();
+            return none();
         }
         game.play_unchecked(moves[rng.below(moves.len() as u64) as usize]);
     }
@@ -116,6 +140,7 @@ pub fn play_game<P: Evaluate + RecordRules>(
     let mut records = Vec::new();
     let mut reversible = 0u32;
     let mut streak: (i8, u32) = (0, 0);
+    let mut in_tables = false;
     let (outcome, adjudicated) = loop {
         if let Some(end) = game.result() {
             break (end.outcome, false);
@@ -124,6 +149,18 @@ pub fn play_game<P: Evaluate + RecordRules>(
             break (Outcome::Draw, true);
         }
         let pos = *game.position();
+        let decided = tables
+            .filter(|t| t.covers(&pos))
+            .and_then(|t| t.value(&pos, game.rule_state()));
+        if let Some(v) = decided {
+            in_tables = true;
+            let mover = pos.side_to_move();
+            break match v {
+                Value::Win(_) => (Outcome::Win(mover), false),
+                Value::Loss(_) => (Outcome::Win(mover.opposite()), false),
+                Value::Draw => (Outcome::Draw, false),
+            };
+        }
         let job = Job {
             root: pos,
             root_state: *game.rule_state(),
@@ -189,7 +226,7 @@ pub fn play_game<P: Evaluate + RecordRules>(
         r.result = result;
         r.adjudicated = adjudicated;
     }
-    records
+    PlayedGame { records, in_tables }
 }
 
 struct DatagenTally {
@@ -197,6 +234,8 @@ struct DatagenTally {
     positions: u64,
     games: u64,
     wins: [u64; 3],
+    /// Games ended in the endgame databases.
+    in_tables: u64,
     last: Instant,
 }
 
@@ -210,14 +249,19 @@ fn generate<P: Evaluate + RecordRules>(
     let written = Arc::new(AtomicU64::new(0));
     let max_games = args.games.unwrap_or(u64::MAX);
     let max_positions = args.positions.unwrap_or(u64::MAX);
-    let (tx, rx) = crossbeam_channel::bounded::<(u64, Vec<ScoredPosition>)>(64);
+    let tables = match &args.end_in_tables {
+        Some(dir) => Some(open_for::<P>(dir, crate::engine::DEFAULT_EGTB_CACHE_MB)?.1),
+        None => None,
+    };
+    let (tx, rx) = crossbeam_channel::bounded::<(u64, PlayedGame)>(64);
     let mut handles = Vec::new();
     for _ in 0..args.threads.max(1) {
-        let (lines, next_game, written, tx) = (
+        let (lines, next_game, written, tx, tables) = (
             lines.clone(),
             next_game.clone(),
             written.clone(),
             tx.clone(),
+            tables.clone(),
         );
         let (seed, nodes, hash, eval) = (args.seed, args.nodes, args.hash, eval.clone());
         handles.push(std::thread::spawn(move || {
@@ -231,9 +275,9 @@ fn generate<P: Evaluate + RecordRules>(
                 if i >= max_games {
                     break;
                 }
-                let recs = play_game(&mut searcher, &lines, seed, i, nodes);
-                written.fetch_add(recs.len() as u64, Ordering::SeqCst);
-                if tx.send((i, recs)).is_err() {
+                let played = play_game(&mut searcher, tables.as_deref(), &lines, seed, i, nodes);
+                written.fetch_add(played.records.len() as u64, Ordering::SeqCst);
+                if tx.send((i, played)).is_err() {
                     break;
                 }
             }
@@ -246,9 +290,12 @@ fn generate<P: Evaluate + RecordRules>(
         positions: 0,
         games: 0,
         wins: [0; 3],
+        in_tables: 0,
         last: now,
     };
-    for (_, recs) in rx {
+    for (_, played) in rx {
+        let recs = played.records;
+        p.in_tables += (played.in_tables && !recs.is_empty()) as u64;
         for r in &recs {
             r.write_to(out)
                 .map_err(|e| format!("{}: {e}", args.out.display()))?;
@@ -334,6 +381,7 @@ fn rescore<P: Evaluate + RecordRules>(
         positions: 0,
         games: 0,
         wins: [0; 3],
+        in_tables: 0,
         last: start,
     };
     while handles.iter().any(|h| !h.is_finished()) {
@@ -384,8 +432,13 @@ fn report(p: &DatagenTally, args: &DatagenArgs, last: bool) {
         _ => 0.0,
     };
     let head = if last { "datagen done:" } else { "datagen:" };
+    let tables = if args.end_in_tables.is_some() {
+        format!(", {} ended in the tables", p.in_tables)
+    } else {
+        String::new()
+    };
     eprintln!(
-        "{head} {} positions, {} games (White {} / draws {} / Black {}), {:.2} games/s, \
+        "{head} {} positions, {} games (White {} / draws {} / Black {}{tables}), {:.2} games/s, \
          {:.0} positions/s, {:.0} s elapsed{}",
         p.positions,
         p.games,
@@ -421,6 +474,13 @@ pub fn run(args: DatagenArgs) -> i32 {
             return 2;
         }
     };
+    // Tables that cannot be opened leave `--out` alone too.
+    if let Some(dir) = &args.end_in_tables {
+        if let Err(e) = crate::egtb::Tablebase::open(dir, args.variant, 1) {
+            eprintln!("damka datagen: --end-in-tables: {e}");
+            return 2;
+        }
+    }
     let file = match std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -458,5 +518,53 @@ pub fn run(args: DatagenArgs) -> i32 {
             eprintln!("damka datagen: {e}");
             1
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::RussianPosition;
+
+    /// Databases that call every position of at most `pieces` pieces drawn.
+    struct DrawnBelow(u32);
+
+    impl Endgames<RussianPosition> for DrawnBelow {
+        fn covers(&self, pos: &RussianPosition) -> bool {
+            crate::egtb::pieces_on_board(pos) <= self.0
+        }
+        fn value(
+            &self,
+            _: &RussianPosition,
+            _: &<RussianPosition as crate::variant::Position>::RuleState,
+        ) -> Option<Value> {
+            Some(Value::Draw)
+        }
+    }
+
+    #[test]
+    fn a_game_ends_at_the_first_position_the_tables_decide() {
+        let lines = openings(Variant::Russian);
+        let mut searcher = Searcher::<RussianPosition>::new(1, 4);
+        let tables = DrawnBelow(20);
+        let mut ended = 0;
+        for index in 0..6 {
+            let free = play_game(&mut searcher, None, &lines, 9, index, 300);
+            let played = play_game(&mut searcher, Some(&tables), &lines, 9, index, 300);
+            let count = |r: &ScoredPosition| (r.white.all() | r.black.all()).count_ones();
+            // The same game up to the first position of 20 pieces, which ends it as a draw.
+            let cut = free.records.iter().position(|r| count(r) <= 20);
+            assert_eq!(played.in_tables, cut.is_some());
+            let kept = cut.unwrap_or(free.records.len());
+            assert_eq!(played.records.len(), kept);
+            for (a, b) in played.records.iter().zip(&free.records) {
+                assert_eq!((a.white, a.black, a.side), (b.white, b.black, b.side));
+                if played.in_tables {
+                    assert_eq!((a.result, a.adjudicated), (0, false));
+                }
+            }
+            ended += played.in_tables as u32;
+        }
+        assert!(ended > 0, "no game reached 20 pieces");
     }
 }
