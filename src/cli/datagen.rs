@@ -7,10 +7,11 @@
 //! the same for one seed. Games are played out to their end by the rules, except that a side
 //! whose score stays above [`ADJUDICATE_SCORE`] for [`ADJUDICATE_PLIES`] plies in a row is
 //! declared the winner and a game reaching [`MAX_PLIES`] is declared drawn (both marked
-//! adjudicated in the records). With `--end-in-tables DIR` a game also ends at the first
-//! position the endgame databases in DIR decide under the rules, with their result (not
-//! marked adjudicated): exact results for the endings that a search at a few thousand nodes
-//! would otherwise misplay or that would be adjudicated by score.
+//! adjudicated in the records). With `--label-from-tables DIR` the endgame databases in DIR
+//! give the results: a position they decide under the rules is labelled with its own value,
+//! and a position before it with the value of the first decided position after it (not
+//! marked adjudicated), so that the labels of endings do not depend on how a search of a
+//! few thousand nodes plays them out.
 
 use super::search_opts::EvalArgs;
 use crate::core::{is_decisive, Color, Rng, Variant};
@@ -72,22 +73,23 @@ pub struct DatagenArgs {
     /// record, so repetitions and the rule counters are not seen by these searches.
     #[arg(long, conflicts_with_all = ["games", "positions"])]
     pub rescore: Option<std::path::PathBuf>,
-    /// End each game at the first position the endgame databases in this folder (as given to
-    /// `damka egtb build --dir`) decide, with their result. Only a folder named here is used,
-    /// so that the same seed gives the same file whatever the user has built.
+    /// Take the results from the endgame databases in this folder (as given to `damka egtb
+    /// build --dir`): a position they decide is labelled with its value, the positions before
+    /// it with the value of the first decided one after them. Only a folder named here is
+    /// used, so that the same seed gives the same file whatever the user has built.
     #[arg(long, value_name = "DIR", conflicts_with = "rescore")]
-    pub end_in_tables: Option<std::path::PathBuf>,
+    pub label_from_tables: Option<std::path::PathBuf>,
     /// The evaluation playing the games.
     #[command(flatten)]
     pub eval: EvalArgs,
 }
 
-/// The records of one game and how it ended.
+/// The records of one game.
 pub struct PlayedGame {
-    /// Its positions, each with the game's result.
+    /// Its positions, each with its result.
     pub records: Vec<ScoredPosition>,
-    /// It ended at a position the endgame databases decide.
-    pub in_tables: bool,
+    /// How many of them the endgame databases decide.
+    pub decided: usize,
 }
 
 /// The compiled-in opening lines of a game ([`crate::data::openings`], moves as text).
@@ -108,7 +110,8 @@ fn game_rng(seed: u64, index: u64) -> Rng {
 }
 
 /// Plays game number `index` and returns its records (none if the start could not be made);
-/// with `tables`, the game ends at the first position they decide.
+/// with `tables`, a record's result is the value of the first position at or after it that
+/// they decide, the game's result if none.
 pub fn play_game<P: Evaluate + RecordRules>(
     searcher: &mut Searcher<P>,
     tables: Option<&dyn Endgames<P>>,
@@ -119,7 +122,7 @@ pub fn play_game<P: Evaluate + RecordRules>(
 ) -> PlayedGame {
     let none = || PlayedGame {
         records: Vec::new(),
-        in_tables: false,
+        decided: 0,
     };
     let mut rng = game_rng(seed, index);
     let mut game = Game::<P>::from_start();
@@ -140,7 +143,8 @@ pub fn play_game<P: Evaluate + RecordRules>(
     let mut records = Vec::new();
     let mut reversible = 0u32;
     let mut streak: (i8, u32) = (0, 0);
-    let mut in_tables = false;
+    // White's result of each record the tables decide.
+    let mut decided: Vec<Option<i8>> = Vec::new();
     let (outcome, adjudicated) = loop {
         if let Some(end) = game.result() {
             break (end.outcome, false);
@@ -149,18 +153,19 @@ pub fn play_game<P: Evaluate + RecordRules>(
             break (Outcome::Draw, true);
         }
         let pos = *game.position();
-        let decided = tables
+        let value = tables
             .filter(|t| t.covers(&pos))
             .and_then(|t| t.value(&pos, game.rule_state()));
-        if let Some(v) = decided {
-            in_tables = true;
-            let mover = pos.side_to_move();
-            break match v {
-                Value::Win(_) => (Outcome::Win(mover), false),
-                Value::Loss(_) => (Outcome::Win(mover.opposite()), false),
-                Value::Draw => (Outcome::Draw, false),
-            };
-        }
+        let white = if pos.side_to_move() == Color::White {
+            1
+        } else {
+            -1
+        };
+        decided.push(value.map(|v| match v {
+            Value::Win(_) => white,
+            Value::Loss(_) => -white,
+            Value::Draw => 0,
+        }));
         let job = Job {
             root: pos,
             root_state: *game.rule_state(),
@@ -222,11 +227,20 @@ pub fn play_game<P: Evaluate + RecordRules>(
         Outcome::Win(Color::Black) => -1,
         Outcome::Draw => 0,
     };
-    for r in &mut records {
-        r.result = result;
-        r.adjudicated = adjudicated;
+    // Every position is probed before it is recorded: `decided` is one longer when the loop
+    // ended between the two.
+    decided.truncate(records.len());
+    let mut label = (result, adjudicated);
+    for (r, d) in records.iter_mut().zip(&decided).rev() {
+        if let Some(v) = *d {
+            label = (v, false);
+        }
+        (r.result, r.adjudicated) = label;
     }
-    PlayedGame { records, in_tables }
+    PlayedGame {
+        decided: decided.iter().flatten().count(),
+        records,
+    }
 }
 
 struct DatagenTally {
@@ -234,8 +248,8 @@ struct DatagenTally {
     positions: u64,
     games: u64,
     wins: [u64; 3],
-    /// Games ended in the endgame databases.
-    in_tables: u64,
+    /// Games with a position the endgame databases decide, and such positions.
+    in_tables: (u64, u64),
     last: Instant,
 }
 
@@ -249,7 +263,7 @@ fn generate<P: Evaluate + RecordRules>(
     let written = Arc::new(AtomicU64::new(0));
     let max_games = args.games.unwrap_or(u64::MAX);
     let max_positions = args.positions.unwrap_or(u64::MAX);
-    let tables = match &args.end_in_tables {
+    let tables = match &args.label_from_tables {
         Some(dir) => Some(open_for::<P>(dir, crate::engine::DEFAULT_EGTB_CACHE_MB)?.1),
         None => None,
     };
@@ -290,12 +304,13 @@ fn generate<P: Evaluate + RecordRules>(
         positions: 0,
         games: 0,
         wins: [0; 3],
-        in_tables: 0,
+        in_tables: (0, 0),
         last: now,
     };
     for (_, played) in rx {
         let recs = played.records;
-        p.in_tables += (played.in_tables && !recs.is_empty()) as u64;
+        p.in_tables.0 += (played.decided > 0) as u64;
+        p.in_tables.1 += played.decided as u64;
         for r in &recs {
             r.write_to(out)
                 .map_err(|e| format!("{}: {e}", args.out.display()))?;
@@ -381,7 +396,7 @@ fn rescore<P: Evaluate + RecordRules>(
         positions: 0,
         games: 0,
         wins: [0; 3],
-        in_tables: 0,
+        in_tables: (0, 0),
         last: start,
     };
     while handles.iter().any(|h| !h.is_finished()) {
@@ -432,8 +447,11 @@ fn report(p: &DatagenTally, args: &DatagenArgs, last: bool) {
         _ => 0.0,
     };
     let head = if last { "datagen done:" } else { "datagen:" };
-    let tables = if args.end_in_tables.is_some() {
-        format!(", {} ended in the tables", p.in_tables)
+    let tables = if args.label_from_tables.is_some() {
+        format!(
+            ", {} reached the tables, {} positions decided by them",
+            p.in_tables.0, p.in_tables.1
+        )
     } else {
         String::new()
     };
@@ -475,9 +493,9 @@ pub fn run(args: DatagenArgs) -> i32 {
         }
     };
     // Tables that cannot be opened leave `--out` alone too.
-    if let Some(dir) = &args.end_in_tables {
+    if let Some(dir) = &args.label_from_tables {
         if let Err(e) = crate::egtb::Tablebase::open(dir, args.variant, 1) {
-            eprintln!("damka datagen: --end-in-tables: {e}");
+            eprintln!("damka datagen: --label-from-tables: {e}");
             return 2;
         }
     }
@@ -524,47 +542,61 @@ pub fn run(args: DatagenArgs) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::RussianPosition;
+    use crate::variant::{Position, RussianPosition};
 
-    /// Databases that call every position of at most `pieces` pieces drawn.
-    struct DrawnBelow(u32);
+    /// Databases that decide every position of at most `.0` pieces: the side with more
+    /// pieces wins, equal numbers draw.
+    struct MoreWins(u32);
 
-    impl Endgames<RussianPosition> for DrawnBelow {
+    fn count(p: &crate::variant::Pieces) -> i32 {
+        p.all().count_ones() as i32
+    }
+
+    impl Endgames<RussianPosition> for MoreWins {
         fn covers(&self, pos: &RussianPosition) -> bool {
             crate::egtb::pieces_on_board(pos) <= self.0
         }
         fn value(
             &self,
-            _: &RussianPosition,
-            _: &<RussianPosition as crate::variant::Position>::RuleState,
+            pos: &RussianPosition,
+            _: &<RussianPosition as Position>::RuleState,
         ) -> Option<Value> {
-            Some(Value::Draw)
+            let me = pos.side_to_move();
+            let lead = count(&pos.pieces(me)) - count(&pos.pieces(me.opposite()));
+            Some(match lead.signum() {
+                1 => Value::Win(1),
+                0 => Value::Draw,
+                _ => Value::Loss(1),
+            })
         }
     }
 
     #[test]
-    fn a_game_ends_at_the_first_position_the_tables_decide() {
+    fn results_come_from_the_first_position_the_tables_decide() {
         let lines = openings(Variant::Russian);
         let mut searcher = Searcher::<RussianPosition>::new(1, 4);
-        let tables = DrawnBelow(20);
-        let mut ended = 0;
+        let tables = MoreWins(18);
+        let mut reached = 0;
         for index in 0..6 {
             let free = play_game(&mut searcher, None, &lines, 9, index, 300);
-            let played = play_game(&mut searcher, Some(&tables), &lines, 9, index, 300);
-            let count = |r: &ScoredPosition| (r.white.all() | r.black.all()).count_ones();
-            // The same game up to the first position of 20 pieces, which ends it as a draw.
-            let cut = free.records.iter().position(|r| count(r) <= 20);
-            assert_eq!(played.in_tables, cut.is_some());
-            let kept = cut.unwrap_or(free.records.len());
-            assert_eq!(played.records.len(), kept);
-            for (a, b) in played.records.iter().zip(&free.records) {
+            let labelled = play_game(&mut searcher, Some(&tables), &lines, 9, index, 300);
+            assert_eq!(free.decided, 0);
+            // The same game, only the labels differ.
+            assert_eq!(labelled.records.len(), free.records.len());
+            let pieces = |r: &ScoredPosition| count(&r.white) + count(&r.black);
+            let covered = free.records.iter().filter(|r| pieces(r) <= 18).count();
+            assert_eq!(labelled.decided, covered);
+            reached += (covered > 0) as u32;
+            for (i, (a, b)) in labelled.records.iter().zip(&free.records).enumerate() {
                 assert_eq!((a.white, a.black, a.side), (b.white, b.black, b.side));
-                if played.in_tables {
-                    assert_eq!((a.result, a.adjudicated), (0, false));
-                }
+                let first = free.records[i..].iter().find(|r| pieces(r) <= 18);
+                let want = match first {
+                    Some(r) => ((count(&r.white) - count(&r.black)).signum() as i8, false),
+                    None => (b.result, b.adjudicated),
+                };
+                assert_eq!((a.result, a.adjudicated), want, "game {index}, record {i}");
             }
-            ended += played.in_tables as u32;
         }
-        assert!(ended > 0, "no game reached 20 pieces");
+        assert!(reached > 0, "no game reached 18 pieces");
     }
 }
