@@ -1,5 +1,6 @@
 //! `damka datagen`: one thread and one seed give the same file; the records read back are
-//! the games' positions with consistent fields.
+//! the games' positions with consistent fields; with endgame databases, results come from the
+//! first position they decide.
 
 use damka::core::{Color, Variant};
 use damka::eval::data::{self, Reader, ScoredPosition, RECORD_BYTES};
@@ -300,4 +301,61 @@ fn results_come_from_the_named_tables() {
         "{drawn} {decided} {held}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Databases that decide every position of at most `.0` pieces: the side with more
+/// pieces wins, equal numbers draw.
+struct MoreWins(u32);
+
+fn count(p: &Pieces) -> i32 {
+    p.all().count_ones() as i32
+}
+
+impl damka::egtb::endgames::Endgames<RussianPosition> for MoreWins {
+    fn covers(&self, pos: &RussianPosition) -> bool {
+        damka::egtb::pieces_on_board(pos) <= self.0
+    }
+    fn value(
+        &self,
+        pos: &RussianPosition,
+        _: &<RussianPosition as Position>::RuleState,
+    ) -> Option<damka::egtb::Value> {
+        let me = pos.side_to_move();
+        let lead = count(&pos.pieces(me)) - count(&pos.pieces(me.opposite()));
+        Some(match lead.signum() {
+            1 => damka::egtb::Value::Win(1),
+            0 => damka::egtb::Value::Draw,
+            _ => damka::egtb::Value::Loss(1),
+        })
+    }
+}
+
+#[test]
+fn results_come_from_the_first_position_the_tables_decide() {
+    let lines = damka::cli::datagen::openings(Variant::Russian);
+    let mut searcher = damka::search::Searcher::<RussianPosition>::new(1, 4);
+    let tables = MoreWins(18);
+    let mut reached = 0;
+    for index in 0..6 {
+        let free = damka::cli::datagen::play_game(&mut searcher, None, &lines, 9, index, 300);
+        let labelled =
+            damka::cli::datagen::play_game(&mut searcher, Some(&tables), &lines, 9, index, 300);
+        assert_eq!(free.decided, 0);
+        // The same game, only the labels differ.
+        assert_eq!(labelled.records.len(), free.records.len());
+        let pieces = |r: &ScoredPosition| count(&r.white) + count(&r.black);
+        let covered = free.records.iter().filter(|r| pieces(r) <= 18).count();
+        assert_eq!(labelled.decided, covered);
+        reached += (covered > 0) as u32;
+        for (i, (a, b)) in labelled.records.iter().zip(&free.records).enumerate() {
+            assert_eq!((a.white, a.black, a.side), (b.white, b.black, b.side));
+            let first = free.records[i..].iter().find(|r| pieces(r) <= 18);
+            let want = match first {
+                Some(r) => ((count(&r.white) - count(&r.black)).signum() as i8, false),
+                None => (b.result, b.adjudicated),
+            };
+            assert_eq!((a.result, a.adjudicated), want, "game {index}, record {i}");
+        }
+    }
+    assert!(reached > 0, "no game reached 18 pieces");
 }

@@ -22,7 +22,7 @@ use crate::eval::data::{RecordRules, ScoredPosition};
 use crate::eval::{Evaluate, Evaluator};
 use crate::game::Game;
 use crate::search::{Job, SearchLimits, Searcher};
-use crate::variant::Outcome;
+use crate::variant::{Outcome, Position};
 use clap::Args;
 use std::io::{BufWriter, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -153,19 +153,7 @@ pub fn play_game<P: Evaluate + RecordRules>(
             break (Outcome::Draw, true);
         }
         let pos = *game.position();
-        let value = tables
-            .filter(|t| t.covers(&pos))
-            .and_then(|t| t.value(&pos, game.rule_state()));
-        let white = if pos.side_to_move() == Color::White {
-            1
-        } else {
-            -1
-        };
-        decided.push(value.map(|v| match v {
-            Value::Win(_) => white,
-            Value::Loss(_) => -white,
-            Value::Draw => 0,
-        }));
+        decided.push(tables.and_then(|t| white_result(t, &pos, game.rule_state())));
         let job = Job {
             root: pos,
             root_state: *game.rule_state(),
@@ -230,16 +218,43 @@ pub fn play_game<P: Evaluate + RecordRules>(
     // Every position is probed before it is recorded: `decided` is one longer when the loop
     // ended between the two.
     decided.truncate(records.len());
-    let mut label = (result, adjudicated);
-    for (r, d) in records.iter_mut().zip(&decided).rev() {
+    label(&mut records, &decided, (result, adjudicated));
+    PlayedGame {
+        decided: decided.iter().flatten().count(),
+        records,
+    }
+}
+
+/// The result for White of `pos` if the tables decide it under the rules.
+fn white_result<P: Position>(
+    tables: &dyn Endgames<P>,
+    pos: &P,
+    state: &P::RuleState,
+) -> Option<i8> {
+    if !tables.covers(pos) {
+        return None;
+    }
+    let white = if pos.side_to_move() == Color::White {
+        1
+    } else {
+        -1
+    };
+    Some(match tables.value(pos, state)? {
+        Value::Win(_) => white,
+        Value::Loss(_) => -white,
+        Value::Draw => 0,
+    })
+}
+
+/// Gives each record the (result, adjudicated) of the first position at or after it that the
+/// tables decide (`decided`, one per record), `end` where none is.
+fn label(records: &mut [ScoredPosition], decided: &[Option<i8>], end: (i8, bool)) {
+    let mut label = end;
+    for (r, d) in records.iter_mut().zip(decided).rev() {
         if let Some(v) = *d {
             label = (v, false);
         }
         (r.result, r.adjudicated) = label;
-    }
-    PlayedGame {
-        decided: decided.iter().flatten().count(),
-        records,
     }
 }
 
@@ -536,67 +551,5 @@ pub fn run(args: DatagenArgs) -> i32 {
             eprintln!("damka datagen: {e}");
             1
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::variant::{Position, RussianPosition};
-
-    /// Databases that decide every position of at most `.0` pieces: the side with more
-    /// pieces wins, equal numbers draw.
-    struct MoreWins(u32);
-
-    fn count(p: &crate::variant::Pieces) -> i32 {
-        p.all().count_ones() as i32
-    }
-
-    impl Endgames<RussianPosition> for MoreWins {
-        fn covers(&self, pos: &RussianPosition) -> bool {
-            crate::egtb::pieces_on_board(pos) <= self.0
-        }
-        fn value(
-            &self,
-            pos: &RussianPosition,
-            _: &<RussianPosition as Position>::RuleState,
-        ) -> Option<Value> {
-            let me = pos.side_to_move();
-            let lead = count(&pos.pieces(me)) - count(&pos.pieces(me.opposite()));
-            Some(match lead.signum() {
-                1 => Value::Win(1),
-                0 => Value::Draw,
-                _ => Value::Loss(1),
-            })
-        }
-    }
-
-    #[test]
-    fn results_come_from_the_first_position_the_tables_decide() {
-        let lines = openings(Variant::Russian);
-        let mut searcher = Searcher::<RussianPosition>::new(1, 4);
-        let tables = MoreWins(18);
-        let mut reached = 0;
-        for index in 0..6 {
-            let free = play_game(&mut searcher, None, &lines, 9, index, 300);
-            let labelled = play_game(&mut searcher, Some(&tables), &lines, 9, index, 300);
-            assert_eq!(free.decided, 0);
-            // The same game, only the labels differ.
-            assert_eq!(labelled.records.len(), free.records.len());
-            let pieces = |r: &ScoredPosition| count(&r.white) + count(&r.black);
-            let covered = free.records.iter().filter(|r| pieces(r) <= 18).count();
-            assert_eq!(labelled.decided, covered);
-            reached += (covered > 0) as u32;
-            for (i, (a, b)) in labelled.records.iter().zip(&free.records).enumerate() {
-                assert_eq!((a.white, a.black, a.side), (b.white, b.black, b.side));
-                let first = free.records[i..].iter().find(|r| pieces(r) <= 18);
-                let want = match first {
-                    Some(r) => ((count(&r.white) - count(&r.black)).signum() as i8, false),
-                    None => (b.result, b.adjudicated),
-                };
-                assert_eq!((a.result, a.adjudicated), want, "game {index}, record {i}");
-            }
-        }
-        assert!(reached > 0, "no game reached 18 pieces");
     }
 }
