@@ -18,6 +18,14 @@ fn succeeds(cmd: &mut Command) -> std::process::Output {
     st
 }
 
+/// An empty folder of this test run under the system's temporary one.
+fn fresh_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("damka-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 fn datagen(variant: &str, out: &std::path::Path, seed: u64) {
     let st = succeeds(
         Command::new(env!("CARGO_BIN_EXE_damka"))
@@ -68,8 +76,7 @@ fn check_records<P: Position>(recs: &[ScoredPosition], want_games: usize, one_re
 
 #[test]
 fn datagen_is_reproducible_and_reads_back() {
-    let dir = std::env::temp_dir().join(format!("damka-datagen-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("datagen-test");
     for (variant, seed) in [("russian", 3), ("turkish", 4)] {
         let (a, b, c) = (dir.join("a.bin"), dir.join("b.bin"), dir.join("c.bin"));
         for f in [&a, &b, &c] {
@@ -169,8 +176,7 @@ fn records_round_trip_and_malformed_ones_are_refused() {
 /// they were.
 #[test]
 fn rescore_keeps_the_records_and_changes_the_scores() {
-    let dir = std::env::temp_dir().join(format!("damka-rescore-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("rescore-test");
     for (variant, seed) in [("russian", 5), ("turkish", 6)] {
         let input = dir.join("in.bin");
         let _ = std::fs::remove_file(&input);
@@ -214,8 +220,7 @@ fn rescore_keeps_the_records_and_changes_the_scores() {
 /// `--rescore` of a missing file: exit status 2, the file named, and no output file made.
 #[test]
 fn rescore_of_a_missing_file_is_a_clear_error() {
-    let dir = std::env::temp_dir().join(format!("damka-rescore-missing-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("rescore-missing");
     let out = dir.join("out.bin");
     let st = Command::new(env!("CARGO_BIN_EXE_damka"))
         .args(["datagen", "--variant", "russian", "--rescore"])
@@ -236,9 +241,7 @@ fn rescore_of_a_missing_file_is_a_clear_error() {
 /// without tables is refused before `--out` is touched.
 #[test]
 fn results_come_from_the_named_tables() {
-    let dir = std::env::temp_dir().join(format!("damka-datagen-tables-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = fresh_dir("datagen-tables");
     let tables = dir.join("egtb");
     succeeds(
         Command::new(env!("CARGO_BIN_EXE_damka"))
