@@ -16,8 +16,8 @@
 use super::search_opts::EvalArgs;
 use crate::core::{is_decisive, Color, Rng, Variant};
 use crate::dispatch::{dispatch, GameTask};
-use crate::egtb::endgames::{open_for, Endgames};
-use crate::egtb::Value;
+use crate::egtb::endgames::{as_endgames, Endgames};
+use crate::egtb::{Tablebase, Value};
 use crate::eval::data::{RecordRules, ScoredPosition};
 use crate::eval::{Evaluate, Evaluator};
 use crate::game::Game;
@@ -153,7 +153,6 @@ pub fn play_game<P: Evaluate + RecordRules>(
             break (Outcome::Draw, true);
         }
         let pos = *game.position();
-        decided.push(tables.and_then(|t| white_result(t, &pos, game.rule_state())));
         let job = Job {
             root: pos,
             root_state: *game.rule_state(),
@@ -185,6 +184,7 @@ pub fn play_game<P: Evaluate + RecordRules>(
             ply: game.ply().min(u16::MAX as usize) as u16,
             rules: P::rule_bytes(game.rule_state()),
         });
+        decided.push(tables.and_then(|t| white_result(t, &pos, game.rule_state())));
         let sign = if white_score.abs() >= ADJUDICATE_SCORE || is_decisive(white_score) {
             white_score.signum() as i8
         } else {
@@ -215,9 +215,6 @@ pub fn play_game<P: Evaluate + RecordRules>(
         Outcome::Win(Color::Black) => -1,
         Outcome::Draw => 0,
     };
-    // Every position is probed before it is recorded: `decided` is one longer when the loop
-    // ended between the two.
-    decided.truncate(records.len());
     label(&mut records, &decided, (result, adjudicated));
     PlayedGame {
         decided: decided.iter().flatten().count(),
@@ -271,6 +268,7 @@ struct DatagenTally {
 fn generate<P: Evaluate + RecordRules>(
     args: &DatagenArgs,
     eval: &Evaluator,
+    tables: Option<Arc<Tablebase>>,
     out: &mut dyn Write,
 ) -> Result<DatagenTally, String> {
     let lines = Arc::new(openings(P::VARIANT));
@@ -278,10 +276,7 @@ fn generate<P: Evaluate + RecordRules>(
     let written = Arc::new(AtomicU64::new(0));
     let max_games = args.games.unwrap_or(u64::MAX);
     let max_positions = args.positions.unwrap_or(u64::MAX);
-    let tables = match &args.label_from_tables {
-        Some(dir) => Some(open_for::<P>(dir, crate::engine::DEFAULT_EGTB_CACHE_MB)?.1),
-        None => None,
-    };
+    let tables = tables.map(as_endgames::<P>).transpose()?;
     let (tx, rx) = crossbeam_channel::bounded::<(u64, PlayedGame)>(64);
     let mut handles = Vec::new();
     for _ in 0..args.threads.max(1) {
@@ -508,12 +503,18 @@ pub fn run(args: DatagenArgs) -> i32 {
         }
     };
     // Tables that cannot be opened leave `--out` alone too.
-    if let Some(dir) = &args.label_from_tables {
-        if let Err(e) = crate::egtb::Tablebase::open(dir, args.variant, 1) {
-            eprintln!("damka datagen: --label-from-tables: {e}");
-            return 2;
+    let tables = match &args.label_from_tables {
+        None => None,
+        Some(dir) => {
+            match Tablebase::open(dir, args.variant, crate::engine::DEFAULT_EGTB_CACHE_MB) {
+                Ok(tb) => Some(Arc::new(tb)),
+                Err(e) => {
+                    eprintln!("damka datagen: --label-from-tables: {e}");
+                    return 2;
+                }
+            }
         }
-    }
+    };
     let file = match std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -530,18 +531,19 @@ pub fn run(args: DatagenArgs) -> i32 {
         &'a DatagenArgs,
         Evaluator,
         Option<Vec<ScoredPosition>>,
+        Option<Arc<Tablebase>>,
         &'a mut dyn Write,
     );
     impl GameTask for Generate<'_> {
         type Output = Result<DatagenTally, String>;
         fn run<P: Evaluate + RecordRules>(self) -> Self::Output {
             match self.2 {
-                Some(records) => rescore::<P>(self.0, &self.1, records, self.3),
-                None => generate::<P>(self.0, &self.1, self.3),
+                Some(records) => rescore::<P>(self.0, &self.1, records, self.4),
+                None => generate::<P>(self.0, &self.1, self.3, self.4),
             }
         }
     }
-    let res = dispatch(args.variant, Generate(&args, eval, input, &mut out));
+    let res = dispatch(args.variant, Generate(&args, eval, input, tables, &mut out));
     match res {
         Ok(p) => {
             report(&p, &args, true);

@@ -99,14 +99,19 @@ pub type Opened<P> = (Arc<Tablebase>, Arc<dyn Endgames<P>>);
 
 /// Opens the tables of game `P` in `dir` for a caller generic over the game (the command
 /// line): the tables themselves (hits, messages) and the same tables as the search sees them.
-/// The game is chosen here, at the boundary, by `P::VARIANT`.
 pub fn open_for<P: Position>(dir: &std::path::Path, cache_mb: usize) -> Result<Opened<P>, String> {
+    let tb = Arc::new(Tablebase::open(dir, P::VARIANT, cache_mb)?);
+    Ok((tb.clone(), as_endgames::<P>(tb)?))
+}
+
+/// Tables already open, as the search of game `P` sees them. The game is chosen here, at the
+/// boundary, by `P::VARIANT`.
+pub fn as_endgames<P: Position>(tb: Arc<Tablebase>) -> Result<Arc<dyn Endgames<P>>, String> {
     use crate::core::Variant;
     use crate::variant::{RussianPosition, TurkishPosition};
-    let tb = Arc::new(Tablebase::open(dir, P::VARIANT, cache_mb)?);
     let any: Box<dyn Any> = match P::VARIANT {
-        Variant::Russian => Box::new(tb.clone() as Arc<dyn Endgames<RussianPosition>>),
-        Variant::Turkish => Box::new(tb.clone() as Arc<dyn Endgames<TurkishPosition>>),
+        Variant::Russian => Box::new(tb as Arc<dyn Endgames<RussianPosition>>),
+        Variant::Turkish => Box::new(tb as Arc<dyn Endgames<TurkishPosition>>),
     };
     let eg = any.downcast::<Arc<dyn Endgames<P>>>().map_err(|_| {
         format!(
@@ -114,5 +119,5 @@ pub fn open_for<P: Position>(dir: &std::path::Path, cache_mb: usize) -> Result<O
             P::VARIANT
         )
     })?;
-    Ok((tb, *eg))
+    Ok(*eg)
 }
