@@ -20,22 +20,17 @@ pub const ANALYSIS_TIME: f64 = 1.0;
 
 /// A position and the game before it, as the page asks about it.
 #[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct PositionAsk {
     /// `russian` (the default) or `turkish`.
-    #[serde(default)]
     pub variant: Option<String>,
     /// The start position (FEN; empty: the usual start).
-    #[serde(default)]
     pub fen: String,
     /// The moves played from it (algebraic or Hub).
-    #[serde(default)]
     pub moves: Vec<String>,
     /// Lines wanted (analysis; 3 when absent, 1 to 5).
-    #[serde(default)]
     pub lines: Option<u32>,
     /// The server's game the moves are (review: the review is kept with it).
-    #[serde(default)]
     pub game: Option<String>,
 }
 
