@@ -194,6 +194,11 @@ fn bad_files_give_clear_errors() {
     let (_, msg) = error_of::<RussianPosition>("[Event \"x\"\n1. c3-d4 *");
     assert!(msg.contains("]"), "{msg}");
 
+    // A stray bracket once left the reader in place for ever.
+    let (line, msg) = error_of::<RussianPosition>("1. c3-d4\n2. ] *");
+    assert_eq!(line, 2);
+    assert!(msg.contains("']'"), "{msg}");
+
     let (_, msg) = error_of::<RussianPosition>("1. c3-d4 hello *");
     assert!(msg.contains("hello"), "{msg}");
 

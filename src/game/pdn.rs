@@ -432,6 +432,8 @@ impl<'a> Lexer<'a> {
                 return Err(self.error("')' without a variation to close"));
             } else if c == b'}' {
                 return Err(self.error("'}' without a comment to close"));
+            } else if c == b']' {
+                return Err(self.error("']' without a tag to close"));
             } else if c == b'$' {
                 self.bump();
                 while self.i < self.s.len() && self.s[self.i].is_ascii_digit() {
@@ -468,6 +470,11 @@ impl<'a> Lexer<'a> {
                 break;
             }
             self.bump();
+        }
+        if self.i == start {
+            // A delimiter `skip` does not take: an empty word here would never move on.
+            let c = self.text[self.i..].chars().next().unwrap_or('?');
+            return Err(self.error(format!("unexpected {c:?}")));
         }
         Ok(Some(Token::Word(self.text[start..self.i].to_string())))
     }
@@ -570,6 +577,7 @@ mod tests {
             ("[Event \"x]\n", 1),
             ("[Event x]", 1),
             ("1. c3-d4 )", 1),
+            ("1. c3-d4\n f6-g5 ] *", 2),
         ] {
             let mut lex = Lexer::new(text);
             let e = loop {

@@ -231,6 +231,7 @@ async fn bad_http_requests_get_clear_errors() {
         (r#"{"opponent":"cat"}"#, "opponent"),
         (r#"{"fen":"W:Wz1"}"#, "FEN"),
         (r#"{"pdn":"1. c3-c4"}"#, "PDN"),
+        (r#"{"pdn":"1. c3-d4 ] *"}"#, "']'"),
         (r#"{"colour":"white"}"#, "unknown field"),
     ] {
         let (s, v) = call_json(&app, "POST", "/api/games", body).await;
