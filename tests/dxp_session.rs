@@ -179,6 +179,10 @@ fn malformed_messages_get_a_chat_and_a_log_line() {
     peer.close();
     let records = handle.join().unwrap();
     assert!(matches!(records[0].end, GameOver::Disconnected(_)));
+    // How it ended, as the log and `damka dxp`'s summary say it: words, not the enum.
+    let said = records[0].end.to_string();
+    assert!(said.starts_with("disconnected: "), "{said}");
+    assert!(logged(&lines, &format!("plies: {said} (used")));
     assert!(logged(&lines, "bad message: unknown message type"));
 }
 
@@ -233,6 +237,7 @@ fn gameend_while_thinking_is_acknowledged_and_no_move_follows() {
     peer.close();
     let records = handle.join().unwrap();
     assert_eq!(records[0].end, GameOver::PeerEnded(EndReason::Unknown));
+    assert_eq!(records[0].end.to_string(), "the peer ended it");
     assert!(records[0].moves.is_empty());
 }
 

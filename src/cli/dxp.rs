@@ -11,7 +11,7 @@
 use crate::core::{Color, Variant};
 use crate::dispatch::dispatch;
 use crate::protocol::dxp::server::{Connect, Resources, Serve};
-use crate::protocol::dxp::{self, Config, GameOver, GameRecord};
+use crate::protocol::dxp::{self, Config, GameRecord};
 use clap::{Args, ValueEnum};
 use std::net::TcpListener;
 use std::time::Duration;
@@ -132,15 +132,12 @@ impl TimingArgs {
 
 /// One line about a finished game.
 pub fn summary(i: usize, r: &GameRecord) -> String {
-    let end = match &r.end {
-        GameOver::Rules(e) => e.to_string(),
-        other => format!("{other:?}"),
-    };
     format!(
-        "game {}: damka {}, {} plies, {end}, used {:.1} s of {:.0} s",
+        "game {}: damka {}, {} plies, {}, used {:.1} s of {:.0} s",
         i + 1,
         r.color.name(),
         r.moves.len(),
+        r.end,
         r.used,
         r.clock
     )

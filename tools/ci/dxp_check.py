@@ -277,7 +277,8 @@ def check_variant(engine, variant, dxp_color, clock, movetime, catcher, wire, tm
         # When damka's own move ended the game by a rule pydraughts does not have (Turkish
         # lone king against man, the Russian draw rules), pydraughts plays on and damka
         # answers that move with its GAMEEND: one ply more on pydraughts' side.
-        late = ended and int(plies) == len(moves) - 1 and how.startswith("Rules")
+        by_rules = re.match(r"(White wins|Black wins|draw) \(", how) is not None
+        late = ended and int(plies) == len(moves) - 1 and by_rules
         if int(plies) != len(moves) and not late:
             fail(f"{variant}: damka saw {plies} plies, pydraughts {len(moves)}")
         if float(srv_used) > float(srv_clock):

@@ -35,6 +35,24 @@ pub enum GameOver {
     Disconnected(String),
 }
 
+impl std::fmt::Display for GameOver {
+    /// How the game ended, for a person: `White wins (no legal move)`, `the peer resigned`,
+    /// `disconnected: connection closed by the peer`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GameOver::Rules(end) => write!(f, "{end}"),
+            GameOver::PeerEnded(EndReason::Unknown) => write!(f, "the peer ended it"),
+            GameOver::PeerEnded(EndReason::ILose) => write!(f, "the peer resigned"),
+            GameOver::PeerEnded(EndReason::Draw) => write!(f, "the peer ended it as a draw"),
+            GameOver::PeerEnded(EndReason::IWin) => write!(f, "the peer ended it claiming a win"),
+            GameOver::MoveLimit => write!(f, "the game's number of moves reached"),
+            GameOver::IllegalMove(why) => write!(f, "the peer's move refused: {why}"),
+            GameOver::NewRequest => write!(f, "the peer asked for a new game during it"),
+            GameOver::Disconnected(why) => write!(f, "disconnected: {why}"),
+        }
+    }
+}
+
 /// One game played.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRecord {
@@ -146,7 +164,7 @@ impl<'a, P: Evaluate> Table<'a, P> {
             used: self.ours.used(Instant::now()),
         };
         self.conn.log(&format!(
-            "game over after {} plies: {:?} (used {:.2} s of {:.0} s)",
+            "game over after {} plies: {} (used {:.2} s of {:.0} s)",
             record.moves.len(),
             record.end,
             record.used,
