@@ -98,7 +98,11 @@ fn wait_accept(conn: &mut Conn, cfg: &Config) -> Result<Instant, String> {
                         conn.log(&format!("game accepted by {name:?}"));
                         Ok(ev.at)
                     }
-                    c => Err(format!("{name:?} refused the game: {c:?}")),
+                    AccCode::WrongVersion => Err(format!(
+                        "{name:?} refused the game: it does not speak this version of DXP"
+                    )),
+                    AccCode::RefuseGame => Err(format!("{name:?} refused this game")),
+                    AccCode::RefuseAll => Err(format!("{name:?} refuses every game")),
                 };
             }
             Event::Message(Message::Chat(text)) => {
