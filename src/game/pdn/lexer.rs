@@ -51,7 +51,9 @@ impl<'a> Lexer<'a> {
         self.i == 0 || self.s[self.i - 1] == b'\n'
     }
 
-    /// Skips white space, comments, variations, NAGs and escape lines.
+    /// Skips white space, comments, variations, NAGs and escape lines; a closing delimiter
+    /// with nothing to close is an error. Every delimiter that ends a word is taken here or
+    /// by [`Lexer::tag`], so a word is never empty and the reader always moves on.
     pub(super) fn skip(&mut self) -> Result<(), PdnError> {
         while self.i < self.s.len() {
             let c = self.s[self.i];
@@ -139,11 +141,6 @@ impl<'a> Lexer<'a> {
                 break;
             }
             self.bump();
-        }
-        if self.i == start {
-            // A delimiter `skip` does not take: an empty word here would never move on.
-            let c = self.text[self.i..].chars().next().unwrap_or('?');
-            return Err(self.error(format!("unexpected {c:?}")));
         }
         Ok(Some(Token::Word(self.text[start..self.i].to_string())))
     }
