@@ -16,7 +16,7 @@ replayed in one `pos ... moves=` line. pydraughts' own Turkish move list is loos
 the rules (it lets kings pass their own men), so legality is judged by damka replaying the
 game, with pydraughts only checking it can follow every move.
 
-Usage: hub_check.py --engine target/release/damka [--games 2] [--time 8] [--inc 0.5]
+Usage: hub_check.py --engine target/release/damka [--games 2] [--time 4] [--inc 0.2]
 """
 
 import os
@@ -200,8 +200,8 @@ def tournament(engine_path, variant, n_games, start_time, inc, max_moves):
 def main():
     ap = arguments(__doc__)
     ap.add_argument("--games", type=int, default=2, help="games per variant (colours alternate)")
-    ap.add_argument("--time", type=float, default=8.0, help="seconds per player per game")
-    ap.add_argument("--inc", type=float, default=0.5, help="increment per move, seconds")
+    ap.add_argument("--time", type=float, default=4.0, help="seconds per player per game")
+    ap.add_argument("--inc", type=float, default=0.2, help="increment per move, seconds")
     ap.add_argument("--max-moves", type=int, default=300, help="plies before a game is stopped")
     ap.add_argument("--variants", default=",".join(VARIANTS))
     args = ap.parse_args()

@@ -10,6 +10,7 @@
 # Needs the wasm32-unknown-unknown standard library (added here with rustup when missing) and
 # binaryen's wasm-opt (Debian package binaryen, installed here when missing).
 set -euo pipefail
+script=$(realpath "$0")
 cd "$(dirname "$0")/../.."
 
 if ! rustc --print target-libdir --target wasm32-unknown-unknown >/dev/null 2>&1 ||
@@ -41,16 +42,23 @@ build() {
   # in the release archives).
   RUSTFLAGS="$flags --remap-path-prefix=$(pwd)=damka --remap-path-prefix=${CARGO_HOME:-$HOME/.cargo}=cargo" cargo build --quiet -p damka-wasm --target wasm32-unknown-unknown \
     --profile wasm --target-dir "target/wasm-$name"
+  local wasm="target/wasm-$name/wasm32-unknown-unknown/wasm/damka_wasm.wasm"
+  # What wasm-opt made from this very build is still good (a second call, as from
+  # tools/dist/build.sh after tools/wasm/check.sh, skips the slow passes).
+  if [ "$out/$3" -nt "$wasm" ] && [ "$out/$3" -nt "$script" ] &&
+    { [ -z "${4:-}" ] || { [ "$out/$4" -nt "$wasm" ] && [ "$out/$4" -nt "$script" ]; }; }; then
+    return
+  fi
   # Asyncify lets the worker pause a search in damka_yield and resume it later.
   wasm-opt -O3 --asyncify \
     --pass-arg=asyncify-imports@env.damka_yield \
     "--pass-arg=asyncify-removelist@$uninstrumented" \
     --strip-debug --strip-producers \
-    "target/wasm-$name/wasm32-unknown-unknown/wasm/damka_wasm.wasm" -o "$out/$3"
+    "$wasm" -o "$out/$3"
   # Browsers with JSPI suspend the stack themselves: the same code without Asyncify.
   if [ -n "${4:-}" ]; then
     wasm-opt -O3 --strip-debug --strip-producers \
-      "target/wasm-$name/wasm32-unknown-unknown/wasm/damka_wasm.wasm" -o "$out/$4"
+      "$wasm" -o "$out/$4"
   fi
 }
 if [ -z "$page_only" ]; then

@@ -4,7 +4,10 @@
 #moves, #status, the #new-game form and the data-action buttons. Every wait is on a
 condition, never a fixed sleep.
 
-    python3 tools/web/browser_test.py --server target/ci/damka-web [--screenshots DIR]
+    python3 tools/web/browser_test.py --server target/ci/damka-web [--screenshots DIR] [--stored]
+
+--stored runs only the tests whose games and rooms outlive a reload or a restart of the
+server, or are kept with a game (what differs between the SQLite and PostgreSQL stores).
 """
 
 import argparse
@@ -472,6 +475,17 @@ def analysis_review(p, download_dir, variants=("russian", "turkish")):
     browser_review.run_server(p, download_dir, variants)
 
 
+# The tests that read back what the server's store keeps: games and rooms after a reload or a
+# restart of the server, a room's rematch and abort, a review kept with its game.
+STORED = {
+    "local game: restart, reload, read-only for others",
+    "online room: two players, a spectator, reload, restart",
+    "play: online abort, rematch, declined draw, resign confirmed",
+    "analysis and review on the server's engine",
+    "online: no first move, the game is aborted",
+}
+
+
 def main():
     import browser_page as pg
     from browser_online import test_online_abort, test_online_room
@@ -480,6 +494,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--server", default="target/ci/damka-web")
     ap.add_argument("--screenshots", help="save the boards' screenshots in this folder")
+    ap.add_argument("--stored", action="store_true",
+                    help="only the tests of what the server's store keeps (see above)")
     args = ap.parse_args()
     download_dir = tempfile.mkdtemp(prefix="damka-web-dl-")
     server = Server(args.server, download_dir)
@@ -543,6 +559,11 @@ def main():
                       lambda: test_online_abort(Page(driver, quick.url), lambda: start_browser(download_dir))))
         if only:
             tests = [t for t in tests if only in t[0]]
+        unknown = STORED - {t[0] for t in tests}
+        if unknown:
+            raise SystemExit(f"STORED names no test: {sorted(unknown)}")
+        if args.stored:
+            tests = [t for t in tests if t[0] in STORED]
         failed = run(tests, driver)
     finally:
         quick.stop()
