@@ -93,6 +93,28 @@ def analyse_at_the_end(p):
            f"the one line of the position before: {lines(p)}")
 
 
+def download(p, folder, suffix, what):
+    """The text of the file ending in `suffix` that the browser downloads into `folder`.
+    Chromium names the file before it has written it (the bytes go to a `.crdownload` file
+    first), so the file counts only once no download is in progress and it holds something."""
+    found = {}
+
+    def done():
+        names = os.listdir(folder)
+        if any(n.endswith(".crdownload") for n in names):
+            return False
+        for n in names:
+            path = os.path.join(folder, n)
+            if n.endswith(suffix) and os.path.getsize(path) > 0:
+                found["path"] = path
+                return True
+        return False
+
+    p.wait(done, what)
+    with open(found["path"], encoding="utf-8") as fh:
+        return fh.read()
+
+
 def review(p, plies, blunder, download_dir):
     click(p, '[data-action="review"]')
     p.wait(lambda: p.js("return Boolean(document.querySelector('#review-progress'))"), "the review's progress")
@@ -111,9 +133,7 @@ def review(p, plies, blunder, download_dir):
             if f.endswith("-review.pdn"):
                 os.remove(os.path.join(download_dir, f))
         click(p, button)
-        p.wait(lambda: any(f.endswith("-review.pdn") for f in os.listdir(download_dir)), "the PDN downloaded")
-        name = next(f for f in os.listdir(download_dir) if f.endswith("-review.pdn"))
-        text = open(os.path.join(download_dir, name), encoding="utf-8").read()
+        text = download(p, download_dir, "-review.pdn", "the PDN downloaded")
         assert text.count("[%eval ") == plies, text
         assert "??" in text, text
 

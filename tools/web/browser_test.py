@@ -312,18 +312,9 @@ def test_hint_eval_and_pdn_download(p, download_dir, shots):
     p.action("undo")
     p.wait(lambda: len(p.moves()) == 1, "undo back to the person's turn")
     p.action("pdn")
-    found = {}
-
-    def downloaded():
-        for f in os.listdir(download_dir):
-            if f.endswith(".pdn"):
-                found["path"] = os.path.join(download_dir, f)
-                return True
-        return False
-
-    p.wait(downloaded, "the PDN download")
-    with open(found["path"], encoding="utf-8") as fh:
-        text = fh.read()
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "wasm"))
+    from browser_review import download
+    text = download(p, download_dir, ".pdn", "the PDN download")
     assert '[GameType "25"]' in text and '[White "damka"]' in text, text
     assert "1. " + p.moves()[0] in text, text
 
@@ -557,11 +548,11 @@ def main():
         only = os.environ.get("WEB_TEST_ONLY")
         tests.append(("online: no first move, the game is aborted",
                       lambda: test_online_abort(Page(driver, quick.url), lambda: start_browser(download_dir))))
-        if only:
-            tests = [t for t in tests if only in t[0]]
         unknown = STORED - {t[0] for t in tests}
         if unknown:
             raise SystemExit(f"STORED names no test: {sorted(unknown)}")
+        if only:
+            tests = [t for t in tests if only in t[0]]
         if args.stored:
             tests = [t for t in tests if t[0] in STORED]
         failed = run(tests, driver)
