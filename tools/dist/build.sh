@@ -40,10 +40,7 @@ version=$(sed -n '/^\[package\]/,/^\[/s/^version *= *"\(.*\)"/\1/p' Cargo.toml |
 [ -n "$version" ] || { echo "dist.sh: no version in Cargo.toml" >&2; exit 2; }
 # The commit the programs name in --version (build.rs reads DAMKA_COMMIT); a tree with
 # uncommitted changes says so.
-commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-if [ "$commit" != unknown ] && [ -n "$(git status --porcelain --untracked-files=no)" ]; then
-  commit="$commit-modified"
-fi
+commit=$(bash tools/dist/commit.sh)
 export DAMKA_COMMIT=$commit
 
 # ---- tools

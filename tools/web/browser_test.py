@@ -28,6 +28,11 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+# The analysis and review checks, and the download helper, are shared with the WebAssembly
+# page's tests.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "wasm"))
+import browser_review  # noqa: E402
+
 WAIT = 30  # seconds: generous for a loaded 2-core machine; conditions end waits early
 
 
@@ -312,9 +317,7 @@ def test_hint_eval_and_pdn_download(p, download_dir, shots):
     p.action("undo")
     p.wait(lambda: len(p.moves()) == 1, "undo back to the person's turn")
     p.action("pdn")
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "wasm"))
-    from browser_review import download
-    text = download(p, download_dir, ".pdn", "the PDN download")
+    text = browser_review.download(p, download_dir, ".pdn", "the PDN download")
     assert '[GameType "25"]' in text and '[White "damka"]' in text, text
     assert "1. " + p.moves()[0] in text, text
 
@@ -461,8 +464,6 @@ def run(tests, driver):
 def analysis_review(p, download_dir, variants=("russian", "turkish")):
     """The analysis board and the review (tools/wasm/browser_review.py's checks) with the
     server's engine: this page has no engine in the browser."""
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "wasm"))
-    import browser_review
     browser_review.run_server(p, download_dir, variants)
 
 
