@@ -9,10 +9,14 @@
 #                                              Linux with glibc 2.17 or newer (2012 on)
 #   dist/SHA256SUMS                            `sha256sum -c SHA256SUMS` checks a download
 #
-# Usage: bash tools/dist/build.sh [--profile release|ci] [--out DIR]
-#   --profile  the Cargo profile (default release, fat LTO: what is published; CI uses ci,
-#              the same code and node counts, built in a third of the time)
-#   --out      where the archives go (default dist/)
+# Usage: bash tools/dist/build.sh [--profile release|ci] [--out DIR] [--tools-only|--compile-only]
+#   --profile       the Cargo profile (default release, fat LTO: what is published; CI uses
+#                   ci, the same code and node counts, built in a third of the time)
+#   --out           where the archives go (default dist/)
+#   --tools-only    install what the build needs (below), then stop
+#   --compile-only  also compile the programs for both systems, then stop: .ci/run does this
+#                   in the background while its checks run, and the full run after it finds
+#                   the programs compiled (with the same --profile)
 #
 # Needs: Debian's gcc-mingw-w64-x86-64 (the Windows linker; installed here when missing and
 # root), the rustup targets x86_64-pc-windows-gnu and x86_64-unknown-linux-gnu (added here),
@@ -24,11 +28,14 @@ repo=$(pwd)
 
 profile=release
 out=dist
+only=
 while [ $# -gt 0 ]; do
   case $1 in
     --profile) profile=${2:?--profile needs a value}; shift 2 ;;
     --out) out=${2:?--out needs a value}; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    --tools-only) only=tools; shift ;;
+    --compile-only) only=compile; shift ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) echo "dist.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -62,6 +69,7 @@ ensure_venv "$tools_venv" 'import ziglang' 'ziglang==0.17.1'
   "$tools_venv/bin/python" -m pip install --quiet --disable-pip-version-check 'cargo-zigbuild==0.24.1'
 # cargo-zigbuild finds zig through `python3 -m ziglang` of the first python3 on PATH.
 export PATH="$repo/$tools_venv/bin:$PATH"
+[ "$only" != tools ] || exit 0
 
 # ---- build: a target folder of its own, since the flags differ from everyday builds
 build=target/dist-build
@@ -73,6 +81,7 @@ cargo zigbuild --quiet --locked --profile "$profile" --target "$linux.$glibc" --
 echo "== Windows x86-64"
 cargo build --quiet --locked --profile "$profile" --target "$win" --target-dir "$build" "${packages[@]}"
 unset RUSTFLAGS
+[ "$only" != compile ] || exit 0
 echo "== the page with the engine in the browser (tools/wasm/build.sh)"
 bash tools/wasm/build.sh >/dev/null
 
