@@ -3,7 +3,7 @@
 //! is refused with a clear error and the engine plays on; the engine plays book moves (said
 //! in its `info`), with variety when asked, and searches when analysing.
 
-mod hub_support;
+use crate::hub_support;
 
 use damka::book::build::{BuildConfig, Builder};
 use damka::book::Book;

@@ -3,7 +3,7 @@
 //! for 999 minutes or an empty board, and a flood of small faulty messages meant to fill the
 //! log.
 
-mod dxp_support;
+use crate::dxp_support;
 
 use damka::core::{Color, Variant};
 use damka::dispatch::dispatch;

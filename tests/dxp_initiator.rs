@@ -1,7 +1,7 @@
 //! The DXP initiator in memory against a scripted follower: a whole match with alternating
 //! colours and the stop code of the last game, and a refused match.
 
-mod dxp_support;
+use crate::dxp_support;
 
 use damka::core::{Color, Rng};
 use damka::game::Game;

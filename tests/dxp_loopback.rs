@@ -3,7 +3,7 @@
 //! `damka dxp` program itself (with the endgame databases of its default folder, played
 //! perfectly).
 
-mod dxp_support;
+use crate::dxp_support;
 
 use damka::core::Variant;
 use damka::dispatch::dispatch;

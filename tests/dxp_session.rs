@@ -1,7 +1,7 @@
 //! DXP sessions in memory against a scripted peer: every message kind, every error, the
 //! follower's games from start to end in both games (the initiator: `dxp_initiator.rs`).
 
-mod dxp_support;
+use crate::dxp_support;
 
 use damka::core::{Color, Rng};
 use damka::eval::Evaluate;

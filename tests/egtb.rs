@@ -2,7 +2,7 @@
 //! and `damka egtb` on the command line. Only small tables are built here (up to 4 pieces in
 //! Russian, 3 in Turkish): the full builds are documented commands (`docs/egtb.md`).
 
-mod egtb_support;
+use crate::egtb_support;
 
 use damka::core::{Color, Variant};
 use damka::egtb::build::{build_all, file_of};

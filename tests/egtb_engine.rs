@@ -2,7 +2,7 @@
 //! the search scores database positions exactly, and the Hub session takes `egtb-path`,
 //! counts hits and says once when tables are missing.
 
-mod egtb_support;
+use crate::egtb_support;
 
 use damka::core::{Color, Rng, Variant};
 use damka::egtb::build::build_all;

@@ -7,8 +7,8 @@
 //! `damka dxp` and `damka analyse` start with such a folder and say what they left out, and
 //! `damka --help` names the folder and what it holds.
 
-mod egtb_support;
-mod process_support;
+use crate::egtb_support;
+use crate::process_support;
 
 use damka::core::{Rng, Variant};
 use damka::egtb::build::build_all;

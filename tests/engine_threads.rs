@@ -1,7 +1,7 @@
 //! The engine facade under threads: start, stop, ponder and quit during parallel searches,
 //! many times, never hang; results are legal moves.
 
-mod search_common;
+use crate::search_support;
 
 use damka::core::Variant;
 use damka::engine::{Engine, EngineError, GoMode, Limits, SearchOutcome};
@@ -183,7 +183,7 @@ fn parallel_searches_agree_on_a_forced_line() {
         e.set_threads(threads);
         e.set_hash_mb(4);
         e.set_position("W:Wa5,c5,Ka8:BKa4,b5,g5", &[]).unwrap();
-        let o = search_common::analyse_to_depth(&mut e, 8, Box::new(|_| {}));
+        let o = search_support::analyse_to_depth(&mut e, 8, Box::new(|_| {}));
         assert_eq!(o.best.unwrap().algebraic, "a8-a6", "{threads} threads");
         assert!(o.score > 9000, "{threads} threads: {}", o.score);
     }

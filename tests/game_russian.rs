@@ -2,7 +2,7 @@
 //! FMJD-64 draw rules 7.2.4 - 7.2.8, each with a sequence that triggers it and one that just
 //! misses it.
 
-mod game_support;
+use crate::game_support;
 
 use damka::core::Color;
 use damka::game::Game;

@@ -1,7 +1,7 @@
 //! Turkish end-of-game rules through `Game`: no legal move, threefold repetition, one piece
 //! against one piece.
 
-mod game_support;
+use crate::game_support;
 
 use damka::core::Color;
 use damka::game::Game;

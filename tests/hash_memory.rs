@@ -2,7 +2,7 @@
 //! the declared maximum, once took 10 GB of a machine with less free. The cap comes from
 //! `DAMKA_MEMORY_MB` here (else `/proc/meminfo`), so the test allocates little.
 
-mod process_support;
+use crate::process_support;
 
 use std::process::Command;
 

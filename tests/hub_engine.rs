@@ -1,8 +1,8 @@
 //! Hub sessions with the real engine: in memory through `run_session`, and through the `damka`
 //! binary (stdin/stdout, nothing on stderr, exit status 0).
 
-mod hub_support;
-mod process_support;
+use crate::hub_support;
+use crate::process_support;
 
 use damka::core::Variant;
 use damka::engine::{Engine, EngineError, EngineOption};

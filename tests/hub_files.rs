@@ -2,7 +2,7 @@
 //! device that never ends, a FIFO that nobody writes, a file longer than its format allows.
 //! Each is refused with an error line at once, and the session keeps answering.
 
-mod hub_support;
+use crate::hub_support;
 
 use hub_support::Client;
 use std::path::PathBuf;

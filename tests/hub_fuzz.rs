@@ -2,7 +2,7 @@
 //! malformed by construction gets exactly one `error message=...`, no line ever gets more than
 //! one, every reply is written the strict way, and the session always answers the next `ping`.
 
-mod hub_support;
+use crate::hub_support;
 
 use damka::core::Rng;
 use damka::protocol::hub::command::{parse_command, Command};

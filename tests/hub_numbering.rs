@@ -3,7 +3,7 @@
 //! (`tt-size`, `bb-size`, `book-ply`, `initial-time`), with the real engine in memory and
 //! through the `damka` binary's `--numbering`.
 
-mod hub_support;
+use crate::hub_support;
 
 use hub_support::{assert_strict, Client};
 use std::io::{BufRead, BufReader, Write};

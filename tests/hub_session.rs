@@ -1,7 +1,7 @@
 //! Scripted Hub sessions in memory against a fake engine: every command, every error reply,
 //! searches with `stop`, `ponder-hit` and `ping` arriving while they run.
 
-mod hub_support;
+use crate::hub_support;
 
 use damka::protocol::hub::HubConfig;
 use hub_support::{assert_strict, Client};

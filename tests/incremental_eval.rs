@@ -5,7 +5,7 @@
 //! and in `i32`), and from set-up positions with more pieces a side than the 16-bit sums allow;
 //! and nothing it keeps passes from one net to another or from one search to the next.
 
-mod eval_support;
+use crate::eval_support;
 
 use damka::core::{Color, Rng, Variant};
 use damka::eval::evaluator::king_against_king;

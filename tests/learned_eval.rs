@@ -2,8 +2,8 @@
 //! 16-bit first-layer sums against the `i32` ones, the weights file (round trip, malformed
 //! files), and the compiled-in nets.
 
+use crate::eval_support;
 use damka::core::{Color, Rng, Variant};
-mod eval_support;
 
 use damka::eval::network::{self, Change};
 use damka::eval::pattern;

@@ -4,7 +4,7 @@
 //! (`multipv` parameter, `multipv=K` in `info`, `level moves-only=... exclude=...`) with the
 //! real engine.
 
-mod hub_support;
+use crate::hub_support;
 
 use damka::core::{Rng, Score, Variant};
 use damka::engine::{Engine, GoMode, Limits, SearchInfo};

@@ -3,7 +3,7 @@
 //! `has_capture`, duplicates at every node) on the smaller counts, divide and threads against
 //! plain perft, the start position deep (release builds), and the command line.
 
-mod process_support;
+use crate::process_support;
 
 use damka::perft::{check_epd, divide, parse_epd, perft, perft_checked, perft_parallel, EpdEntry};
 use damka::variant::{Perft, Position, RussianPosition, TurkishPosition};

@@ -1,6 +1,6 @@
 //! `damka perft` on the command line: output formats and exit statuses.
 
-mod process_support;
+use crate::process_support;
 
 const EPD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/russian.epd");
 

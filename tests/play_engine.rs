@@ -1,8 +1,8 @@
 //! `damka play` against the engine, driven through stdin: hints, engine replies, undo back to
 //! the human's turn, and engine-against-engine games played to their end.
 
-mod play_support;
-mod process_support;
+use crate::play_support;
+use crate::process_support;
 use play_support::{run_ok, says};
 
 #[test]

@@ -1,8 +1,8 @@
 //! `damka play` driven through stdin, as a user would: whole short games, bad input, undo,
 //! flip, save, and end of input.
 
-mod play_support;
-mod process_support;
+use crate::play_support;
+use crate::process_support;
 use play_support::{run, run_ok, says};
 
 #[test]

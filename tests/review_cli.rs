@@ -1,7 +1,7 @@
 //! `damka review GAME.pdn`: the marked moves and summary it prints, the PDN it writes, and
 //! its messages on bad input.
 
-mod process_support;
+use crate::process_support;
 
 use damka::game::Record;
 use damka::variant::{RussianPosition, TurkishPosition};

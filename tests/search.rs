@@ -3,11 +3,11 @@
 //! repetition, bench determinism, capture threats at the horizon, several threads. One suite:
 //! each test runs the same check for both games with each game's positions.
 
-mod search_common;
+use crate::search_support;
 
 use damka::core::Variant;
 use damka::variant::{RussianPosition, TurkishPosition};
-use search_common::{
+use search_support::{
     check_bench_deterministic, check_forced_win, check_repetition_draw,
     check_threat_seen_at_depth_one,
 };

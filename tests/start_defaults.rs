@@ -3,7 +3,7 @@
 //! never takes them implicitly), and `damka` alone on a terminal says what it is, while on a
 //! pipe it writes nothing before the client's first line.
 
-mod process_support;
+use crate::process_support;
 
 use process_support::data_home;
 use std::path::Path;

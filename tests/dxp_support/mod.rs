@@ -2,9 +2,6 @@
 //! messages with their arrival times, keeps its own copy of the game to check damka's moves
 //! with the library's rules, and starts a follower or an initiator on an in-memory link.
 
-// Each test binary uses part of it.
-#![allow(dead_code)]
-
 use crossbeam_channel::Receiver;
 use damka::core::{Color, Rng};
 use damka::engine::GameSession;

@@ -4,8 +4,6 @@
 //! (a win at distance `n` has a successor lost at `n - 1`, or a conversion into a lost
 //! position when `n = 1`; a loss at `n` has every successor won, the slowest at `n - 1`).
 
-#![allow(dead_code)]
-
 use damka::core::Color;
 use damka::egtb::Value;
 use damka::variant::{GameMove, Outcome, Pieces, Position};

@@ -1,9 +1,6 @@
 //! Shared by the end-of-game tests of both games (`game_russian`, `game_turkish`): games from
 //! a FEN, moves played by their text, and the results expected.
 
-// Each test binary uses part of it.
-#![allow(dead_code)]
-
 use damka::game::Game;
 use damka::variant::{EndRule, GameEnd, Notation, Outcome, Position};
 

@@ -1,8 +1,6 @@
 //! Shared by the Hub session tests: a scripted fake engine behind `protocol::hub::Backend`, and a
 //! client that talks to a session running on its own thread through in-memory pipes.
 
-#![allow(dead_code)]
-
 use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError, Sender};
 use damka::core::Variant;
 use damka::engine::{

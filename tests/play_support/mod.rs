@@ -1,5 +1,5 @@
 //! Shared by the `damka play` integration tests: run the built binary with stdin scripted.
-//! The test binary declares `mod process_support` too.
+//! It runs the program through `process_support`.
 
 use crate::process_support;
 

@@ -1,9 +1,6 @@
 //! Running a built program in the integration tests (`damka`): its arguments, a scripted
 //! standard input, and what it wrote.
 
-// Each test binary uses part of it.
-#![allow(dead_code)]
-
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

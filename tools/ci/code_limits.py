@@ -18,7 +18,8 @@ project stays), and each engine option declared once, in the `OPTIONS` table of
 `src/engine/options.rs` (unique names; no other file builds an `EngineOption` or an option
 range of its own). Docs of the present stay short: README.md at most 500 lines, and
 docs/performance.md and docs/evaluation.md at most 400 each (their history lives in
-docs/history/).
+docs/history/). Every integration test file runs: in a package with `autotests = false`, each
+file of `tests/` is a `[[test]]` of its Cargo.toml or a module of one.
 
 Usage: tools/ci/code_limits.py [--fn-lines 120] [--file-lines 600]; exit status 1 when a limit
 is broken (the long move generator excepted).
@@ -367,6 +368,38 @@ def hygiene_problems(tracked):
     return found
 
 
+def test_targets(tracked):
+    """The integration test binaries of the workspace and the problems of their layout: each
+    package's `tests/*.rs` is a binary of its own unless its Cargo.toml says `autotests =
+    false`; then its binaries are its `[[test]]` entries, and every other file of `tests/` must
+    be a module of one of them (a file that is neither would never be compiled nor run)."""
+    binaries, found = [], []
+    packages = sorted({os.path.dirname(p) for p in tracked if os.path.basename(p) == "Cargo.toml"})
+    for pkg in packages:
+        folder = os.path.join(pkg, "tests") if pkg else "tests"
+        files = sorted(p for p in tracked if os.path.dirname(p) == folder and p.endswith(".rs"))
+        if not files:
+            continue
+        manifest = open(os.path.join(pkg, "Cargo.toml") if pkg else "Cargo.toml",
+                        encoding="utf-8").read()
+        if not re.search(r"^autotests\s*=\s*false", manifest, re.M):
+            binaries += files
+            continue
+        declared = [os.path.join(folder, os.path.relpath(m, "tests")) for m in re.findall(
+            r'^\[\[test\]\][^\[]*?^path\s*=\s*"([^"]+)"', manifest, re.M | re.S)]
+        binaries += declared
+        modules = set()
+        for root in declared:
+            if os.path.exists(root):
+                src = open(root, encoding="utf-8").read()
+                modules |= set(re.findall(r"^mod (\w+);", src, re.M))
+        for f in files:
+            if f not in declared and os.path.basename(f)[:-3] not in modules:
+                found.append(f"{f}: neither a [[test]] of its Cargo.toml nor a module of one "
+                             "(autotests = false): it is never run")
+    return binaries, found
+
+
 def testing_doc_problems(tracked, doc="docs/testing.md"):
     """docs/testing.md against the tree: its counts of test files and binaries, and every
     integration test file named in it."""
@@ -375,7 +408,7 @@ def testing_doc_problems(tracked, doc="docs/testing.md"):
     text = open(doc, encoding="utf-8").read()
     top = sorted(p for p in tracked if re.fullmatch(r"tests/[^/]+\.rs", p))
     tools = sorted(p for p in tracked if re.fullmatch(r"tools/[^/]+/tests/[^/]+\.rs", p))
-    found = []
+    binaries, found = test_targets(tracked)
 
     def claim(pattern, actual, what):
         m = re.search(pattern, text)
@@ -387,10 +420,10 @@ def testing_doc_problems(tracked, doc="docs/testing.md"):
 
     claim(r"the (\d+) files of `tests/`", len(top), "files in tests/")
     claim(r"The tools' integration tests \((\d+) files\)", len(tools), "tools' test files")
-    claim(r"the (\d+) integration test files", len(top) + len(tools), "integration test files")
+    claim(r"(\d+) integration test binaries", len(binaries), "integration test binaries")
     targets = re.search(r"unit tests of the (\d+) library and program targets", text)
     if targets:
-        claim(r"(\d+) test binaries", len(top) + len(tools) + int(targets.group(1)),
+        claim(r"(\d+) test binaries of the workspace", len(binaries) + int(targets.group(1)),
               "test binaries")
     found += [f"{doc}: {p} is not described" for p in top + tools if f"`{p}`" not in text
               and f"`{os.path.basename(p)}`" not in text]
@@ -443,7 +476,7 @@ def main():
     for p in hygiene:
         print("  " + p)
     testing = testing_doc_problems(tracked)
-    print(f"docs/testing.md counts and test files not described: {len(testing)}")
+    print(f"test files never run, docs/testing.md counts and files not described: {len(testing)}")
     for p in testing:
         print("  " + p)
     long_docs = [(n, p, cap) for p, cap in DOC_LINES.items()

@@ -38,6 +38,6 @@ trap stop EXIT
 export DAMKA_WEB_TEST_PG="postgres://damka@127.0.0.1:$port/postgres"
 echo "PostgreSQL ($("$bin/postgres" --version)) on port $port for: ${*:-the API tests}"
 if [ $# -eq 0 ]; then
-  set -- cargo test --profile ci -p damka-web --test api --test online --test local_games --test analysis
+  set -- cargo test --profile ci -p damka-web --test integration -- api:: online:: local_games:: analysis::
 fi
 "$@"

@@ -3,7 +3,7 @@
 //! marked, kept with the server's game, a review started twice, cancelled, or asked with bad
 //! input.
 
-mod common;
+use crate::common;
 
 use common::{connect, send, wait_for};
 use serde_json::{json, Value};

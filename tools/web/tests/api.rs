@@ -2,7 +2,7 @@
 //! real server on a free port. Bad input of every kind gets a clear error and the server
 //! goes on serving.
 
-mod common;
+use crate::common;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};

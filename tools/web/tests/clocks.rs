@@ -3,7 +3,7 @@
 //! asks, the engine playing by its clock, and the clocks saved with the game: back after a
 //! restart with the time they had at the stop, in a database file of any age.
 
-mod common;
+use crate::common;
 
 use common::{config, db_path, mv, send, wait_for};
 use damka_web::local::service::NewGame;

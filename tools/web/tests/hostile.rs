@@ -4,7 +4,7 @@
 //! the database's tokens and permissions, foreign origins, the page's headers, and spectators
 //! who are players, re-enter, or take many places.
 
-mod common;
+use crate::common;
 
 use common::{send, wait_for, Ws};
 use damka_web::transport::guard::NetLimits;

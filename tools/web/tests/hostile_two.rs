@@ -2,7 +2,7 @@
 //! count and time: a ping flood that never reads, engine hogs, a full store of finished games,
 //! headers that never end, rooms taken by a few addresses.
 
-mod common;
+use crate::common;
 
 use common::{kib, send, wait_for, Process, Ws};
 use serde_json::json;

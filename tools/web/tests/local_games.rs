@@ -1,7 +1,7 @@
 //! Local games (against the engine, hot seat) are saved in the database file and read back by
 //! a server started again on it; only the browser holding the game's owner secret moves in it.
 
-mod common;
+use crate::common;
 
 use common::{config, db_path, mv};
 use damka_web::local::service::{NewGame, NOT_OWNER};

@@ -2,7 +2,7 @@
 //! seats held by tokens, clocks, resignation, draws, spectators' proposals, limits, bad
 //! input, and a restart on the same SQLite file.
 
-mod common;
+use crate::common;
 
 use common::{
     connect, db_path, drain, enter, error, next, play, plies, refused, room, seat, send, serve,

@@ -4,7 +4,7 @@
 //! reason when it does not apply; and the grace after a restart (the clock of the player to
 //! move waits for them, up to `grace_ms`).
 
-mod common;
+use crate::common;
 
 use common::{db_path, enter, next, play, refused, send, serve, state_at, wait_for, Player};
 use damka_web::Config;

@@ -1,8 +1,6 @@
 //! Shared by the search and engine integration tests: a plain minimax "oracle" (no pruning,
 //! no table) that decides forced wins independently of the engine's search.
 
-#![allow(dead_code)]
-
 use damka::core::{is_decisive, WIN};
 use damka::eval::Evaluate;
 use damka::search::{Job, SearchLimits, Searcher};
