@@ -2,7 +2,7 @@
 //! here (its own doc comment says what it covers), and the support folders are shared by
 //! them. One binary compiles the engine's generic code once and links once, where a binary
 //! per file did both 44 times; filter by file with its module name,
-//! `cargo test --test integration hub_session::`.
+//! `cargo test -p damka --test integration hub_session::`.
 
 mod dxp_support;
 mod egtb_support;
