@@ -1,5 +1,5 @@
 //! `damka review GAME.pdn`: the marked moves and summary it prints, the PDN it writes, and
-//! its messages on bad input.
+//! its messages on bad input (short and at once, whatever the file).
 
 use crate::process_support;
 
@@ -93,4 +93,33 @@ fn bad_input_gets_a_message_and_nothing_is_written() {
         assert!(!out.stderr.contains("panicked"), "{}", out.stderr);
         assert!(!out_path.exists(), "nothing written for {input:?}");
     }
+}
+
+/// Files the review must not read whole: a device that never ends, a file over the size of
+/// a text file a command reads, a move as long as a file. Each is a short message at once.
+#[test]
+fn endless_huge_and_long_word_inputs_are_refused_with_a_short_message() {
+    let out_path = process_support::temp_path("huge-out.pdn");
+    let huge = process_support::temp_path("huge.pdn");
+    // Sparse: its length is read from its metadata, nothing is written to the disk.
+    let f = std::fs::File::create(&huge).unwrap();
+    f.set_len(damka::core::file::MAX_TEXT_FILE_BYTES + 1)
+        .unwrap();
+    drop(f);
+    let long_word = process_support::temp_path("long-word.pdn");
+    std::fs::write(&long_word, format!("1. c3-d4 {} *\n", "x".repeat(100_000))).unwrap();
+    let devices = Path::new("/dev/zero");
+    for (input, said) in [
+        (devices, "not a regular file"),
+        (huge.as_path(), "and a PDN file has at most 67108864"),
+        (long_word.as_path(), "bad move syntax: \"xxxxxxxxxx"),
+    ] {
+        let out = review(input, "2", out_path.to_str().unwrap());
+        assert_eq!(out.code, 2, "{input:?}: {}", out.stdout);
+        assert!(out.stderr.contains(said), "{input:?}: {}", out.stderr);
+        assert!(out.stderr.len() < 300, "{input:?}: {}", out.stderr.len());
+        assert!(!out_path.exists(), "nothing written for {input:?}");
+    }
+    let _ = std::fs::remove_file(&huge);
+    let _ = std::fs::remove_file(&long_word);
 }

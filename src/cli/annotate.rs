@@ -41,8 +41,8 @@ pub(super) fn read_games(
     variant: Option<Variant>,
     command: &str,
 ) -> Result<(String, Variant), i32> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        eprintln!("damka {command}: {}: {e}", path.display());
+    let text = crate::core::file::read_text(path, "a PDN file").map_err(|e| {
+        eprintln!("damka {command}: {e}");
         2
     })?;
     let variant = variant

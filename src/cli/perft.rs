@@ -108,9 +108,9 @@ fn run_for<P: Perft>(args: &PerftArgs) -> i32 {
 }
 
 fn run_epd<P: Perft>(file: &str, max_nodes: u64, threads: usize) -> i32 {
-    let text = match std::fs::read_to_string(file) {
+    let text = match crate::core::file::read_text(std::path::Path::new(file), "an EPD file") {
         Ok(t) => t,
-        Err(e) => return usage(&format!("cannot read {file}: {e}")),
+        Err(e) => return usage(&format!("cannot read {e}")),
     };
     let entries = match perft::parse_epd::<P>(&text) {
         Ok(e) => e,

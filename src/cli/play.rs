@@ -502,9 +502,9 @@ impl<'a, P: Evaluate, R: BufRead, W: Write> Session<'a, P, R, W> {
     /// Replaces the game by the first game of a PDN file (same variant), to go on from its
     /// last position.
     fn load(&mut self, file: &str) -> io::Result<()> {
-        let text = match std::fs::read_to_string(file) {
+        let text = match crate::core::file::read_text(std::path::Path::new(file), "a PDN file") {
             Ok(t) => t,
-            Err(e) => return writeln!(self.out, "could not read {file}: {e}"),
+            Err(e) => return writeln!(self.out, "could not read {e}"),
         };
         match Record::<P>::from_pdn(&text) {
             Ok(rec) => {

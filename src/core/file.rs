@@ -31,6 +31,25 @@ pub fn read_bounded(path: &Path, max_bytes: u64, what: &str) -> Result<Vec<u8>, 
     Ok(bytes)
 }
 
+/// Most bytes of a text file a command reads whole (a PDN file to review or analyse, a game to
+/// load, an EPD file): 64 MiB is some 200,000 games, more than any of these commands can get
+/// through, and reading it costs a few times its size in memory.
+pub const MAX_TEXT_FILE_BYTES: u64 = 64 << 20;
+
+/// The text of the regular file at `path` ([`read_bounded`] with [`MAX_TEXT_FILE_BYTES`]), or
+/// why it cannot be read, including text that is not UTF-8. `what` names the file ("a PDN
+/// file").
+pub fn read_text(path: &Path, what: &str) -> Result<String, String> {
+    let bytes = read_bounded(path, MAX_TEXT_FILE_BYTES, what)?;
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{}: not UTF-8 text (byte {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -47,6 +66,13 @@ mod tests {
         let e = read_bounded(&path, 100, "a test file").unwrap_err();
         assert!(e.contains("at most 100"), "{e}");
         assert_eq!(read_bounded(&path, 101, "a test file").unwrap().len(), 101);
+        std::fs::write(&path, b"1. \xff").unwrap();
+        let e = read_text(&path, "a test file").unwrap_err();
+        assert!(e.contains("not UTF-8 text (byte 3)"), "{e}");
+        std::fs::write(&path, "1. c3-d4 *").unwrap();
+        assert_eq!(read_text(&path, "a test file").unwrap(), "1. c3-d4 *");
+        let e = read_text(Path::new("/dev/zero"), "a test file").unwrap_err();
+        assert!(e.contains("not a regular file"), "{e}");
         let _ = std::fs::remove_file(&path);
     }
 }

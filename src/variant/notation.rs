@@ -47,6 +47,23 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
+/// A text quoted in an error message (as `{:?}` writes it), its first [`Shown::MAX_CHARS`]
+/// characters followed by `...` when it is longer.
+struct Shown<'a>(&'a str);
+
+impl Shown<'_> {
+    const MAX_CHARS: usize = 40;
+}
+
+impl fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.char_indices().nth(Self::MAX_CHARS) {
+            Some((cut, _)) => write!(f, "{:?}...", &self.0[..cut]),
+            None => write!(f, "{:?}", self.0),
+        }
+    }
+}
+
 /// Playable squares in Hub position-string order: top row first as seen from White (a8 side),
 /// left to right.
 pub fn hub_string_order<P: Position>() -> impl Iterator<Item = Square> {
@@ -168,10 +185,12 @@ pub fn parse_move<P: Position>(pos: &P, text: &str) -> Result<P::Move, MoveError
     if t.is_empty() {
         return Err(MoveError::Syntax("empty move".into()));
     }
+    // Errors quote the text, cut short: a move read from a file may be any length.
+    let t_shown = Shown(t);
     let numeric = t.as_bytes()[0].is_ascii_digit();
     let parts: Vec<&str> = t.split(['-', 'x', 'X', ':']).collect();
     if parts.len() < 2 || parts.iter().any(|p| p.is_empty()) {
-        return Err(MoveError::Syntax(format!("{t:?}")));
+        return Err(MoveError::Syntax(format!("{t_shown}")));
     }
     let has_capture_sep = t.contains(['x', 'X', ':']);
     let mut squares = Vec::with_capacity(parts.len());
@@ -179,20 +198,21 @@ pub fn parse_move<P: Position>(pos: &P, text: &str) -> Result<P::Move, MoveError
         let sq = if numeric {
             let n: u32 = p
                 .parse()
-                .map_err(|_| MoveError::Syntax(format!("{t:?}: bad square {p:?}")))?;
-            P::hub_square(n).ok_or_else(|| MoveError::Syntax(format!("{t:?}: no square {n}")))?
+                .map_err(|_| MoveError::Syntax(format!("{t_shown}: bad square {}", Shown(p))))?;
+            P::hub_square(n)
+                .ok_or_else(|| MoveError::Syntax(format!("{t_shown}: no square {n}")))?
         } else {
             let sq = Square::parse(p)
-                .ok_or_else(|| MoveError::Syntax(format!("{t:?}: bad square {p:?}")))?;
+                .ok_or_else(|| MoveError::Syntax(format!("{t_shown}: bad square {}", Shown(p))))?;
             if P::PLAYABLE & sq.bit() == 0 {
-                return Err(MoveError::Syntax(format!("{t:?}: {p} is not playable")));
+                return Err(MoveError::Syntax(format!("{t_shown}: {p} is not playable")));
             }
             sq
         };
         squares.push(sq);
     }
     if numeric && t.contains('-') && (squares.len() != 2 || has_capture_sep) {
-        return Err(MoveError::Syntax(format!("{t:?}")));
+        return Err(MoveError::Syntax(format!("{t_shown}")));
     }
     let from = squares[0];
     let legal = pos.legal_moves();
