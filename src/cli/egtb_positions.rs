@@ -125,10 +125,10 @@ pub fn run<P: Evaluate>(a: PositionsArgs) -> i32 {
 /// Runs `damka egtb check-games`: prints, for the named player, how many games reached a
 /// database win under the rules and how many of those it won; exit status 1 if one was not.
 pub fn check_games<P: Evaluate>(pdn: &std::path::Path, player: &str, eg: &dyn Endgames<P>) -> i32 {
-    let text = match std::fs::read_to_string(pdn) {
+    let text = match crate::core::file::read_text(pdn, "a PDN file") {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("damka egtb check-games: {}: {e}", pdn.display());
+            eprintln!("damka egtb check-games: {e}");
             return 2;
         }
     };

@@ -237,7 +237,8 @@ fn build(a: MatchArgs) -> Result<tournament::MatchConfig, String> {
     let openings = match &a.openings {
         None => None,
         Some(p) => Some(
-            std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?,
+            damka::core::file::read_text(p, "an openings file")
+                .map_err(|e| format!("cannot read {e}"))?,
         ),
     };
     if a.games == Some(0) {
