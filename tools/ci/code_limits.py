@@ -19,7 +19,8 @@ project stays), and each engine option declared once, in the `OPTIONS` table of
 range of its own). Docs of the present stay short: README.md at most 500 lines, and
 docs/performance.md and docs/evaluation.md at most 400 each (their history lives in
 docs/history/). Every integration test file runs: in a package with `autotests = false`, each
-file of `tests/` is a `[[test]]` of its Cargo.toml or a module of one.
+file of `tests/` is a `[[test]]` of its Cargo.toml or a module of one; folders of test
+helpers are named `SUBJECT_support`.
 
 Usage: tools/ci/code_limits.py [--fn-lines 120] [--file-lines 600]; exit status 1 when a limit
 is broken (the long move generator excepted).
@@ -372,12 +373,18 @@ def test_targets(tracked):
     """The integration test binaries of the workspace and the problems of their layout: each
     package's `tests/*.rs` is a binary of its own unless its Cargo.toml says `autotests =
     false`; then its binaries are its `[[test]]` entries, and every other file of `tests/` must
-    be a module of one of them (a file that is neither would never be compiled nor run)."""
+    be a module of one of them (a file that is neither would never be compiled nor run). The
+    folders of Rust helpers under `tests/` are named `SUBJECT_support`, in every package."""
     binaries, found = [], []
     packages = sorted({os.path.dirname(p) for p in tracked if os.path.basename(p) == "Cargo.toml"})
     for pkg in packages:
         folder = os.path.join(pkg, "tests") if pkg else "tests"
         files = sorted(p for p in tracked if os.path.dirname(p) == folder and p.endswith(".rs"))
+        helpers = sorted({p[len(folder) + 1:].split("/")[0] for p in tracked
+                          if p.startswith(folder + "/") and p.count("/") > folder.count("/") + 1
+                          and p.endswith(".rs")})
+        found += [f"{folder}/{h}/: a folder of test helpers is named SUBJECT_support"
+                  for h in helpers if not h.endswith("_support")]
         if not files:
             continue
         manifest = open(os.path.join(pkg, "Cargo.toml") if pkg else "Cargo.toml",

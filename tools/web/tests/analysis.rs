@@ -3,16 +3,16 @@
 //! marked, kept with the server's game, a review started twice, cancelled, or asked with bad
 //! input.
 
-use crate::common;
+use crate::server_support;
 
-use common::{connect, send, wait_for};
 use serde_json::{json, Value};
+use server_support::{connect, send, wait_for};
 
 /// White's 2. e3-f4 gives two men away to g5:e3:c5.
 const BLUNDER: [&str; 4] = ["c3-d4", "f6-g5", "e3-f4", "g5:e3:c5"];
 
 async fn serve() -> String {
-    common::serve(damka_web::Config::new(1, 1)).await.0
+    server_support::serve(damka_web::Config::new(1, 1)).await.0
 }
 
 fn first_moves(v: &Value) -> Vec<String> {
@@ -73,7 +73,7 @@ async fn a_review_marks_the_blunder_and_is_kept_with_the_game() {
     send(&mut ws, json!({"type":"review","moves":BLUNDER,"game":id})).await;
     let mut progress = Vec::new();
     let review = loop {
-        let v = common::next(&mut ws).await;
+        let v = server_support::next(&mut ws).await;
         match v["type"].as_str() {
             Some("review-progress") => progress.push(v["done"].as_u64().unwrap()),
             Some("review") => break v,
@@ -98,7 +98,7 @@ async fn a_review_marks_the_blunder_and_is_kept_with_the_game() {
         json!({"type":"review","moves":BLUNDER,"game":id}),
     )
     .await;
-    let v = common::next(&mut other).await;
+    let v = server_support::next(&mut other).await;
     assert_eq!(v["type"], "review", "{v}");
     assert_eq!(v["moves"], review["moves"]);
 }

@@ -2,20 +2,20 @@
 //! real server on a free port. Bad input of every kind gets a clear error and the server
 //! goes on serving.
 
-use crate::common;
+use crate::server_support;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use common::{next, send, wait_for};
 use futures_util::SinkExt;
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
+use server_support::{next, send, wait_for};
 use tokio_tungstenite::tungstenite::Message;
 use tower::ServiceExt;
 
 fn router() -> axum::Router {
     let mut config = damka_web::Config::new(1, 1);
-    config.db = common::pg::test_db(&config.db);
+    config.db = server_support::pg::test_db(&config.db);
     damka_web::serve(&config).unwrap().1
 }
 
@@ -338,7 +338,7 @@ async fn a_king_capture_is_accepted_by_every_path() {
 }
 
 async fn serve() -> String {
-    common::serve(damka_web::Config::new(1, 1)).await.0
+    server_support::serve(damka_web::Config::new(1, 1)).await.0
 }
 
 #[tokio::test]

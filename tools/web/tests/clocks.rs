@@ -3,12 +3,12 @@
 //! asks, the engine playing by its clock, and the clocks saved with the game: back after a
 //! restart with the time they had at the stop, in a database file of any age.
 
-use crate::common;
+use crate::server_support;
 
-use common::{config, db_path, mv, send, wait_for};
 use damka_web::local::service::NewGame;
 use damka_web::local::store::GameView;
 use serde_json::json;
+use server_support::{config, db_path, mv, send, wait_for};
 use std::time::Duration;
 
 /// A hot-seat game with `time` seconds each and `increment` a move: its view and secret.
@@ -76,8 +76,8 @@ async fn the_side_to_move_uses_its_time_and_gains_the_increment() {
 
 #[tokio::test]
 async fn a_flag_ends_the_game_and_every_watcher_hears_it() {
-    let (url, _app, _server) = common::serve(damka_web::Config::new(1, 1)).await;
-    let mut ws = common::connect(&url).await;
+    let (url, _app, _server) = server_support::serve(damka_web::Config::new(1, 1)).await;
+    let mut ws = server_support::connect(&url).await;
     let new = json!({"type": "new", "opponent": "human", "time": 1, "increment": 0});
     send(&mut ws, new).await;
     let owner = wait_for(&mut ws, "owner", |_| true).await;

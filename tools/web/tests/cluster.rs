@@ -1,13 +1,13 @@
 //! Several damka-web nodes (real processes of the binary) on one real PostgreSQL (a
-//! throwaway server, see `common/pg.rs`): a game played across three nodes, a node killed
+//! throwaway server, see `server_support/pg.rs`): a game played across three nodes, a node killed
 //! with SIGKILL in the middle of a game, a node restarted, the database lost during play and
 //! at start, and notifications nobody expects.
 
-mod common;
+mod server_support;
 
-use common::pg;
-use common::{connect, next, plies, seat, send, state_at, wait_for, Ws};
 use serde_json::{json, Value};
+use server_support::pg;
+use server_support::{connect, next, plies, seat, send, state_at, wait_for, Ws};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};

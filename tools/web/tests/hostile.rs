@@ -4,13 +4,13 @@
 //! the database's tokens and permissions, foreign origins, the page's headers, and spectators
 //! who are players, re-enter, or take many places.
 
-use crate::common;
+use crate::server_support;
 
-use common::{send, wait_for, Ws};
 use damka_web::transport::guard::NetLimits;
 use damka_web::Config;
 use futures_util::StreamExt;
 use serde_json::{json, Value};
+use server_support::{send, wait_for, Ws};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -115,13 +115,13 @@ async fn closed_within(s: &mut TcpStream, within: Duration) -> bool {
 }
 
 async fn connect(url: &str) -> Ws {
-    common::connect(url).await
+    server_support::connect(url).await
 }
 
 #[tokio::test]
 async fn a_partial_frame_larger_than_a_message_is_refused_at_once() {
     let server = Server::start(Config::new(1, 1), NetLimits::default()).await;
-    let mut s = common::raw_websocket(&server.addr.to_string()).await;
+    let mut s = server_support::raw_websocket(&server.addr.to_string()).await;
     // A masked text frame announcing 8 MiB (under tungstenite's default 16 MiB frame cap, so
     // the server used to wait for all of it), then a little of it.
     let mut frame = vec![0x81u8, 0x80 | 127];
@@ -438,7 +438,7 @@ async fn one_client_gets_its_share_of_the_engine_not_the_queue() {
     }
     let (mut hints, mut refused) = (0, 0);
     while hints + refused < 12 {
-        let v = common::next(&mut ws).await;
+        let v = server_support::next(&mut ws).await;
         match v["type"].as_str() {
             Some("hint") => hints += 1,
             Some("error") if v["message"].as_str().unwrap().contains("at once") => refused += 1,

@@ -2,10 +2,10 @@
 //! count and time: a ping flood that never reads, engine hogs, a full store of finished games,
 //! headers that never end, rooms taken by a few addresses.
 
-use crate::common;
+use crate::server_support;
 
-use common::{kib, send, wait_for, Process, Ws};
 use serde_json::json;
+use server_support::{kib, send, wait_for, Process, Ws};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -19,7 +19,7 @@ fn ping_frame() -> Vec<u8> {
 }
 
 async fn connect(addr: &str) -> Ws {
-    common::connect(&format!("ws://{addr}/ws")).await
+    server_support::connect(&format!("ws://{addr}/ws")).await
 }
 
 /// One connection sending pings and never reading grew the server by 2 GB
@@ -31,7 +31,7 @@ fn a_ping_flood_that_never_reads_is_closed_and_costs_little() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         let before = kib(p.0.id(), "VmRSS:");
-        let s = common::raw_websocket(&addr).await;
+        let s = server_support::raw_websocket(&addr).await;
         let (_read_half_never_read, mut w) = s.into_split();
         let batch: Vec<u8> = (0..500).flat_map(|_| ping_frame()).collect();
         let t0 = Instant::now();

@@ -20,8 +20,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
 
-mod common;
-use common::{kib, send, Process, Ws};
+mod server_support;
+use server_support::{kib, send, Process, Ws};
 
 /// The parts of a message the clients read (parsed without building a whole JSON tree).
 #[derive(Deserialize)]
@@ -88,10 +88,10 @@ async fn start_site(
     nodes: usize,
     rooms: usize,
     spectators: usize,
-) -> (Vec<(Process, String)>, Option<common::pg::Pg>) {
+) -> (Vec<(Process, String)>, Option<server_support::pg::Pg>) {
     let database = match nodes {
         1 => None,
-        _ => common::pg::database("load").await,
+        _ => server_support::pg::database("load").await,
     };
     assert!(
         nodes == 1 || database.is_some(),

@@ -22,8 +22,8 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 
-mod common;
-use common::{kib, send, wait_for, Process, Ws};
+mod server_support;
+use server_support::{kib, send, wait_for, Process, Ws};
 
 fn start() -> (Process, String) {
     Process::start(&["--max-per-address", "10000", "--max-connections", "10000"])

@@ -4,11 +4,11 @@
 //! honest move's round trip (until the engine's answer) must stay under 500 ms at the median
 //! and 2 s at most, the server under 150 MB, and every newcomer must be served.
 
-mod common;
+mod server_support;
 
-use common::{kib, Process, Ws};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
+use server_support::{kib, Process, Ws};
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -210,11 +210,11 @@ async fn newcomer_served(from: IpAddr, server: SocketAddr) -> Result<(), String>
 /// second (as a person plays), until `stop`.
 async fn honest(server: SocketAddr, stop: Arc<AtomicBool>) -> Vec<f64> {
     let mut trips = Vec::new();
-    let mut ws: Ws = common::connect(&format!("ws://{server}/ws")).await;
+    let mut ws: Ws = server_support::connect(&format!("ws://{server}/ws")).await;
     'games: while !stop.load(Ordering::Relaxed) {
-        common::send(&mut ws, json!({"type": "new", "movetime": 0.1})).await;
-        let token = common::wait_for(&mut ws, "owner", |_| true).await["token"].clone();
-        let mut state = common::wait_for(&mut ws, "state", |_| true).await;
+        server_support::send(&mut ws, json!({"type": "new", "movetime": 0.1})).await;
+        let token = server_support::wait_for(&mut ws, "owner", |_| true).await["token"].clone();
+        let mut state = server_support::wait_for(&mut ws, "state", |_| true).await;
         while !stop.load(Ordering::Relaxed) {
             let g = &state["game"];
             if g["status"]["over"] == true || g["legal"].as_array().is_none_or(Vec::is_empty) {
@@ -222,12 +222,12 @@ async fn honest(server: SocketAddr, stop: Arc<AtomicBool>) -> Vec<f64> {
             }
             let (id, mv) = (g["id"].clone(), g["legal"][0]["text"].clone());
             let t0 = Instant::now();
-            common::send(
+            server_support::send(
                 &mut ws,
                 json!({"type": "move", "game": id, "move": mv, "token": token}),
             )
             .await;
-            state = common::wait_for(&mut ws, "state", |s| {
+            state = server_support::wait_for(&mut ws, "state", |s| {
                 s["game"]["can_move"] == true || s["game"]["status"]["over"] == true
             })
             .await;

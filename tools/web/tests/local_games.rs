@@ -1,10 +1,10 @@
 //! Local games (against the engine, hot seat) are saved in the database file and read back by
 //! a server started again on it; only the browser holding the game's owner secret moves in it.
 
-use crate::common;
+use crate::server_support;
 
-use common::{config, db_path, mv};
 use damka_web::local::service::{NewGame, NOT_OWNER};
+use server_support::{config, db_path, mv};
 
 /// A server on `db` and a game started there with `form`: the server, the game's id and
 /// its owner's secret.

@@ -2,15 +2,15 @@
 //! seats held by tokens, clocks, resignation, draws, spectators' proposals, limits, bad
 //! input, and a restart on the same SQLite file.
 
-use crate::common;
+use crate::server_support;
 
-use common::{
-    connect, db_path, drain, enter, error, next, play, plies, refused, room, seat, send, serve,
-    wait_for, Ws,
-};
 use damka_web::online::RoomLimits;
 use damka_web::Config;
 use serde_json::{json, Value};
+use server_support::{
+    connect, db_path, drain, enter, error, next, play, plies, refused, room, seat, send, serve,
+    wait_for, Ws,
+};
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 

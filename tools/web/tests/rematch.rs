@@ -4,16 +4,18 @@
 //! reason when it does not apply; and the grace after a restart (the clock of the player to
 //! move waits for them, up to `grace_ms`).
 
-use crate::common;
+use crate::server_support;
 
-use common::{db_path, enter, next, play, refused, send, serve, state_at, wait_for, Player};
 use damka_web::Config;
 use serde_json::{json, Value};
+use server_support::{
+    db_path, enter, next, play, refused, send, serve, state_at, wait_for, Player,
+};
 use std::time::Duration;
 
 /// A room with White (the creator), Black and one spectator seated.
 async fn room(url: &str, form: Value) -> (String, Player, Player, Player) {
-    let (id, w, b, mut s) = common::room(url, form, 1).await;
+    let (id, w, b, mut s) = server_support::room(url, form, 1).await;
     assert_eq!(s[0].role, "spectator");
     (id, w, b, s.remove(0))
 }
