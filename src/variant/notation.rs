@@ -57,8 +57,8 @@ impl Shown<'_> {
 
 impl fmt::Display for Shown<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0.char_indices().nth(Self::MAX_CHARS) {
-            Some((cut, _)) => write!(f, "{:?}...", &self.0[..cut]),
+        match crate::core::text::cut_after(self.0, Self::MAX_CHARS) {
+            Some(head) => write!(f, "{head:?}..."),
             None => write!(f, "{:?}", self.0),
         }
     }

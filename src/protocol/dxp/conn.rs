@@ -5,6 +5,7 @@
 use super::message::{GameReq, Message, ParseError};
 use super::wire::{spawn_reader, Event, Inbox, Incoming, Link, Outbox, INBOX};
 use super::{Config, Log, Waiting};
+use crate::core::text::shorten_to;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -63,7 +64,7 @@ impl Conn {
             let peer = peer.clone();
             let budget = budget.clone();
             Arc::new(move |l: &str| {
-                let line = format!("{peer}: {}", shorten(l));
+                let line = format!("{peer}: {}", shorten_to(l, MAX_LOG_LINE));
                 match budget.take(line.len() + 1) {
                     Spend::Write => log(&line),
                     Spend::Last => log(&format!(
@@ -268,13 +269,5 @@ impl LogBudget {
                 Spend::Drop
             }
         }
-    }
-}
-
-/// `line` cut to [`MAX_LOG_LINE`] characters.
-fn shorten(line: &str) -> std::borrow::Cow<'_, str> {
-    match line.char_indices().nth(MAX_LOG_LINE) {
-        Some((i, _)) => format!("{}...", &line[..i]).into(),
-        None => line.into(),
     }
 }

@@ -232,18 +232,7 @@ impl From<SyntaxError> for LineError {
 
 /// At most 40 characters of user text, for error messages.
 pub fn shorten(s: &str) -> String {
-    shorten_to(s, 40)
-}
-
-/// At most `max` characters of `s`, with `...` when cut.
-pub fn shorten_to(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(max).collect();
-        t.push_str("...");
-        t
-    }
+    crate::core::text::shorten_to(s, 40).into_owned()
 }
 
 /// Splits a line. `Ok(None)` for a blank line (which the protocol ignores).

@@ -18,7 +18,8 @@
 //! that sends every declared parameter's value would then set the same thing twice.
 
 use super::command::{Level, LevelUpdate};
-use super::line::{shorten, shorten_to};
+use super::line::shorten;
+use crate::core::text::shorten_to;
 use crate::core::Variant;
 use crate::dispatch::{dispatch, GameTask};
 use crate::engine::{EngineOption, OptionKind, MAX_HASH_MB};
@@ -225,7 +226,7 @@ pub fn bad_move_message(
         _ => message.to_string(),
     };
     // Room for the hint within the protocol's 200 characters.
-    m = shorten_to(&m, 100);
+    m = shorten_to(&m, 100).into_owned();
     let other = numbering.other();
     let other_moves = other.convert_moves(variant, moves);
     if other_moves != converted

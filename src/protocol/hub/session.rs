@@ -7,7 +7,7 @@
 //! handled while a search runs, and output lines never interleave.
 
 use super::command::{parse_command, Command, PosSource};
-use super::line::{read_loop, shorten, shorten_to, Input, Reply, MAX_LINE};
+use super::line::{read_loop, shorten, Input, Reply, MAX_LINE};
 use super::params::{
     bad_move_message, check_option_value, client_param, is_client_param, ClientParam, Numbering,
 };
@@ -572,5 +572,5 @@ fn waits_for_idle(line: &[u8]) -> bool {
 /// `bad position: ...`, `no legal move`). Engine messages may quote user text of any
 /// length: at most 200 characters keep replies readable.
 fn engine_error_message(e: &EngineError) -> String {
-    shorten_to(&e.to_string(), 200)
+    crate::core::text::shorten_to(&e.to_string(), 200).into_owned()
 }
